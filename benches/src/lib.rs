@@ -1,0 +1,1 @@
+//! Shared fixtures for the taskmodel criterion benchmarks (the bench files live in `benches/`).

@@ -1,0 +1,3 @@
+//! Repository automation for taskmodel, run as `cargo xtask <command>`.
+
+fn main() {}

@@ -26,7 +26,7 @@ impl<T: Identifier> de::Visitor<'_> for IdVisitor<T> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} as a string of {} at most {} bytes long",
+            "{}: a string of {}, 1 to {} bytes",
             T::KIND,
             crate::kind::ID_ALLOWED,
             T::KIND.max_len()

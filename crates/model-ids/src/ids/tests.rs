@@ -252,7 +252,8 @@ fn compares_with_strings_both_ways() {
     assert!(s == id);
     assert!(id != "other");
     assert!("other" != id);
-    assert!(String::from("other") != id);
+    let other = String::from("other");
+    assert!(other != id);
 }
 
 #[test]

@@ -16,6 +16,9 @@ use crate::{
     scan::{self, RawRef, RefKind},
 };
 
+#[cfg(test)]
+mod tests;
+
 /// How deep `use` re-exports are followed before giving up (guards against import loops).
 const MAX_ALIAS_DEPTH: u8 = 16;
 

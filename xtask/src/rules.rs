@@ -10,6 +10,9 @@ use crate::{
     report::{Report, Rule, RuleOutcome},
 };
 
+#[cfg(test)]
+mod tests;
+
 /// Checks the layering of the workspace whose root manifest is `manifest_path`
 /// (the workspace around the current directory when `None`).
 ///

@@ -1,34 +1,32 @@
 //! Doc line parsing.
 
-use std::collections::BTreeSet;
-
 use super::DocLine;
+
+fn line<'a>(layer: u64, depends: &[&'a str], used_by: Option<&[&'a str]>) -> Option<DocLine<'a>> {
+    Some(DocLine {
+        layer,
+        depends: depends.iter().copied().collect(),
+        used_by: used_by.map(|names| names.iter().copied().collect()),
+    })
+}
 
 #[test]
 fn doc_line_parsing() {
-    let check = |text: &str, expected: Option<(u64, &[&str], Option<&[&str]>)>| {
-        let expected = expected.map(|(layer, depends, used_by)| DocLine {
-            layer,
-            depends: depends.iter().copied().collect::<BTreeSet<_>>(),
-            used_by: used_by.map(|u| u.iter().copied().collect()),
-        });
+    let check = |text: &str, expected: Option<DocLine<'_>>| {
         assert_eq!(DocLine::parse(text), expected, "{text}");
     };
-    check("Layer 0. Depends on: nothing.", Some((0, &[], None)));
-    check("Layer 2. Depends on: a, b.", Some((2, &["a", "b"], None)));
-    check("Layer 2. Depends on: b,a.", Some((2, &["a", "b"], None)));
+    check("Layer 0. Depends on: nothing.", line(0, &[], None));
+    check("Layer 2. Depends on: a, b.", line(2, &["a", "b"], None));
+    check("Layer 2. Depends on: b,a.", line(2, &["a", "b"], None));
     check(
         "Layer 1. Depends on: a. Used by: c, d.",
-        Some((1, &["a"], Some(&["c", "d"]))),
+        line(1, &["a"], Some(&["c", "d"])),
     );
     check(
         "Layer 1. Depends on: a. Used by: nothing.",
-        Some((1, &["a"], Some(&[]))),
+        line(1, &["a"], Some(&[])),
     );
-    check(
-        "Layer 1. Depends on: a. More text.",
-        Some((1, &["a"], None)),
-    );
+    check("Layer 1. Depends on: a. More text.", line(1, &["a"], None));
     check("Layer 1. Depends on: a", None);
     check("Layer 1. Depends on: .", None);
     check("Layer 1. Depends on: a, .", None);

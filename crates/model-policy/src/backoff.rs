@@ -250,8 +250,9 @@ impl Hash for BackoffPolicy {
 }
 
 /// The wire form of a [`BackoffPolicy`] before validation; absent fields take the defaults.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+///
+/// Deserialized by hand from a map only: serde's derive would also take a sequence (`[]` or
+/// `["full", 1000]`), which is not the wire form. Unknown and repeated fields are errors.
 struct BackoffPolicyRaw {
     jitter: JitterPolicy,
     first_ms: u64,
@@ -259,20 +260,62 @@ struct BackoffPolicyRaw {
     factor: f64,
 }
 
-impl Default for BackoffPolicyRaw {
-    fn default() -> Self {
-        let BackoffPolicy {
-            jitter,
-            first_ms,
-            max_ms,
-            factor,
-        } = BackoffPolicy::default();
-        Self {
-            jitter,
-            first_ms,
-            max_ms,
-            factor,
+/// The wire field names of a backoff object.
+#[derive(Deserialize)]
+#[serde(field_identifier, rename_all = "camelCase")]
+enum BackoffField {
+    Jitter,
+    FirstMs,
+    MaxMs,
+    Factor,
+}
+
+impl<'de> Deserialize<'de> for BackoffPolicyRaw {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct RawVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for RawVisitor {
+            type Value = BackoffPolicyRaw;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a backoff policy object")
+            }
+
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<BackoffPolicyRaw, A::Error> {
+                fn once<T, E: serde::de::Error>(
+                    slot: &mut Option<T>,
+                    value: T,
+                    name: &'static str,
+                ) -> Result<(), E> {
+                    match slot.replace(value) {
+                        Some(_) => Err(E::duplicate_field(name)),
+                        None => Ok(()),
+                    }
+                }
+                let (mut jitter, mut first_ms, mut max_ms, mut factor) = (None, None, None, None);
+                while let Some(field) = map.next_key()? {
+                    match field {
+                        BackoffField::Jitter => once(&mut jitter, map.next_value()?, "jitter")?,
+                        BackoffField::FirstMs => {
+                            once(&mut first_ms, map.next_value()?, "firstMs")?;
+                        }
+                        BackoffField::MaxMs => once(&mut max_ms, map.next_value()?, "maxMs")?,
+                        BackoffField::Factor => once(&mut factor, map.next_value()?, "factor")?,
+                    }
+                }
+                Ok(BackoffPolicyRaw {
+                    jitter: jitter.unwrap_or_default(),
+                    first_ms: first_ms.unwrap_or(DEFAULT_FIRST_MS),
+                    max_ms: max_ms.unwrap_or(DEFAULT_MAX_MS),
+                    factor: factor.unwrap_or(DEFAULT_FACTOR),
+                })
+            }
         }
+
+        deserializer.deserialize_map(RawVisitor)
     }
 }
 

@@ -314,9 +314,3 @@ fn equality_and_hash_follow_every_field() {
         assert_ne!(base, other, "{other:?}");
     }
 }
-
-#[test]
-fn raw_defaults_match_the_policy_defaults() {
-    let raw = BackoffPolicyRaw::default();
-    assert_eq!(BackoffPolicy::try_from(raw), Ok(BackoffPolicy::default()));
-}

@@ -133,7 +133,9 @@ impl BackoffPolicy {
     /// Retry 1 is the second attempt and waits `first_ms`. Retry 0 names no retry; it is treated
     /// as retry 1, so the function is total. The power is computed in `f64` without a loop and
     /// clamped, so any `retry` up to `u32::MAX` gives a value in `[first_ms, max_ms]`, and the
-    /// result never decreases as `retry` grows.
+    /// result never decreases as `retry` grows. Powers of factors such as 2.0 are exact; for
+    /// other factors the power is the platform's `f64::powf`, whose last bit may differ between
+    /// platforms, which can move a result by 1 ms when it lies within rounding of a half.
     ///
     /// ```
     /// use model_policy::BackoffPolicy;

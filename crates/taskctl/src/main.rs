@@ -1,0 +1,2 @@
+//! taskctl: the taskmodel command line.
+fn main() {}

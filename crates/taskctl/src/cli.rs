@@ -13,7 +13,7 @@ pub(crate) const MAX_SCHEDULE_RETRIES: u32 = 10_000;
 ///
 /// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments or an unreadable file).
 #[derive(Debug, Parser)]
-#[command(name = "taskctl", version, about, long_about = None, max_term_width = 100)]
+#[command(name = "taskctl", version, max_term_width = 100)]
 pub(crate) struct Cli {
     /// Output format: text for people, json for programs.
     #[arg(long, short = 'o', value_enum, default_value_t = Output::Text, global = true)]

@@ -71,9 +71,17 @@ const MAX_ROUNDS: usize = 64;
 ///
 /// Returns the value when there is no problem.
 pub(crate) fn parse_all<T: DeserializeOwned>(value: &Value) -> Result<T, Vec<Problem>> {
+    parse_all_except(value, Vec::new())
+}
+
+/// [`parse_all`], where the fields named in `removed` were taken out of `value` by the caller
+/// (their problems are reported already): a complaint that one of them is missing is dropped.
+fn parse_all_except<T: DeserializeOwned>(
+    value: &Value,
+    mut removed: Vec<String>,
+) -> Result<T, Vec<Problem>> {
     let mut doc = value.clone();
     let mut problems = Vec::new();
-    let mut removed: Vec<String> = Vec::new();
     for _ in 0..MAX_ROUNDS {
         let err = match serde_path_to_error::deserialize::<_, T>(&doc) {
             Ok(parsed) if problems.is_empty() => return Ok(parsed),
@@ -104,6 +112,57 @@ pub(crate) fn parse_all<T: DeserializeOwned>(value: &Value) -> Result<T, Vec<Pro
         removed.push(field);
     }
     Err(problems)
+}
+
+/// A top-level field of a wire type, with a check of its value on its own.
+pub(crate) struct Field {
+    /// The field's wire name.
+    pub(crate) name: &'static str,
+    /// Parses the field's value alone, reporting every problem (paths relative to the field).
+    pub(crate) check: fn(&Value) -> Result<(), Vec<Problem>>,
+}
+
+impl Field {
+    /// A field whose value parses as a `T`.
+    pub(crate) const fn of<T: DeserializeOwned>(name: &'static str) -> Self {
+        Self {
+            name,
+            check: |value| parse_all::<T>(value).map(drop),
+        }
+    }
+}
+
+/// Parses `value` as a `T`, first checking each of `fields` on its own, so that every field
+/// with a problem is reported, with the problems inside it, before the whole is parsed
+/// (without those fields) for what remains: unknown and missing fields, rules across fields.
+pub(crate) fn parse_fields<T: DeserializeOwned>(
+    value: &Value,
+    fields: &[Field],
+) -> Result<T, Vec<Problem>> {
+    let Some(object) = value.as_object() else {
+        return parse_all(value);
+    };
+    let mut rest = object.clone();
+    let mut problems = Vec::new();
+    let mut removed = Vec::new();
+    for field in fields {
+        let Some(inner) = object.get(field.name) else {
+            continue;
+        };
+        if let Err(found) = (field.check)(inner) {
+            problems.extend(found.into_iter().map(|problem| problem.under(field.name)));
+            rest.remove(field.name);
+            removed.push(field.name.to_owned());
+        }
+    }
+    match parse_all_except::<T>(&Value::Object(rest), removed) {
+        Ok(parsed) if problems.is_empty() => Ok(parsed),
+        Ok(_) => Err(problems),
+        Err(more) => {
+            problems.extend(more);
+            Err(problems)
+        }
+    }
 }
 
 /// The first segment of a path (`kind` of `kind.mode.args[1]`), if the path is not the root.

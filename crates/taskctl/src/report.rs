@@ -10,6 +10,9 @@ pub(crate) enum CommandError {
     /// Writing the result failed (for example, a closed pipe).
     #[error("cannot write output: {0}")]
     Write(#[from] io::Error),
+    /// An input file cannot be read (the message names the file).
+    #[error("cannot read {0}")]
+    Read(io::Error),
     /// An argument is valid for clap but not for the model.
     #[error("{0}")]
     Argument(String),

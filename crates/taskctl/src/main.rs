@@ -9,7 +9,9 @@
 
 mod cli;
 mod commands;
+#[allow(dead_code, reason = "used by `check`, which waits for model-task on main")]
 mod diagnose;
+#[allow(dead_code, reason = "used by `check`, which waits for model-task on main")]
 mod input;
 mod outcome;
 mod report;

@@ -5,6 +5,10 @@ mod common;
 use common::run;
 use taskmodel::{BackoffPolicy, JitterPolicy, SeededRandom};
 
+#[allow(
+    clippy::unwrap_used,
+    reason = "a helper of tests: a malformed table fails the test"
+)]
 fn column(stdout: &str, index: usize) -> Vec<u64> {
     stdout
         .lines()

@@ -1,4 +1,10 @@
 //! Running the real taskctl binary in tests.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    dead_code,
+    reason = "test helpers fail the test on any error; not every test binary uses every helper"
+)]
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -6,30 +12,30 @@ use std::process::{Command, Stdio};
 
 /// What one run of taskctl printed and returned.
 #[derive(Debug)]
-pub struct Run {
+pub(crate) struct Run {
     /// The exit code.
-    pub code: i32,
+    pub(crate) code: i32,
     /// Standard output.
-    pub stdout: String,
+    pub(crate) stdout: String,
     /// Standard error.
-    pub stderr: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
     /// Standard output parsed as JSON.
-    pub fn json(&self) -> serde_json::Value {
+    pub(crate) fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|err| panic!("stdout is not JSON ({err}):\n{}", self.stdout))
     }
 }
 
 /// The workspace root, where `examples/` and `docs/` are.
-pub fn root() -> PathBuf {
+pub(crate) fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// Runs taskctl with `args` from the workspace root, feeding `stdin`.
-pub fn taskctl(args: &[&str], stdin: &str) -> Run {
+pub(crate) fn taskctl(args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_taskctl"))
         .args(args)
         .current_dir(root())
@@ -53,6 +59,6 @@ pub fn taskctl(args: &[&str], stdin: &str) -> Run {
 }
 
 /// Runs taskctl with `args` and no input.
-pub fn run(args: &[&str]) -> Run {
+pub(crate) fn run(args: &[&str]) -> Run {
     taskctl(args, "")
 }

@@ -1,0 +1,585 @@
+//! `LabelSelector`: the compiled, canonical selector, its builder, matching and `Display`.
+
+use std::{cmp::Ordering, fmt};
+
+use crate::{
+    error::SelectorError,
+    labels::{Entry, Labels},
+    limits::MAX_REQUIREMENTS,
+    requirement::{SelectorOperator, SelectorRequirement},
+    text::Packed,
+};
+
+/// What a compiled requirement tests. The order is the canonical order among
+/// requirements on the same key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Kind {
+    /// A `matchLabels` entry: present with exactly this value.
+    Label,
+    In,
+    NotIn,
+    Exists,
+    DoesNotExist,
+    Gt,
+    Lt,
+}
+
+impl Kind {
+    pub(crate) fn from_operator(op: SelectorOperator) -> Self {
+        match op {
+            SelectorOperator::In => Self::In,
+            SelectorOperator::NotIn => Self::NotIn,
+            SelectorOperator::Exists => Self::Exists,
+            SelectorOperator::DoesNotExist => Self::DoesNotExist,
+            SelectorOperator::Gt => Self::Gt,
+            SelectorOperator::Lt => Self::Lt,
+        }
+    }
+
+    pub(crate) fn operator(self) -> SelectorOperator {
+        match self {
+            Self::Label | Self::In => SelectorOperator::In,
+            Self::NotIn => SelectorOperator::NotIn,
+            Self::Exists => SelectorOperator::Exists,
+            Self::DoesNotExist => SelectorOperator::DoesNotExist,
+            Self::Gt => SelectorOperator::Gt,
+            Self::Lt => SelectorOperator::Lt,
+        }
+    }
+}
+
+/// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Req {
+    pub(crate) key: Packed,
+    pub(crate) kind: Kind,
+    /// The integer of `Gt` and `Lt`.
+    pub(crate) bound: i64,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+}
+
+/// A Kubernetes label selector: `matchLabels` and `matchExpressions`, all ANDed.
+///
+/// An empty selector matches everything. `In` needs the key present with a listed value;
+/// `NotIn` matches when the key is absent or its value is not listed; `Exists` and
+/// `DoesNotExist` test presence; `Gt` and `Lt` need the key present with a value that
+/// parses as an `i64` and compares (any other value does not match).
+///
+/// Ways in, all validated and bounded ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)):
+/// [`LabelSelector::builder`], [`LabelSelector::from_parts`], [`str::parse`] (string syntax
+/// below) and serde (the `metav1.LabelSelector` JSON, unchanged).
+///
+/// # Canonical form
+///
+/// A selector is stored canonically: requirements sorted by key (then `matchLabels` before
+/// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, then values), values sorted and
+/// deduplicated. `Display`, serialization and [`PartialEq`] use that form, so two selectors
+/// written in a different order compare equal. It preserves meaning, and which part a
+/// requirement came from: a `matchLabels` entry prints `k=v`, an `In` with one value prints
+/// `k in (v)`.
+///
+/// # String syntax
+///
+/// As Kubernetes writes it: `k=v` and `k==v` (a `matchLabels` entry), `k!=v` (`NotIn` with
+/// one value), `k in (a,b)`, `k notin (a,b)`, `k` (`Exists`), `!k` (`DoesNotExist`), `k>5`,
+/// `k<5`; commas AND requirements, spaces are allowed around tokens, and the empty string
+/// selects everything. An empty value is written `""` (`k=""`, `k in ("",a)`). A second
+/// `k=v` on a key already in `matchLabels` becomes `k in (v)`, since a map holds one value
+/// per key.
+///
+/// ```
+/// use model_selector::{LabelSelector, Labels, SelectorError};
+///
+/// let selector: LabelSelector = "zone = eu, gpu in (h100, a100), !draining".parse()?;
+/// assert_eq!(selector.to_string(), "!draining,gpu in (a100,h100),zone=eu");
+/// let runner = Labels::from_pairs([("zone", "eu"), ("gpu", "a100")])?;
+/// assert!(selector.matches(&runner));
+///
+/// let err = "zone in (eu".parse::<LabelSelector>().unwrap_err();
+/// assert!(matches!(err, SelectorError::Syntax { position: 11, .. }));
+/// # Ok::<(), SelectorError>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct LabelSelector {
+    arena: String,
+    reqs: Vec<Req>,
+    values: Vec<Packed>,
+}
+
+/// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
+pub type RunnerSelector = LabelSelector;
+
+impl LabelSelector {
+    /// The empty selector, which matches every label set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A builder that collects labels and requirements and validates them in `build`.
+    pub fn builder() -> LabelSelectorBuilder {
+        LabelSelectorBuilder::default()
+    }
+
+    /// A selector from already validated parts.
+    ///
+    /// # Errors
+    ///
+    /// [`SelectorError::TooMany`] when there are more than [`MAX_REQUIREMENTS`] in all.
+    pub fn from_parts(
+        match_labels: &Labels,
+        match_expressions: &[SelectorRequirement],
+    ) -> Result<Self, SelectorError> {
+        if match_labels.len() + match_expressions.len() > MAX_REQUIREMENTS {
+            return Err(too_many_requirements());
+        }
+        let mut c = Compiler::default();
+        for (key, value) in match_labels {
+            c.begin(key, Kind::Label);
+            c.value(value);
+            c.end();
+        }
+        for r in match_expressions {
+            let kind = Kind::from_operator(r.operator());
+            c.begin(r.key(), kind);
+            for v in r.values() {
+                c.value(v);
+            }
+            c.end();
+        }
+        Ok(c.finish())
+    }
+
+    /// Whether the selector has no requirements (and so matches everything).
+    pub fn is_empty(&self) -> bool {
+        self.reqs.is_empty()
+    }
+
+    /// Number of requirements: `matchLabels` entries plus `matchExpressions`.
+    pub fn len(&self) -> usize {
+        self.reqs.len()
+    }
+
+    /// The `matchLabels` entries in key order.
+    pub fn match_labels(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.reqs.iter().filter(|r| r.kind == Kind::Label).map(|r| {
+            let value = self
+                .req_values(r)
+                .first()
+                .map_or("", |v| v.get(&self.arena));
+            (r.key.get(&self.arena), value)
+        })
+    }
+
+    /// The `matchExpressions` in canonical order.
+    pub fn match_expressions(&self) -> impl Iterator<Item = RequirementView<'_>> + '_ {
+        self.reqs
+            .iter()
+            .filter(|r| r.kind != Kind::Label)
+            .map(|req| RequirementView {
+                selector: self,
+                req,
+            })
+    }
+
+    /// Whether `labels` satisfy every requirement. Never allocates.
+    ///
+    /// Requirements are sorted by key and labels are sorted by key, so this is one merge
+    /// walk; keys and values of up to 8 bytes compare as single integers.
+    pub fn matches(&self, labels: &Labels) -> bool {
+        let entries = labels.entries();
+        let arena = labels.arena();
+        let mut at = 0;
+        for req in &self.reqs {
+            let found = seek(entries, arena, &mut at, req, &self.arena);
+            if !self.test(req, found, arena) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `req` holds given the label found for its key (if any).
+    #[inline]
+    pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
+        match req.kind {
+            Kind::Label | Kind::In => found.is_some_and(|e| self.lists(req, e, arena)),
+            Kind::NotIn => !found.is_some_and(|e| self.lists(req, e, arena)),
+            Kind::Exists => found.is_some(),
+            Kind::DoesNotExist => found.is_none(),
+            Kind::Gt => found
+                .and_then(|e| e.value.get(arena).parse::<i64>().ok())
+                .is_some_and(|v| v > req.bound),
+            Kind::Lt => found
+                .and_then(|e| e.value.get(arena).parse::<i64>().ok())
+                .is_some_and(|v| v < req.bound),
+        }
+    }
+
+    /// Whether the value of `entry` is among the values of `req`.
+    #[inline]
+    fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        let values = self.req_values(req);
+        if let [only] = values {
+            return only.eq_in(&self.arena, &entry.value, arena);
+        }
+        values
+            .binary_search_by(|v| v.cmp_in(&self.arena, &entry.value, arena))
+            .is_ok()
+    }
+
+    #[inline]
+    pub(crate) fn req_values(&self, req: &Req) -> &[Packed] {
+        self.values
+            .get(req.start as usize..req.end as usize)
+            .unwrap_or(&[])
+    }
+
+    pub(crate) fn reqs(&self) -> &[Req] {
+        &self.reqs
+    }
+
+    pub(crate) fn arena(&self) -> &str {
+        &self.arena
+    }
+
+    /// The canonical rendering of one requirement.
+    pub(crate) fn fmt_req(&self, req: &Req, f: &mut dyn fmt::Write) -> fmt::Result {
+        let key = req.key.get(&self.arena);
+        let list = |f: &mut dyn fmt::Write| -> fmt::Result {
+            f.write_str(" (")?;
+            for (i, v) in self.req_values(req).iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_value(f, v.get(&self.arena))?;
+            }
+            f.write_str(")")
+        };
+        match req.kind {
+            Kind::Label => {
+                write!(f, "{key}=")?;
+                let value = self
+                    .req_values(req)
+                    .first()
+                    .map_or("", |v| v.get(&self.arena));
+                write_value(f, value)
+            }
+            Kind::In => {
+                write!(f, "{key} in")?;
+                list(f)
+            }
+            Kind::NotIn => {
+                write!(f, "{key} notin")?;
+                list(f)
+            }
+            Kind::Exists => f.write_str(key),
+            Kind::DoesNotExist => write!(f, "!{key}"),
+            Kind::Gt => write!(f, "{key}>{}", req.bound),
+            Kind::Lt => write!(f, "{key}<{}", req.bound),
+        }
+    }
+
+    /// Canonical comparison of two requirements of this selector.
+    fn cmp_reqs(&self, a: &Req, b: &Req) -> Ordering {
+        a.key
+            .cmp_in(&self.arena, &b.key, &self.arena)
+            .then(a.kind.cmp(&b.kind))
+            .then_with(|| {
+                let (va, vb) = (self.req_values(a), self.req_values(b));
+                va.iter()
+                    .map(|v| v.get(&self.arena))
+                    .cmp(vb.iter().map(|v| v.get(&self.arena)))
+            })
+            .then(a.bound.cmp(&b.bound))
+    }
+}
+
+/// Advances `at` to the first entry whose key is not below `req`'s key and returns it if
+/// the keys are equal. `at` stays on a found entry, since the next requirement may have
+/// the same key.
+#[inline]
+pub(crate) fn seek<'e>(
+    entries: &'e [Entry],
+    arena: &str,
+    at: &mut usize,
+    req: &Req,
+    req_arena: &str,
+) -> Option<&'e Entry> {
+    while let Some(entry) = entries.get(*at) {
+        if entry.key.word < req.key.word {
+            *at += 1;
+            continue;
+        }
+        if entry.key.word > req.key.word {
+            return None;
+        }
+        match entry.key.cmp_in(arena, &req.key, req_arena) {
+            Ordering::Less => *at += 1,
+            Ordering::Equal => return Some(entry),
+            Ordering::Greater => return None,
+        }
+    }
+    None
+}
+
+fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
+    if value.is_empty() {
+        f.write_str("\"\"")
+    } else {
+        f.write_str(value)
+    }
+}
+
+pub(crate) fn too_many_requirements() -> SelectorError {
+    SelectorError::TooMany {
+        path: String::new(),
+        what: "requirements",
+        limit: MAX_REQUIREMENTS,
+    }
+}
+
+/// Builds the compiled form. Callers validate keys and values and check the limits
+/// ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)) first; this only arranges them.
+#[derive(Default)]
+pub(crate) struct Compiler {
+    sel: LabelSelector,
+}
+
+impl Compiler {
+    pub(crate) fn with_capacity(text: usize, reqs: usize) -> Self {
+        Self {
+            sel: LabelSelector {
+                arena: String::with_capacity(text),
+                reqs: Vec::with_capacity(reqs),
+                values: Vec::new(),
+            },
+        }
+    }
+
+    /// Starts a requirement on `key`.
+    pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
+        let key = Packed::push(&mut self.sel.arena, key);
+        let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+        self.sel.reqs.push(Req {
+            key,
+            kind,
+            bound: 0,
+            start,
+            end: start,
+        });
+    }
+
+    /// Number of requirements begun so far.
+    pub(crate) fn len(&self) -> usize {
+        self.sel.reqs.len()
+    }
+
+    /// Adds a value to the current requirement (for `Gt` and `Lt`, sets the bound from a
+    /// value the caller has checked to be an integer).
+    pub(crate) fn value(&mut self, value: &str) {
+        let Some(req) = self.sel.reqs.last_mut() else {
+            return;
+        };
+        if matches!(req.kind, Kind::Gt | Kind::Lt) {
+            req.bound = value.parse().unwrap_or(0);
+            return;
+        }
+        let packed = Packed::push(&mut self.sel.arena, value);
+        self.sel.values.push(packed);
+        req.end += 1;
+    }
+
+    /// Number of values in the current requirement.
+    pub(crate) fn value_count(&self) -> usize {
+        self.sel
+            .reqs
+            .last()
+            .map_or(0, |r| (r.end - r.start) as usize)
+    }
+
+    /// Ends the current requirement: sorts and deduplicates its values.
+    pub(crate) fn end(&mut self) {
+        let Some(req) = self.sel.reqs.last_mut() else {
+            return;
+        };
+        let arena = &self.sel.arena;
+        let values = &mut self.sel.values;
+        let start = req.start as usize;
+        if let Some(own) = values.get_mut(start..) {
+            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
+        }
+        let mut kept = start + 1;
+        for i in start + 1..values.len() {
+            if !values[i].eq_in(arena, &values[kept - 1], arena) {
+                values[kept] = values[i];
+                kept += 1;
+            }
+        }
+        values.truncate(kept.min(values.len()));
+        req.end = u32::try_from(values.len()).unwrap_or(u32::MAX);
+    }
+
+    /// Sorts the requirements into canonical order.
+    pub(crate) fn finish(mut self) -> LabelSelector {
+        let mut reqs = std::mem::take(&mut self.sel.reqs);
+        reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
+        self.sel.reqs = reqs;
+        self.sel
+    }
+}
+
+/// A borrowed view of one of a selector's `matchExpressions`.
+#[derive(Clone, Copy)]
+pub struct RequirementView<'a> {
+    selector: &'a LabelSelector,
+    req: &'a Req,
+}
+
+impl<'a> RequirementView<'a> {
+    /// The label key.
+    pub fn key(&self) -> &'a str {
+        self.req.key.get(&self.selector.arena)
+    }
+
+    /// The operator.
+    pub fn operator(&self) -> SelectorOperator {
+        self.req.kind.operator()
+    }
+
+    /// The values of `In` and `NotIn`, sorted and distinct (empty for other operators).
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let arena: &'a str = &self.selector.arena;
+        self.selector
+            .req_values(self.req)
+            .iter()
+            .map(move |v| v.get(arena))
+    }
+
+    /// The integer of `Gt` and `Lt`.
+    pub fn bound(&self) -> Option<i64> {
+        matches!(self.req.kind, Kind::Gt | Kind::Lt).then_some(self.req.bound)
+    }
+
+    /// The values as they are written on the wire (the integer in decimal for `Gt`/`Lt`).
+    pub fn wire_values(&self) -> Vec<String> {
+        match self.bound() {
+            Some(bound) => vec![bound.to_string()],
+            None => self.values().map(str::to_owned).collect(),
+        }
+    }
+
+    /// An owned copy of this requirement.
+    pub fn to_requirement(&self) -> SelectorRequirement {
+        SelectorRequirement::from_trusted(self.key(), self.operator(), self.wire_values())
+    }
+}
+
+impl fmt::Debug for RequirementView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RequirementView({self})")
+    }
+}
+
+/// The requirement in string syntax, e.g. `gpu in (a100,h100)`.
+impl fmt::Display for RequirementView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.selector.fmt_req(self.req, f)
+    }
+}
+
+/// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
+impl fmt::Display for LabelSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, req) in self.reqs.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            self.fmt_req(req, f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for LabelSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LabelSelector({:?})", self.to_string())
+    }
+}
+
+impl PartialEq for LabelSelector {
+    fn eq(&self, other: &Self) -> bool {
+        self.reqs.len() == other.reqs.len()
+            && self.reqs.iter().zip(&other.reqs).all(|(a, b)| {
+                a.kind == b.kind
+                    && a.bound == b.bound
+                    && a.key.get(&self.arena) == b.key.get(&other.arena)
+                    && self
+                        .req_values(a)
+                        .iter()
+                        .map(|v| v.get(&self.arena))
+                        .eq(other.req_values(b).iter().map(|v| v.get(&other.arena)))
+            })
+    }
+}
+
+impl Eq for LabelSelector {}
+
+/// Collects `matchLabels` entries and requirements, then validates them all in
+/// [`LabelSelectorBuilder::build`].
+///
+/// ```
+/// use model_selector::{LabelSelector, SelectorRequirement};
+///
+/// let selector = LabelSelector::builder()
+///     .label("zone", "eu")
+///     .requirement(SelectorRequirement::exists("gpu")?)
+///     .build()?;
+/// assert_eq!(selector.to_string(), "gpu,zone=eu");
+/// # Ok::<(), model_selector::SelectorError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct LabelSelectorBuilder {
+    labels: Vec<(String, String)>,
+    expressions: Vec<SelectorRequirement>,
+}
+
+impl LabelSelectorBuilder {
+    /// Adds the `matchLabels` entry `key: value`.
+    #[must_use]
+    pub fn label(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.labels.push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds a `matchExpressions` requirement.
+    #[must_use]
+    pub fn requirement(mut self, requirement: SelectorRequirement) -> Self {
+        self.expressions.push(requirement);
+        self
+    }
+
+    /// The selector.
+    ///
+    /// # Errors
+    ///
+    /// Invalid or duplicate `matchLabels` entries (path `matchLabels["key"]`), or
+    /// [`SelectorError::TooMany`].
+    pub fn build(self) -> Result<LabelSelector, SelectorError> {
+        if self.labels.len() + self.expressions.len() > MAX_REQUIREMENTS {
+            return Err(too_many_requirements());
+        }
+        let labels = Labels::from_pairs(self.labels).map_err(|e| e.prefixed("matchLabels"))?;
+        LabelSelector::from_parts(&labels, &self.expressions)
+    }
+}
+
+impl Compiler {
+    /// Whether a `matchLabels` entry on `key` was already added.
+    pub(crate) fn has_label(&self, key: &str) -> bool {
+        self.sel
+            .reqs
+            .iter()
+            .any(|r| r.kind == Kind::Label && r.key.get(&self.sel.arena) == key)
+    }
+}

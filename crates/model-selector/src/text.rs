@@ -1,0 +1,177 @@
+//! Label key and value rules, and the compact string form both labels and selectors use.
+//!
+//! Strings live in one arena `String` per value; a [`Span`] locates one of them, and its
+//! [`word`] (the first 8 bytes, big-endian, zero-padded) lets most comparisons run on
+//! integers. Keys and values never contain a zero byte, so for strings of at most 8 bytes
+//! the word alone decides equality, and comparing words agrees with comparing bytes.
+
+use std::cmp::Ordering;
+
+use crate::limits::{MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_VALUE_LEN};
+
+/// Where a string lives in an arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Span {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+}
+
+/// A string in an arena with its prefix word.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Packed {
+    pub(crate) word: u64,
+    pub(crate) span: Span,
+}
+
+impl Packed {
+    /// Appends `s` to `arena` and returns where it went.
+    ///
+    /// Callers bound the arena (labels and requirements are counted and length-checked
+    /// before they are pushed), so the offsets always fit in `u32`.
+    pub(crate) fn push(arena: &mut String, s: &str) -> Self {
+        let start = u32::try_from(arena.len()).unwrap_or(u32::MAX);
+        arena.push_str(s);
+        Self {
+            word: word(s.as_bytes()),
+            span: Span {
+                start,
+                len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+            },
+        }
+    }
+
+    /// The string in `arena`.
+    #[inline]
+    pub(crate) fn get<'a>(&self, arena: &'a str) -> &'a str {
+        let start = self.span.start as usize;
+        arena
+            .get(start..start + self.span.len as usize)
+            .unwrap_or("")
+    }
+
+    /// The bytes after the first 8, which the word does not hold.
+    #[inline]
+    fn tail<'a>(&self, arena: &'a str) -> &'a [u8] {
+        if self.span.len <= 8 {
+            return &[];
+        }
+        let start = self.span.start as usize;
+        arena
+            .as_bytes()
+            .get(start + 8..start + self.span.len as usize)
+            .unwrap_or(&[])
+    }
+
+    /// Byte-order comparison of two packed strings, integers first.
+    #[inline]
+    pub(crate) fn cmp_in(&self, arena: &str, other: &Packed, other_arena: &str) -> Ordering {
+        match self.word.cmp(&other.word) {
+            Ordering::Equal if self.span.len <= 8 && other.span.len <= 8 => Ordering::Equal,
+            Ordering::Equal => self.tail(arena).cmp(other.tail(other_arena)),
+            unequal => unequal,
+        }
+    }
+
+    /// Equality of two packed strings, integers first.
+    #[inline]
+    pub(crate) fn eq_in(&self, arena: &str, other: &Packed, other_arena: &str) -> bool {
+        self.word == other.word
+            && self.span.len == other.span.len
+            && (self.span.len <= 8 || self.tail(arena) == other.tail(other_arena))
+    }
+}
+
+/// The first 8 bytes of `s`, big-endian, zero-padded.
+#[inline]
+pub(crate) fn word(s: &[u8]) -> u64 {
+    let mut bytes = [0_u8; 8];
+    let n = s.len().min(8);
+    bytes[..n].copy_from_slice(&s[..n]);
+    u64::from_be_bytes(bytes)
+}
+
+/// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
+///
+/// Returns the reason when the key is invalid.
+pub(crate) fn check_key(key: &str) -> Result<(), &'static str> {
+    let name = match key.split_once('/') {
+        Some((prefix, name)) => {
+            check_prefix(prefix)?;
+            name
+        }
+        None => key,
+    };
+    if name.is_empty() {
+        return Err("the name part must not be empty");
+    }
+    check_name(name)
+}
+
+/// Checks a label value: empty, or a name.
+pub(crate) fn check_value(value: &str) -> Result<(), &'static str> {
+    if value.is_empty() {
+        return Ok(());
+    }
+    if value.len() > MAX_VALUE_LEN {
+        return Err("a value must be at most 63 bytes");
+    }
+    check_name(value)
+}
+
+fn check_name(name: &str) -> Result<(), &'static str> {
+    if name.len() > MAX_NAME_LEN {
+        return Err("a name must be at most 63 bytes");
+    }
+    let bytes = name.as_bytes();
+    let alnum = |b: &u8| b.is_ascii_alphanumeric();
+    if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
+        return Err("a name must start and end with an ASCII letter or digit");
+    }
+    if !bytes
+        .iter()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+    {
+        return Err("a name may contain only ASCII letters, digits, '-', '_' and '.'");
+    }
+    Ok(())
+}
+
+fn check_prefix(prefix: &str) -> Result<(), &'static str> {
+    if prefix.is_empty() {
+        return Err("the prefix before '/' must not be empty");
+    }
+    if prefix.len() > MAX_PREFIX_LEN {
+        return Err("the prefix must be at most 253 bytes");
+    }
+    for part in prefix.split('.') {
+        let bytes = part.as_bytes();
+        let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+        if !bytes.first().is_some_and(edge) || !bytes.last().is_some_and(edge) {
+            return Err(
+                "the prefix must be a DNS-1123 subdomain: dot-separated parts that start and end with a lowercase letter or digit",
+            );
+        }
+        if !bytes
+            .iter()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+        {
+            return Err(
+                "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Quotes input for an error message, shortened when long.
+pub(crate) fn quote(s: &str) -> String {
+    const KEEP: usize = 48;
+    if s.len() <= KEEP {
+        return format!("{s:?}");
+    }
+    let mut end = KEEP;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}...", &s[..end])
+}

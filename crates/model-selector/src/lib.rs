@@ -35,6 +35,9 @@ mod selector;
 mod text;
 mod wire;
 
+#[cfg(test)]
+mod tests;
+
 pub use crate::{
     error::SelectorError,
     explain::{FailureReason, RequirementFailure},

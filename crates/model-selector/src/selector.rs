@@ -7,7 +7,7 @@ use crate::{
     labels::{Entry, Labels},
     limits::MAX_REQUIREMENTS,
     requirement::{SelectorOperator, SelectorRequirement},
-    text::Packed,
+    text::{Packed, parse_i64},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -48,10 +48,31 @@ impl Kind {
     }
 }
 
+/// How [`LabelSelector::matches`] tests a requirement: [`Kind`] with the one-value cases
+/// of `matchLabels`, `In` and `NotIn` split out, so they need no value list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Test {
+    /// Present with the value in `Req::value`.
+    Equal,
+    /// Present with one of the values in the list.
+    OneOf,
+    /// Absent, or a value other than `Req::value`.
+    NotEqual,
+    /// Absent, or a value not in the list.
+    NoneOf,
+    Exists,
+    Absent,
+    Greater,
+    Less,
+}
+
 /// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Req {
     pub(crate) key: Packed,
+    /// The only value, when there is exactly one.
+    value: Packed,
+    test: Test,
     pub(crate) kind: Kind,
     /// The integer of `Gt` and `Lt`.
     pub(crate) bound: i64,
@@ -186,6 +207,7 @@ impl LabelSelector {
     ///
     /// Requirements are sorted by key and labels are sorted by key, so this is one merge
     /// walk; keys and values of up to 8 bytes compare as single integers.
+    #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let entries = labels.entries();
         let arena = labels.arena();
@@ -200,31 +222,51 @@ impl LabelSelector {
     }
 
     /// Whether `req` holds given the label found for its key (if any).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
-        match req.kind {
-            Kind::Label | Kind::In => found.is_some_and(|e| self.lists(req, e, arena)),
-            Kind::NotIn => !found.is_some_and(|e| self.lists(req, e, arena)),
-            Kind::Exists => found.is_some(),
-            Kind::DoesNotExist => found.is_none(),
-            Kind::Gt => found
-                .and_then(|e| e.value.get(arena).parse::<i64>().ok())
-                .is_some_and(|v| v > req.bound),
-            Kind::Lt => found
-                .and_then(|e| e.value.get(arena).parse::<i64>().ok())
-                .is_some_and(|v| v < req.bound),
+        match (req.test, found) {
+            (Test::Equal, Some(e)) => self.equals(req, e, arena),
+            (Test::OneOf, Some(e)) => self.lists(req, e, arena),
+            (Test::NotEqual, Some(e)) => !self.equals(req, e, arena),
+            (Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
+            (Test::Exists, Some(_)) | (Test::NotEqual | Test::NoneOf | Test::Absent, None) => true,
+            (Test::Greater, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound),
+            (Test::Less, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound),
+            (Test::Absent, Some(_))
+            | (Test::Equal | Test::OneOf | Test::Exists | Test::Greater | Test::Less, None) => {
+                false
+            }
         }
     }
 
-    /// Whether the value of `entry` is among the values of `req`.
-    #[inline]
+    /// Whether the value of `entry` is the one value of `req`.
+    #[inline(always)]
+    fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        req.value.word == entry.value.word
+            && req.value.span.len == entry.value.span.len
+            && (req.value.span.len <= 8 || self.long_equals(req, entry, arena))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long_equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        req.value.eq_in(&self.arena, &entry.value, arena)
+    }
+
+    /// Whether the value of `entry` is among the (several) values of `req`.
+    #[inline(never)]
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
-        if let [only] = values {
-            return only.eq_in(&self.arena, &entry.value, arena);
+        let value = &entry.value;
+        if values.len() <= 8 {
+            return values.iter().any(|v| {
+                v.word == value.word
+                    && v.span.len == value.span.len
+                    && (v.span.len <= 8 || v.eq_in(&self.arena, value, arena))
+            });
         }
         values
-            .binary_search_by(|v| v.cmp_in(&self.arena, &entry.value, arena))
+            .binary_search_by(|v| v.cmp_in(&self.arena, value, arena))
             .is_ok()
     }
 
@@ -298,7 +340,7 @@ impl LabelSelector {
 /// Advances `at` to the first entry whose key is not below `req`'s key and returns it if
 /// the keys are equal. `at` stays on a found entry, since the next requirement may have
 /// the same key.
-#[inline]
+#[inline(always)]
 pub(crate) fn seek<'e>(
     entries: &'e [Entry],
     arena: &str,
@@ -306,14 +348,39 @@ pub(crate) fn seek<'e>(
     req: &Req,
     req_arena: &str,
 ) -> Option<&'e Entry> {
+    let rest = entries.get(*at..).unwrap_or(&[]);
+    let word = req.key.word;
+    // A tight linear scan: on the few labels a runner has it beats a binary search.
+    let skip = if rest.len() <= 32 {
+        rest.iter()
+            .position(|e| e.key.word >= word)
+            .unwrap_or(rest.len())
+    } else {
+        rest.partition_point(|e| e.key.word < word)
+    };
+    *at += skip;
+    let entry = rest.get(skip)?;
+    if entry.key.word != word {
+        return None;
+    }
+    if entry.key.span.len <= 8 && req.key.span.len <= 8 {
+        // Equal words of strings without zero bytes that fit in the word.
+        return Some(entry);
+    }
+    seek_long(entries, arena, at, req, req_arena)
+}
+
+/// [`seek`] among keys longer than 8 bytes that share their first 8 bytes.
+#[cold]
+#[inline(never)]
+fn seek_long<'e>(
+    entries: &'e [Entry],
+    arena: &str,
+    at: &mut usize,
+    req: &Req,
+    req_arena: &str,
+) -> Option<&'e Entry> {
     while let Some(entry) = entries.get(*at) {
-        if entry.key.word < req.key.word {
-            *at += 1;
-            continue;
-        }
-        if entry.key.word > req.key.word {
-            return None;
-        }
         match entry.key.cmp_in(arena, &req.key, req_arena) {
             Ordering::Less => *at += 1,
             Ordering::Equal => return Some(entry),
@@ -321,6 +388,18 @@ pub(crate) fn seek<'e>(
         }
     }
     None
+}
+
+/// The integer value of a label, for `Gt` and `Lt`.
+#[inline(never)]
+fn compare(entry: &Entry, arena: &str) -> Option<i64> {
+    parse_i64(entry.value.bytes(arena))
+}
+
+#[cold]
+#[inline(never)]
+fn long_key_cmp(entry: &Entry, arena: &str, req: &Req, req_arena: &str) -> Ordering {
+    entry.key.cmp_in(arena, &req.key, req_arena)
 }
 
 fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
@@ -363,6 +442,8 @@ impl Compiler {
         let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
         self.sel.reqs.push(Req {
             key,
+            value: key,
+            test: Test::Exists,
             kind,
             bound: 0,
             start,
@@ -418,6 +499,23 @@ impl Compiler {
         }
         values.truncate(kept.min(values.len()));
         req.end = u32::try_from(values.len()).unwrap_or(u32::MAX);
+        let single = values.get(start..).and_then(|v| match v {
+            [only] => Some(*only),
+            _ => None,
+        });
+        if let Some(only) = single {
+            req.value = only;
+        }
+        req.test = match (req.kind, single.is_some()) {
+            (Kind::Label | Kind::In, true) => Test::Equal,
+            (Kind::Label | Kind::In, false) => Test::OneOf,
+            (Kind::NotIn, true) => Test::NotEqual,
+            (Kind::NotIn, false) => Test::NoneOf,
+            (Kind::Exists, _) => Test::Exists,
+            (Kind::DoesNotExist, _) => Test::Absent,
+            (Kind::Gt, _) => Test::Greater,
+            (Kind::Lt, _) => Test::Less,
+        };
     }
 
     /// Sorts the requirements into canonical order.

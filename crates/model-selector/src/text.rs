@@ -49,6 +49,16 @@ impl Packed {
             .unwrap_or("")
     }
 
+    /// The string's bytes in `arena`, without a UTF-8 boundary check.
+    #[inline]
+    pub(crate) fn bytes<'a>(&self, arena: &'a str) -> &'a [u8] {
+        let start = self.span.start as usize;
+        arena
+            .as_bytes()
+            .get(start..start + self.span.len as usize)
+            .unwrap_or(&[])
+    }
+
     /// The bytes after the first 8, which the word does not hold.
     #[inline]
     fn tail<'a>(&self, arena: &'a str) -> &'a [u8] {
@@ -63,7 +73,7 @@ impl Packed {
     }
 
     /// Byte-order comparison of two packed strings, integers first.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cmp_in(&self, arena: &str, other: &Packed, other_arena: &str) -> Ordering {
         match self.word.cmp(&other.word) {
             Ordering::Equal if self.span.len <= 8 && other.span.len <= 8 => Ordering::Equal,
@@ -73,7 +83,7 @@ impl Packed {
     }
 
     /// Equality of two packed strings, integers first.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn eq_in(&self, arena: &str, other: &Packed, other_arena: &str) -> bool {
         self.word == other.word
             && self.span.len == other.span.len
@@ -174,4 +184,32 @@ pub(crate) fn quote(s: &str) -> String {
         end -= 1;
     }
     format!("{:?}...", &s[..end])
+}
+
+/// Parses a decimal `i64` from bytes, accepting exactly what `i64::from_str` accepts
+/// (an optional sign, then one or more ASCII digits, no overflow).
+#[inline]
+pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
+    let (negative, digits) = match bytes {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, bytes),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut n: i64 = 0;
+    for &b in digits {
+        let d = i64::from(b.wrapping_sub(b'0'));
+        if !(0..=9).contains(&d) {
+            return None;
+        }
+        n = n.checked_mul(10)?;
+        n = if negative {
+            n.checked_sub(d)?
+        } else {
+            n.checked_add(d)?
+        };
+    }
+    Some(n)
 }

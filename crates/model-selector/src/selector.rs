@@ -396,12 +396,6 @@ fn compare(entry: &Entry, arena: &str) -> Option<i64> {
     parse_i64(entry.value.bytes(arena))
 }
 
-#[cold]
-#[inline(never)]
-fn long_key_cmp(entry: &Entry, arena: &str, req: &Req, req_arena: &str) -> Ordering {
-    entry.key.cmp_in(arena, &req.key, req_arena)
-}
-
 fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
     if value.is_empty() {
         f.write_str("\"\"")

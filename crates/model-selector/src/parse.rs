@@ -6,7 +6,7 @@ use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
     selector::{Compiler, Kind, LabelSelector, too_many_requirements},
-    text::{check_key, check_value, quote},
+    text::{check_key, check_value, is_name_byte, quote},
 };
 
 impl FromStr for LabelSelector {
@@ -22,7 +22,7 @@ impl FromStr for LabelSelector {
         Parser {
             input,
             pos: 0,
-            out: Compiler::with_capacity(input.len(), 4),
+            out: Compiler::over(input, 4, 4),
         }
         .selector()
     }
@@ -35,7 +35,7 @@ struct Parser<'a> {
 }
 
 fn is_value_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')
+    is_name_byte(b)
 }
 
 fn is_key_byte(b: u8) -> bool {
@@ -70,16 +70,16 @@ impl<'a> Parser<'a> {
         if self.peek() == Some(b'!') {
             self.pos += 1;
             self.spaces();
-            let key = self.key()?;
-            self.out.begin(key, Kind::DoesNotExist);
+            let (at, key) = self.key()?;
+            self.out.begin_at(at, key, Kind::DoesNotExist);
             self.out.end();
             return Ok(());
         }
-        let key = self.key()?;
+        let (at, key) = self.key()?;
         self.spaces();
         match self.peek() {
             None | Some(b',') => {
-                self.out.begin(key, Kind::Exists);
+                self.out.begin_at(at, key, Kind::Exists);
             }
             Some(b'=') => {
                 self.pos += 1;
@@ -87,14 +87,14 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 self.spaces();
-                let value = self.value()?;
+                let (value_at, value) = self.value()?;
                 let kind = if self.out.has_label(key) {
                     Kind::In
                 } else {
                     Kind::Label
                 };
-                self.out.begin(key, kind);
-                self.out.value(value);
+                self.out.begin_at(at, key, kind);
+                self.out.value_at(value_at, value);
             }
             Some(b'!') => {
                 self.pos += 1;
@@ -103,9 +103,9 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 self.spaces();
-                let value = self.value()?;
-                self.out.begin(key, Kind::NotIn);
-                self.out.value(value);
+                let (value_at, value) = self.value()?;
+                self.out.begin_at(at, key, Kind::NotIn);
+                self.out.value_at(value_at, value);
             }
             Some(op @ (b'>' | b'<')) => {
                 self.pos += 1;
@@ -116,9 +116,9 @@ impl<'a> Parser<'a> {
                     self.pos = start;
                     return Err(self.expected("an integer"));
                 }
-                self.out
-                    .begin(key, if op == b'>' { Kind::Gt } else { Kind::Lt });
-                self.out.value(number);
+                let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
+                self.out.begin_at(at, key, kind);
+                self.out.value_at(start, number);
             }
             Some(_) => {
                 let start = self.pos;
@@ -132,7 +132,7 @@ impl<'a> Parser<'a> {
                         ));
                     }
                 };
-                self.out.begin(key, kind);
+                self.out.begin_at(at, key, kind);
                 self.list()?;
             }
         }
@@ -156,8 +156,8 @@ impl<'a> Parser<'a> {
                     limit: MAX_VALUES,
                 });
             }
-            let value = self.value()?;
-            self.out.value(value);
+            let (at, value) = self.value()?;
+            self.out.value_at(at, value);
             self.spaces();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -170,7 +170,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn key(&mut self) -> Result<&'a str, SelectorError> {
+    fn key(&mut self) -> Result<(usize, &'a str), SelectorError> {
         let start = self.pos;
         let key = self.token(is_key_byte);
         if key.is_empty() {
@@ -181,16 +181,16 @@ impl<'a> Parser<'a> {
             expected: "a valid label key",
             found: format!("{} ({reason})", quote(key)),
         })?;
-        Ok(key)
+        Ok((start, key))
     }
 
     /// A label value, or `""` for the empty value.
-    fn value(&mut self) -> Result<&'a str, SelectorError> {
+    fn value(&mut self) -> Result<(usize, &'a str), SelectorError> {
         let start = self.pos;
         if self.peek() == Some(b'"') {
             if self.input.as_bytes().get(start + 1) == Some(&b'"') {
                 self.pos += 2;
-                return Ok("");
+                return Ok((start, ""));
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
@@ -203,7 +203,7 @@ impl<'a> Parser<'a> {
             expected: "a valid label value",
             found: format!("{} ({reason})", quote(value)),
         })?;
-        Ok(value)
+        Ok((start, value))
     }
 
     fn token(&mut self, accept: impl Fn(u8) -> bool) -> &'a str {

@@ -324,6 +324,9 @@ impl LabelSelector {
 
     /// Canonical comparison of two requirements of this selector.
     fn cmp_reqs(&self, a: &Req, b: &Req) -> Ordering {
+        if a.key.word != b.key.word {
+            return a.key.word.cmp(&b.key.word);
+        }
         a.key
             .cmp_in(&self.arena, &b.key, &self.arena)
             .then(a.kind.cmp(&b.kind))
@@ -420,12 +423,14 @@ pub(crate) struct Compiler {
 }
 
 impl Compiler {
-    pub(crate) fn with_capacity(text: usize, reqs: usize) -> Self {
+    /// A compiler whose arena is `input`, for strings that are slices of it
+    /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
+    pub(crate) fn over(input: &str, reqs: usize, values: usize) -> Self {
         Self {
             sel: LabelSelector {
-                arena: String::with_capacity(text),
+                arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
-                values: Vec::new(),
+                values: Vec::with_capacity(values),
             },
         }
     }
@@ -433,6 +438,15 @@ impl Compiler {
     /// Starts a requirement on `key`.
     pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
         let key = Packed::push(&mut self.sel.arena, key);
+        self.begin_packed(key, kind);
+    }
+
+    /// Starts a requirement on `key`, already in the arena at byte `start`.
+    pub(crate) fn begin_at(&mut self, start: usize, key: &str, kind: Kind) {
+        self.begin_packed(Packed::at(start, key), kind);
+    }
+
+    fn begin_packed(&mut self, key: Packed, kind: Kind) {
         let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
         self.sel.reqs.push(Req {
             key,
@@ -453,16 +467,41 @@ impl Compiler {
     /// Adds a value to the current requirement (for `Gt` and `Lt`, sets the bound from a
     /// value the caller has checked to be an integer).
     pub(crate) fn value(&mut self, value: &str) {
-        let Some(req) = self.sel.reqs.last_mut() else {
-            return;
-        };
-        if matches!(req.kind, Kind::Gt | Kind::Lt) {
-            req.bound = value.parse().unwrap_or(0);
-            return;
+        if self.is_integer() {
+            self.bound(value);
+        } else {
+            let packed = Packed::push(&mut self.sel.arena, value);
+            self.value_packed(packed);
         }
-        let packed = Packed::push(&mut self.sel.arena, value);
-        self.sel.values.push(packed);
-        req.end += 1;
+    }
+
+    /// [`Compiler::value`] for a value already in the arena at byte `start`.
+    pub(crate) fn value_at(&mut self, start: usize, value: &str) {
+        if self.is_integer() {
+            self.bound(value);
+        } else {
+            self.value_packed(Packed::at(start, value));
+        }
+    }
+
+    fn is_integer(&self) -> bool {
+        self.sel
+            .reqs
+            .last()
+            .is_some_and(|r| matches!(r.kind, Kind::Gt | Kind::Lt))
+    }
+
+    fn bound(&mut self, value: &str) {
+        if let Some(req) = self.sel.reqs.last_mut() {
+            req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+        }
+    }
+
+    fn value_packed(&mut self, value: Packed) {
+        if let Some(req) = self.sel.reqs.last_mut() {
+            self.sel.values.push(value);
+            req.end += 1;
+        }
     }
 
     /// Number of values in the current requirement.
@@ -481,7 +520,9 @@ impl Compiler {
         let arena = &self.sel.arena;
         let values = &mut self.sel.values;
         let start = req.start as usize;
-        if let Some(own) = values.get_mut(start..) {
+        if let Some(own) = values.get_mut(start..)
+            && own.len() > 1
+        {
             own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
         }
         let mut kept = start + 1;

@@ -40,6 +40,17 @@ impl Packed {
         }
     }
 
+    /// `s`, which is already in the arena at byte `start`.
+    pub(crate) fn at(start: usize, s: &str) -> Self {
+        Self {
+            word: word(s.as_bytes()),
+            span: Span {
+                start: u32::try_from(start).unwrap_or(u32::MAX),
+                len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+            },
+        }
+    }
+
     /// The string in `arena`.
     #[inline]
     pub(crate) fn get<'a>(&self, arena: &'a str) -> &'a str {
@@ -94,20 +105,51 @@ impl Packed {
 /// The first 8 bytes of `s`, big-endian, zero-padded.
 #[inline]
 pub(crate) fn word(s: &[u8]) -> u64 {
-    let mut bytes = [0_u8; 8];
-    let n = s.len().min(8);
-    bytes[..n].copy_from_slice(&s[..n]);
-    u64::from_be_bytes(bytes)
+    let mut word = 0_u64;
+    for (i, &b) in s.iter().take(8).enumerate() {
+        word |= u64::from(b) << (56 - 8 * i);
+    }
+    word
+}
+
+/// Byte classes, one bit each: name bytes, alphanumerics, DNS-1123 subdomain bytes.
+const NAME: u8 = 1;
+const ALNUM: u8 = 2;
+const DNS: u8 = 4;
+
+const CLASSES: [u8; 256] = {
+    let mut table = [0_u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] |= NAME | ALNUM;
+        }
+        if matches!(c, b'-' | b'_' | b'.') {
+            table[b] |= NAME;
+        }
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.' {
+            table[b] |= DNS;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// Whether `b` may appear in a name or value (`[A-Za-z0-9-_.]`).
+#[inline]
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    CLASSES[usize::from(b)] & NAME != 0
 }
 
 /// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
 ///
 /// Returns the reason when the key is invalid.
 pub(crate) fn check_key(key: &str) -> Result<(), &'static str> {
-    let name = match key.split_once('/') {
-        Some((prefix, name)) => {
-            check_prefix(prefix)?;
-            name
+    let name = match key.bytes().position(|b| b == b'/') {
+        Some(slash) => {
+            check_prefix(key.get(..slash).unwrap_or(""))?;
+            key.get(slash + 1..).unwrap_or("")
         }
         None => key,
     };
@@ -133,14 +175,11 @@ fn check_name(name: &str) -> Result<(), &'static str> {
         return Err("a name must be at most 63 bytes");
     }
     let bytes = name.as_bytes();
-    let alnum = |b: &u8| b.is_ascii_alphanumeric();
+    let alnum = |b: &u8| CLASSES[usize::from(*b)] & ALNUM != 0;
     if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
         return Err("a name must start and end with an ASCII letter or digit");
     }
-    if !bytes
-        .iter()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
-    {
+    if !bytes.iter().all(|&b| is_name_byte(b)) {
         return Err("a name may contain only ASCII letters, digits, '-', '_' and '.'");
     }
     Ok(())
@@ -163,7 +202,7 @@ fn check_prefix(prefix: &str) -> Result<(), &'static str> {
         }
         if !bytes
             .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || *b == b'-')
+            .all(|&b| CLASSES[usize::from(b)] & DNS != 0 && b != b'.')
         {
             return Err(
                 "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",

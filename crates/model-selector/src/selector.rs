@@ -78,6 +78,66 @@ pub(crate) struct Req {
     pub(crate) bound: i64,
     pub(crate) start: u32,
     pub(crate) end: u32,
+    /// Every value is shorter than 8 bytes, so equal words mean equal strings.
+    short_values: bool,
+    /// A collision-free hash of the value words for long lists (see [`ValueHash`]).
+    hash: Option<ValueHash>,
+}
+
+/// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
+/// `slots[start + (word * mult) >> shift]` holds 1 + the index of the first value with
+/// that word, or 0. Found at construction by trying a fixed list of multipliers, so it
+/// is deterministic.
+#[derive(Debug, Clone, Copy)]
+struct ValueHash {
+    mult: u64,
+    shift: u32,
+    start: u32,
+}
+
+/// Lists longer than this get a [`ValueHash`]; shorter ones are scanned.
+const HASH_ABOVE: usize = 8;
+
+impl ValueHash {
+    #[inline(always)]
+    fn slot(&self, word: u64) -> usize {
+        self.start as usize + (word.wrapping_mul(self.mult) >> self.shift) as usize
+    }
+
+    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`.
+    fn build(values: &[Packed], slots: &mut Vec<u8>) -> Option<Self> {
+        let distinct = values.len();
+        let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
+        for bits in min_bits..=min_bits + 2 {
+            for attempt in 0..64_u64 {
+                let mult = 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(2 * attempt + 1);
+                let start = slots.len();
+                let hash = Self {
+                    mult,
+                    shift: 64 - bits,
+                    start: u32::try_from(start).ok()?,
+                };
+                slots.resize(start + (1 << bits), 0);
+                let mut ok = true;
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 && values[i - 1].word == v.word {
+                        continue;
+                    }
+                    let slot = hash.slot(v.word);
+                    if slots[slot] != 0 {
+                        ok = false;
+                        break;
+                    }
+                    slots[slot] = u8::try_from(i + 1).ok()?;
+                }
+                if ok {
+                    return Some(hash);
+                }
+                slots.truncate(start);
+            }
+        }
+        None
+    }
 }
 
 /// A Kubernetes label selector: `matchLabels` and `matchExpressions`, all ANDed.
@@ -126,6 +186,8 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Packed>,
+    /// The tables of every [`ValueHash`].
+    slots: Vec<u8>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
@@ -243,8 +305,7 @@ impl LabelSelector {
     #[inline(always)]
     fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         req.value.word == entry.value.word
-            && req.value.span.len == entry.value.span.len
-            && (req.value.span.len <= 8 || self.long_equals(req, entry, arena))
+            && (req.short_values || self.long_equals(req, entry, arena))
     }
 
     #[cold]
@@ -257,17 +318,24 @@ impl LabelSelector {
     #[inline(never)]
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
-        let value = &entry.value;
-        if values.len() <= 8 {
-            return values.iter().any(|v| {
-                v.word == value.word
-                    && v.span.len == value.span.len
-                    && (v.span.len <= 8 || v.eq_in(&self.arena, value, arena))
-            });
+        let word = entry.value.word;
+        let from = match req.hash {
+            Some(hash) => match self.slots.get(hash.slot(word)) {
+                Some(&slot) if slot > 0 => usize::from(slot) - 1,
+                _ => return false,
+            },
+            None if req.short_values => return values.iter().any(|v| v.word == word),
+            None => 0,
+        };
+        let rest = values.get(from..).unwrap_or(&[]);
+        if req.short_values {
+            return rest.first().is_some_and(|v| v.word == word);
         }
-        values
-            .binary_search_by(|v| v.cmp_in(&self.arena, value, arena))
-            .is_ok()
+        // Long values: check every value with this word (they are adjacent).
+        rest.iter()
+            .skip_while(|v| req.hash.is_none() && v.word != word)
+            .take_while(|v| v.word == word)
+            .any(|v| v.eq_in(&self.arena, &entry.value, arena))
     }
 
     #[inline]
@@ -366,8 +434,8 @@ pub(crate) fn seek<'e>(
     if entry.key.word != word {
         return None;
     }
-    if entry.key.span.len <= 8 && req.key.span.len <= 8 {
-        // Equal words of strings without zero bytes that fit in the word.
+    if req.key.span.len < 8 {
+        // The word holds a zero byte, which no key has: equal words, equal keys.
         return Some(entry);
     }
     seek_long(entries, arena, at, req, req_arena)
@@ -431,6 +499,7 @@ impl Compiler {
                 arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
                 values: Vec::with_capacity(values),
+                slots: Vec::new(),
             },
         }
     }
@@ -456,6 +525,8 @@ impl Compiler {
             bound: 0,
             start,
             end: start,
+            short_values: true,
+            hash: None,
         });
     }
 
@@ -540,6 +611,11 @@ impl Compiler {
         });
         if let Some(only) = single {
             req.value = only;
+        }
+        let own = values.get(start..).unwrap_or(&[]);
+        req.short_values = own.iter().all(|v| v.span.len < 8);
+        if own.len() > HASH_ABOVE {
+            req.hash = ValueHash::build(own, &mut self.sel.slots);
         }
         req.test = match (req.kind, single.is_some()) {
             (Kind::Label | Kind::In, true) => Test::Equal,

@@ -23,7 +23,9 @@ const KEYS: [&str; 8] = [
     "kubernet",
     "z9_.x",
 ];
-const VALUES: [&str; 9] = [
+/// Enough values that lists longer than the hashing threshold occur; some are exactly
+/// 8 bytes, some share their first 8 bytes.
+const VALUES: [&str; 24] = [
     "",
     "eu",
     "us",
@@ -33,6 +35,21 @@ const VALUES: [&str; 9] = [
     "h100",
     "a-rather-long-value",
     "a-rather-long-valuf",
+    "a-rather",
+    "a-rathe",
+    "a100",
+    "l4",
+    "v1",
+    "v2",
+    "v3",
+    "v4",
+    "v5",
+    "v6",
+    "v7",
+    "v8",
+    "v9",
+    "ten-bytes0",
+    "twelve-bytes",
 ];
 
 fn key() -> impl Strategy<Value = String> {
@@ -49,16 +66,20 @@ fn label_set() -> impl Strategy<Value = BTreeMap<String, String>> {
 
 fn requirement() -> impl Strategy<Value = SelectorRequirement> {
     let op = prop::sample::select(&SelectorOperator::ALL[..]);
-    (key(), op, prop::collection::vec(value(), 1..5), -20_i64..20).prop_map(|(k, op, vals, n)| {
-        match op {
+    (
+        key(),
+        op,
+        prop::collection::vec(value(), 1..20),
+        -20_i64..20,
+    )
+        .prop_map(|(k, op, vals, n)| match op {
             SelectorOperator::In | SelectorOperator::NotIn => {
                 SelectorRequirement::new(k, op, vals).unwrap()
             }
             SelectorOperator::Gt => SelectorRequirement::gt(k, n).unwrap(),
             SelectorOperator::Lt => SelectorRequirement::lt(k, n).unwrap(),
             _ => SelectorRequirement::new(k, op, [""; 0]).unwrap(),
-        }
-    })
+        })
 }
 
 /// A selector and the plain parts it was built from.

@@ -5,7 +5,7 @@ use std::{collections::BTreeMap, fmt};
 use crate::{
     error::SelectorError,
     limits::MAX_LABELS,
-    text::{Packed, Span, check_key, check_value, quote, word},
+    text::{Packed, Span, check_key, check_value, key_bit, quote, word},
 };
 
 /// One label: key and value in the arena.
@@ -41,6 +41,8 @@ pub(crate) struct Entry {
 pub struct Labels {
     arena: String,
     entries: Vec<Entry>,
+    /// A one-word filter of the keys present: the OR of their [`key_bit`]s.
+    key_bits: u64,
 }
 
 impl Labels {
@@ -111,6 +113,7 @@ impl Labels {
             value: Packed::push(&mut self.arena, value),
         };
         let at = self.position(key).unwrap_or_else(|at| at);
+        self.key_bits |= key_bit(entry.key.word);
         self.entries.insert(at, entry);
         Ok(previous)
     }
@@ -157,6 +160,10 @@ impl Labels {
         &self.arena
     }
 
+    pub(crate) fn key_bits(&self) -> u64 {
+        self.key_bits
+    }
+
     pub(crate) fn entries(&self) -> &[Entry] {
         &self.entries
     }
@@ -177,6 +184,7 @@ impl Labels {
     fn push(&mut self, key: &str, value: &str) {
         let key = Packed::push(&mut self.arena, key);
         let value = Packed::push(&mut self.arena, value);
+        self.key_bits |= key_bit(key.word);
         self.entries.push(Entry { key, value });
     }
 
@@ -201,7 +209,9 @@ impl Labels {
     /// Rebuilds the arena so it holds only live strings.
     fn compact(&mut self) {
         let mut arena = String::with_capacity(self.arena.len());
+        self.key_bits = 0;
         for entry in &mut self.entries {
+            self.key_bits |= key_bit(entry.key.word);
             entry.key = Packed::push(&mut arena, entry.key.get(&self.arena));
             entry.value = Packed::push(&mut arena, entry.value.get(&self.arena));
         }

@@ -7,7 +7,7 @@ use crate::{
     labels::{Entry, Labels},
     limits::MAX_REQUIREMENTS,
     requirement::{SelectorOperator, SelectorRequirement},
-    text::{Packed, parse_i64},
+    text::{Packed, key_bit, parse_i64},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -80,6 +80,10 @@ pub(crate) struct Req {
     pub(crate) end: u32,
     /// Every value is shorter than 8 bytes, so equal words mean equal strings.
     short_values: bool,
+    /// The key's bit in a label set's key filter ([`key_bit`]).
+    key_bit: u64,
+    /// The result when the key is absent.
+    absent_ok: bool,
     /// A collision-free hash of the value words for long lists (see [`ValueHash`]).
     hash: Option<ValueHash>,
 }
@@ -273,8 +277,16 @@ impl LabelSelector {
     pub fn matches(&self, labels: &Labels) -> bool {
         let entries = labels.entries();
         let arena = labels.arena();
+        let key_bits = labels.key_bits();
         let mut at = 0;
         for req in &self.reqs {
+            if key_bits & req.key_bit == 0 {
+                // The key filter says the key is absent: no search needed.
+                if req.absent_ok {
+                    continue;
+                }
+                return false;
+            }
             let found = seek(entries, arena, &mut at, req, &self.arena);
             if !self.test(req, found, arena) {
                 return false;
@@ -526,6 +538,8 @@ impl Compiler {
             start,
             end: start,
             short_values: true,
+            key_bit: key_bit(key.word),
+            absent_ok: false,
             hash: None,
         });
     }
@@ -627,6 +641,7 @@ impl Compiler {
             (Kind::Gt, _) => Test::Greater,
             (Kind::Lt, _) => Test::Less,
         };
+        req.absent_ok = matches!(req.test, Test::NotEqual | Test::NoneOf | Test::Absent);
     }
 
     /// Sorts the requirements into canonical order.

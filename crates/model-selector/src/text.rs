@@ -252,3 +252,10 @@ pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
     }
     Some(n)
 }
+
+/// The bit a key sets in a label set's key filter (one of 64, from its word), so a
+/// selector can tell without a search that a key is absent.
+#[inline]
+pub(crate) fn key_bit(word: u64) -> u64 {
+    1 << (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}

@@ -4,7 +4,7 @@ use std::str::FromStr;
 
 use crate::{
     error::SelectorError,
-    limits::{MAX_REQUIREMENTS, MAX_VALUES},
+    limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
     selector::{Compiler, Kind, LabelSelector, too_many_requirements},
     text::{check_key, check_value, is_name_byte, quote},
 };
@@ -36,6 +36,15 @@ struct Parser<'a> {
 
 fn is_value_byte(b: u8) -> bool {
     is_name_byte(b)
+}
+
+/// For a run of name bytes: whether it is a valid name (starts and ends alphanumeric,
+/// at most `MAX_NAME_LEN` bytes).
+fn is_short_name(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.len() <= MAX_NAME_LEN
+        && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
 }
 
 fn is_key_byte(b: u8) -> bool {
@@ -172,9 +181,14 @@ impl<'a> Parser<'a> {
 
     fn key(&mut self) -> Result<(usize, &'a str), SelectorError> {
         let start = self.pos;
-        let key = self.token(is_key_byte);
+        let (key, slash) = self.name_token(true);
         if key.is_empty() {
             return Err(self.expected("a label key"));
+        }
+        // The token has only name bytes (and '/'), so a name without a prefix needs just
+        // its length and ends checked; anything else takes the full rules.
+        if !slash && is_short_name(key) {
+            return Ok((start, key));
         }
         check_key(key).map_err(|reason| SelectorError::Syntax {
             position: start,
@@ -194,9 +208,12 @@ impl<'a> Parser<'a> {
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
-        let value = self.token(is_value_byte);
+        let (value, _) = self.name_token(false);
         if value.is_empty() {
             return Err(self.expected("a value"));
+        }
+        if is_short_name(value) {
+            return Ok((start, value));
         }
         check_value(value).map_err(|reason| SelectorError::Syntax {
             position: start,
@@ -204,6 +221,24 @@ impl<'a> Parser<'a> {
             found: format!("{} ({reason})", quote(value)),
         })?;
         Ok((start, value))
+    }
+
+    /// A run of name bytes (and `/` when `slash_ok`), and whether it has a `/`.
+    fn name_token(&mut self, slash_ok: bool) -> (&'a str, bool) {
+        let start = self.pos;
+        let bytes = self.input.as_bytes();
+        let mut slash = false;
+        while let Some(&b) = bytes.get(self.pos) {
+            if is_name_byte(b) {
+                self.pos += 1;
+            } else if b == b'/' && slash_ok {
+                slash = true;
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+        (self.input.get(start..self.pos).unwrap_or(""), slash)
     }
 
     fn token(&mut self, accept: impl Fn(u8) -> bool) -> &'a str {

@@ -84,8 +84,8 @@ pub(crate) struct Req {
     key_bit: u64,
     /// The result when the key is absent.
     absent_ok: bool,
-    /// A collision-free hash of the value words for long lists (see [`ValueHash`]).
-    hash: Option<ValueHash>,
+    /// For long lists, the index of their [`ValueHash`] in `LabelSelector::hashes`.
+    hash: Option<u8>,
 }
 
 /// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
@@ -190,7 +190,8 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Packed>,
-    /// The tables of every [`ValueHash`].
+    /// The [`ValueHash`] of each long list, and their tables.
+    hashes: Vec<ValueHash>,
     slots: Vec<u8>,
 }
 
@@ -331,7 +332,8 @@ impl LabelSelector {
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
         let word = entry.value.word;
-        let from = match req.hash {
+        let hash = req.hash.and_then(|i| self.hashes.get(usize::from(i)));
+        let from = match hash {
             Some(hash) => match self.slots.get(hash.slot(word)) {
                 Some(&slot) if slot > 0 => usize::from(slot) - 1,
                 _ => return false,
@@ -511,6 +513,7 @@ impl Compiler {
                 arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
                 values: Vec::with_capacity(values),
+                hashes: Vec::new(),
                 slots: Vec::new(),
             },
         }
@@ -524,7 +527,7 @@ impl Compiler {
 
     /// Starts a requirement on `key`, already in the arena at byte `start`.
     pub(crate) fn begin_at(&mut self, start: usize, key: &str, kind: Kind) {
-        self.begin_packed(Packed::at(start, key), kind);
+        self.begin_packed(Packed::at(&self.sel.arena, start, key), kind);
     }
 
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
@@ -565,7 +568,7 @@ impl Compiler {
         if self.is_integer() {
             self.bound(value);
         } else {
-            self.value_packed(Packed::at(start, value));
+            self.value_packed(Packed::at(&self.sel.arena, start, value));
         }
     }
 
@@ -597,41 +600,42 @@ impl Compiler {
             .map_or(0, |r| (r.end - r.start) as usize)
     }
 
-    /// Ends the current requirement: sorts and deduplicates its values.
+    /// Ends the current requirement: sorts and deduplicates its values and decides
+    /// how [`LabelSelector::matches`] tests it.
     pub(crate) fn end(&mut self) {
         let Some(req) = self.sel.reqs.last_mut() else {
             return;
         };
-        let arena = &self.sel.arena;
-        let values = &mut self.sel.values;
         let start = req.start as usize;
-        if let Some(own) = values.get_mut(start..)
-            && own.len() > 1
-        {
-            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
-        }
-        let mut kept = start + 1;
-        for i in start + 1..values.len() {
-            if !values[i].eq_in(arena, &values[kept - 1], arena) {
-                values[kept] = values[i];
-                kept += 1;
+        if self.sel.values.len() > start + 1 {
+            let arena = &self.sel.arena;
+            let values = &mut self.sel.values;
+            if let Some(own) = values.get_mut(start..) {
+                own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
             }
+            let mut kept = start + 1;
+            for i in start + 1..values.len() {
+                if !values[i].eq_in(arena, &values[kept - 1], arena) {
+                    values[kept] = values[i];
+                    kept += 1;
+                }
+            }
+            values.truncate(kept);
+            req.end = u32::try_from(kept).unwrap_or(u32::MAX);
         }
-        values.truncate(kept.min(values.len()));
-        req.end = u32::try_from(values.len()).unwrap_or(u32::MAX);
-        let single = values.get(start..).and_then(|v| match v {
-            [only] => Some(*only),
-            _ => None,
-        });
-        if let Some(only) = single {
-            req.value = only;
+        let own = self.sel.values.get(start..).unwrap_or(&[]);
+        let single = own.len() == 1;
+        if let [only] = own {
+            req.value = *only;
         }
-        let own = values.get(start..).unwrap_or(&[]);
         req.short_values = own.iter().all(|v| v.span.len < 8);
-        if own.len() > HASH_ABOVE {
-            req.hash = ValueHash::build(own, &mut self.sel.slots);
+        if own.len() > HASH_ABOVE
+            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots)
+        {
+            req.hash = u8::try_from(self.sel.hashes.len()).ok();
+            self.sel.hashes.push(hash);
         }
-        req.test = match (req.kind, single.is_some()) {
+        req.test = match (req.kind, single) {
             (Kind::Label | Kind::In, true) => Test::Equal,
             (Kind::Label | Kind::In, false) => Test::OneOf,
             (Kind::NotIn, true) => Test::NotEqual,

@@ -40,10 +40,19 @@ impl Packed {
         }
     }
 
-    /// `s`, which is already in the arena at byte `start`.
-    pub(crate) fn at(start: usize, s: &str) -> Self {
+    /// `s`, which is already in `arena` at byte `start`.
+    pub(crate) fn at(arena: &str, start: usize, s: &str) -> Self {
+        // Read 8 bytes of the arena when there are, and clear those past the string.
+        let word = match arena
+            .as_bytes()
+            .get(start..)
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(head) if s.len() < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * s.len())),
+            _ => word(s.as_bytes()),
+        };
         Self {
-            word: word(s.as_bytes()),
+            word,
             span: Span {
                 start: u32::try_from(start).unwrap_or(u32::MAX),
                 len: u32::try_from(s.len()).unwrap_or(u32::MAX),
@@ -105,6 +114,9 @@ impl Packed {
 /// The first 8 bytes of `s`, big-endian, zero-padded.
 #[inline]
 pub(crate) fn word(s: &[u8]) -> u64 {
+    if let Some(head) = s.first_chunk::<8>() {
+        return u64::from_be_bytes(*head);
+    }
     let mut word = 0_u64;
     for (i, &b) in s.iter().take(8).enumerate() {
         word |= u64::from(b) << (56 - 8 * i);

@@ -3,3 +3,49 @@
 //! Layer 1. Depends on: model-ids.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; matching never allocates.
+//!
+//! [`Labels`] is a validated, key-ordered string map. A [`LabelSelector`] (also named
+//! [`RunnerSelector`]) is the Kubernetes `metav1.LabelSelector`: exact `matchLabels` plus
+//! `matchExpressions` with the operators of [`SelectorOperator`]. Selectors come in through
+//! [`LabelSelector::builder`], [`LabelSelector::from_parts`], the string syntax
+//! ([`str::parse`]) or serde; every way validates and bounds the input (see the `MAX_*`
+//! constants) and reports a [`SelectorError`] with a field path.
+//!
+//! A selector is kept in a compiled, canonical form (requirements sorted by key, values
+//! sorted and deduplicated, short strings compared as integers), so
+//! [`LabelSelector::matches`] is one allocation-free merge walk over the sorted labels.
+//! `docs/performance.md` records how that compares with other implementations.
+//!
+//! ```
+//! use model_selector::{LabelSelector, Labels};
+//!
+//! let selector: LabelSelector = "zone=eu,gpu in (a100,h100),!draining".parse()?;
+//! let labels = Labels::from_pairs([("zone", "eu"), ("gpu", "h100")])?;
+//! assert!(selector.matches(&labels));
+//! assert_eq!(selector.to_string(), "!draining,gpu in (a100,h100),zone=eu");
+//! # Ok::<(), model_selector::SelectorError>(())
+//! ```
+mod error;
+mod explain;
+mod labels;
+mod limits;
+mod parse;
+mod requirement;
+mod selector;
+mod text;
+mod wire;
+
+#[cfg(test)]
+mod tests;
+
+pub use crate::{
+    error::SelectorError,
+    explain::{FailureReason, RequirementFailure},
+    labels::{Labels, LabelsIter},
+    limits::{
+        MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS, MAX_VALUE_LEN,
+        MAX_VALUES,
+    },
+    requirement::{SelectorOperator, SelectorRequirement},
+    selector::{LabelSelector, LabelSelectorBuilder, RequirementView, RunnerSelector},
+};

@@ -1,0 +1,151 @@
+//! The crate's one error type, carrying a field path relative to the value being validated.
+
+use crate::requirement::SelectorOperator;
+
+/// Why labels or a selector were rejected.
+///
+/// `path` is relative to the value being validated (`matchExpressions[1].values[0]`,
+/// `matchLabels["zone"]`, or `["zone"]` for a [`Labels`](crate::Labels) set), so a caller can
+/// put its own field in front with [`SelectorError::prefixed`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SelectorError {
+    /// A label key is not a Kubernetes qualified name.
+    #[error("{}invalid label key {key}: {reason}", at(.path))]
+    InvalidKey {
+        /// Field path of the key.
+        path: String,
+        /// The key, quoted and shortened if long.
+        key: String,
+        /// What rule it breaks.
+        reason: &'static str,
+    },
+    /// A label value is neither empty nor a name.
+    #[error("{}invalid label value {value}: {reason}", at(.path))]
+    InvalidValue {
+        /// Field path of the value.
+        path: String,
+        /// The value, quoted and shortened if long.
+        value: String,
+        /// What rule it breaks.
+        reason: &'static str,
+    },
+    /// The same key appears twice in one label set.
+    #[error("{}duplicate label key {key}", at(.path))]
+    DuplicateKey {
+        /// Field path of the second occurrence.
+        path: String,
+        /// The key, quoted.
+        key: String,
+    },
+    /// A collection is over its limit.
+    #[error("{}too many {what}: the limit is {limit}", at(.path))]
+    TooMany {
+        /// Field path of the collection.
+        path: String,
+        /// What is counted (`labels`, `requirements`, `values`).
+        what: &'static str,
+        /// The limit, one of the `MAX_*` constants.
+        limit: usize,
+    },
+    /// A requirement has the wrong number of values for its operator.
+    #[error("{}operator {operator} {expected}, got {count}", at(.path))]
+    ValueCount {
+        /// Field path of the values.
+        path: String,
+        /// The requirement's operator.
+        operator: SelectorOperator,
+        /// What the operator needs.
+        expected: &'static str,
+        /// How many values were given.
+        count: usize,
+    },
+    /// A `Gt` or `Lt` value is not an `i64`.
+    #[error("{}operator {operator} needs an integer value, got {value}", at(.path))]
+    NotAnInteger {
+        /// Field path of the value.
+        path: String,
+        /// The requirement's operator.
+        operator: SelectorOperator,
+        /// The value, quoted.
+        value: String,
+    },
+    /// An operator name is not one of `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`.
+    #[error(
+        "{}unknown operator {found}, expected In, NotIn, Exists, DoesNotExist, Gt or Lt",
+        at(.path)
+    )]
+    UnknownOperator {
+        /// Field path of the operator.
+        path: String,
+        /// The operator given, quoted.
+        found: String,
+    },
+    /// The string syntax is malformed.
+    #[error("selector syntax error at byte {position}: expected {expected}, found {found}")]
+    Syntax {
+        /// Byte offset in the input where the problem starts.
+        position: usize,
+        /// What the parser expected there.
+        expected: &'static str,
+        /// What it found: a quoted token, or `end of input`.
+        found: String,
+    },
+}
+
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
+}
+
+impl SelectorError {
+    /// The field path the error refers to, relative to the validated value (empty for
+    /// the whole value and for string-syntax errors, which carry a byte position instead).
+    pub fn path(&self) -> &str {
+        match self {
+            Self::InvalidKey { path, .. }
+            | Self::InvalidValue { path, .. }
+            | Self::DuplicateKey { path, .. }
+            | Self::TooMany { path, .. }
+            | Self::ValueCount { path, .. }
+            | Self::NotAnInteger { path, .. }
+            | Self::UnknownOperator { path, .. } => path,
+            Self::Syntax { .. } => "",
+        }
+    }
+
+    /// Puts `prefix` in front of the field path: `runnerSelector` and `matchLabels["a"]`
+    /// give `runnerSelector.matchLabels["a"]`; `matchLabels` and `["a"]` give
+    /// `matchLabels["a"]`. String-syntax errors are returned unchanged.
+    ///
+    /// ```
+    /// use model_selector::{Labels, SelectorError};
+    ///
+    /// let err = Labels::from_pairs([("zone", "EU!")]).unwrap_err().prefixed("labels");
+    /// assert_eq!(err.path(), r#"labels["zone"]"#);
+    /// ```
+    #[must_use]
+    pub fn prefixed(mut self, prefix: &str) -> Self {
+        match &mut self {
+            Self::InvalidKey { path, .. }
+            | Self::InvalidValue { path, .. }
+            | Self::DuplicateKey { path, .. }
+            | Self::TooMany { path, .. }
+            | Self::ValueCount { path, .. }
+            | Self::NotAnInteger { path, .. }
+            | Self::UnknownOperator { path, .. } => {
+                let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
+                    ""
+                } else {
+                    "."
+                };
+                *path = format!("{prefix}{joiner}{path}");
+            }
+            Self::Syntax { .. } => {}
+        }
+        self
+    }
+}

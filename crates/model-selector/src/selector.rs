@@ -1,0 +1,813 @@
+//! `LabelSelector`: the compiled, canonical selector, its builder, matching and `Display`.
+
+use std::{cmp::Ordering, fmt};
+
+use crate::{
+    error::SelectorError,
+    labels::{Entry, Labels},
+    limits::MAX_REQUIREMENTS,
+    requirement::{SelectorOperator, SelectorRequirement},
+    text::{Packed, key_bit, parse_i64},
+};
+
+/// What a compiled requirement tests. The order is the canonical order among
+/// requirements on the same key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Kind {
+    /// A `matchLabels` entry: present with exactly this value.
+    Label,
+    In,
+    NotIn,
+    Exists,
+    DoesNotExist,
+    Gt,
+    Lt,
+}
+
+impl Kind {
+    pub(crate) fn from_operator(op: SelectorOperator) -> Self {
+        match op {
+            SelectorOperator::In => Self::In,
+            SelectorOperator::NotIn => Self::NotIn,
+            SelectorOperator::Exists => Self::Exists,
+            SelectorOperator::DoesNotExist => Self::DoesNotExist,
+            SelectorOperator::Gt => Self::Gt,
+            SelectorOperator::Lt => Self::Lt,
+        }
+    }
+
+    pub(crate) fn operator(self) -> SelectorOperator {
+        match self {
+            Self::Label | Self::In => SelectorOperator::In,
+            Self::NotIn => SelectorOperator::NotIn,
+            Self::Exists => SelectorOperator::Exists,
+            Self::DoesNotExist => SelectorOperator::DoesNotExist,
+            Self::Gt => SelectorOperator::Gt,
+            Self::Lt => SelectorOperator::Lt,
+        }
+    }
+}
+
+/// How [`LabelSelector::matches`] tests a requirement: [`Kind`] with the one-value cases
+/// of `matchLabels`, `In` and `NotIn` split out, so they need no value list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Test {
+    /// Present with the value in `Req::value`.
+    Equal,
+    /// Present with one of the values in the list.
+    OneOf,
+    /// Absent, or a value other than `Req::value`.
+    NotEqual,
+    /// Absent, or a value not in the list.
+    NoneOf,
+    Exists,
+    Absent,
+    Greater,
+    Less,
+}
+
+/// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Req {
+    pub(crate) key: Packed,
+    /// The only value, when there is exactly one.
+    value: Packed,
+    test: Test,
+    pub(crate) kind: Kind,
+    /// The integer of `Gt` and `Lt`.
+    pub(crate) bound: i64,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    /// Every value is shorter than 8 bytes, so equal words mean equal strings.
+    short_values: bool,
+    /// The key's bit in a label set's key filter ([`key_bit`]).
+    key_bit: u64,
+    /// The result when the key is absent.
+    absent_ok: bool,
+    /// For long lists, the index of their [`ValueHash`] in `LabelSelector::hashes`.
+    hash: Option<u8>,
+}
+
+/// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
+/// `slots[start + (word * mult) >> shift]` holds 1 + the index of the first value with
+/// that word, or 0. Found at construction by trying a fixed list of multipliers, so it
+/// is deterministic.
+#[derive(Debug, Clone, Copy)]
+struct ValueHash {
+    mult: u64,
+    shift: u32,
+    start: u32,
+}
+
+/// Lists longer than this get a [`ValueHash`]; shorter ones are scanned.
+const HASH_ABOVE: usize = 8;
+
+impl ValueHash {
+    #[inline(always)]
+    fn slot(&self, word: u64) -> usize {
+        self.start as usize + (word.wrapping_mul(self.mult) >> self.shift) as usize
+    }
+
+    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`.
+    fn build(values: &[Packed], slots: &mut Vec<u8>) -> Option<Self> {
+        let distinct = values.len();
+        let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
+        for bits in min_bits..=min_bits + 2 {
+            for attempt in 0..64_u64 {
+                let mult = 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(2 * attempt + 1);
+                let start = slots.len();
+                let hash = Self {
+                    mult,
+                    shift: 64 - bits,
+                    start: u32::try_from(start).ok()?,
+                };
+                slots.resize(start + (1 << bits), 0);
+                let mut ok = true;
+                for (i, v) in values.iter().enumerate() {
+                    if i > 0 && values[i - 1].word == v.word {
+                        continue;
+                    }
+                    let slot = hash.slot(v.word);
+                    if slots[slot] != 0 {
+                        ok = false;
+                        break;
+                    }
+                    slots[slot] = u8::try_from(i + 1).ok()?;
+                }
+                if ok {
+                    return Some(hash);
+                }
+                slots.truncate(start);
+            }
+        }
+        None
+    }
+}
+
+/// A Kubernetes label selector: `matchLabels` and `matchExpressions`, all ANDed.
+///
+/// An empty selector matches everything. `In` needs the key present with a listed value;
+/// `NotIn` matches when the key is absent or its value is not listed; `Exists` and
+/// `DoesNotExist` test presence; `Gt` and `Lt` need the key present with a value that
+/// parses as an `i64` and compares (any other value does not match).
+///
+/// Ways in, all validated and bounded ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)):
+/// [`LabelSelector::builder`], [`LabelSelector::from_parts`], [`str::parse`] (string syntax
+/// below) and serde (the `metav1.LabelSelector` JSON, unchanged).
+///
+/// # Canonical form
+///
+/// A selector is stored canonically: requirements sorted by key (then `matchLabels` before
+/// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, then values), values sorted and
+/// deduplicated. `Display`, serialization and [`PartialEq`] use that form, so two selectors
+/// written in a different order compare equal. It preserves meaning, and which part a
+/// requirement came from: a `matchLabels` entry prints `k=v`, an `In` with one value prints
+/// `k in (v)`.
+///
+/// # String syntax
+///
+/// As Kubernetes writes it: `k=v` and `k==v` (a `matchLabels` entry), `k!=v` (`NotIn` with
+/// one value), `k in (a,b)`, `k notin (a,b)`, `k` (`Exists`), `!k` (`DoesNotExist`), `k>5`,
+/// `k<5`; commas AND requirements, spaces are allowed around tokens, and the empty string
+/// selects everything. An empty value is written `""` (`k=""`, `k in ("",a)`). A second
+/// `k=v` on a key already in `matchLabels` becomes `k in (v)`, since a map holds one value
+/// per key.
+///
+/// ```
+/// use model_selector::{LabelSelector, Labels, SelectorError};
+///
+/// let selector: LabelSelector = "zone = eu, gpu in (h100, a100), !draining".parse()?;
+/// assert_eq!(selector.to_string(), "!draining,gpu in (a100,h100),zone=eu");
+/// let runner = Labels::from_pairs([("zone", "eu"), ("gpu", "a100")])?;
+/// assert!(selector.matches(&runner));
+///
+/// let err = "zone in (eu".parse::<LabelSelector>().unwrap_err();
+/// assert!(matches!(err, SelectorError::Syntax { position: 11, .. }));
+/// # Ok::<(), SelectorError>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct LabelSelector {
+    arena: String,
+    reqs: Vec<Req>,
+    values: Vec<Packed>,
+    /// The [`ValueHash`] of each long list, and their tables.
+    hashes: Vec<ValueHash>,
+    slots: Vec<u8>,
+}
+
+/// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
+pub type RunnerSelector = LabelSelector;
+
+impl LabelSelector {
+    /// The empty selector, which matches every label set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A builder that collects labels and requirements and validates them in `build`.
+    pub fn builder() -> LabelSelectorBuilder {
+        LabelSelectorBuilder::default()
+    }
+
+    /// A selector from already validated parts.
+    ///
+    /// # Errors
+    ///
+    /// [`SelectorError::TooMany`] when there are more than [`MAX_REQUIREMENTS`] in all.
+    pub fn from_parts(
+        match_labels: &Labels,
+        match_expressions: &[SelectorRequirement],
+    ) -> Result<Self, SelectorError> {
+        if match_labels.len() + match_expressions.len() > MAX_REQUIREMENTS {
+            return Err(too_many_requirements());
+        }
+        let mut c = Compiler::default();
+        for (key, value) in match_labels {
+            c.begin(key, Kind::Label);
+            c.value(value);
+            c.end();
+        }
+        for r in match_expressions {
+            let kind = Kind::from_operator(r.operator());
+            c.begin(r.key(), kind);
+            for v in r.values() {
+                c.value(v);
+            }
+            c.end();
+        }
+        Ok(c.finish())
+    }
+
+    /// Whether the selector has no requirements (and so matches everything).
+    pub fn is_empty(&self) -> bool {
+        self.reqs.is_empty()
+    }
+
+    /// Number of requirements: `matchLabels` entries plus `matchExpressions`.
+    pub fn len(&self) -> usize {
+        self.reqs.len()
+    }
+
+    /// The `matchLabels` entries in key order.
+    pub fn match_labels(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        self.reqs.iter().filter(|r| r.kind == Kind::Label).map(|r| {
+            let value = self
+                .req_values(r)
+                .first()
+                .map_or("", |v| v.get(&self.arena));
+            (r.key.get(&self.arena), value)
+        })
+    }
+
+    /// The `matchExpressions` in canonical order.
+    pub fn match_expressions(&self) -> impl Iterator<Item = RequirementView<'_>> + '_ {
+        self.reqs
+            .iter()
+            .filter(|r| r.kind != Kind::Label)
+            .map(|req| RequirementView {
+                selector: self,
+                req,
+            })
+    }
+
+    /// Whether `labels` satisfy every requirement. Never allocates.
+    ///
+    /// Requirements are sorted by key and labels are sorted by key, so this is one merge
+    /// walk; keys and values of up to 8 bytes compare as single integers.
+    #[inline]
+    pub fn matches(&self, labels: &Labels) -> bool {
+        let entries = labels.entries();
+        let arena = labels.arena();
+        let key_bits = labels.key_bits();
+        let mut at = 0;
+        for req in &self.reqs {
+            if key_bits & req.key_bit == 0 {
+                // The key filter says the key is absent: no search needed.
+                if req.absent_ok {
+                    continue;
+                }
+                return false;
+            }
+            let found = seek(entries, arena, &mut at, req, &self.arena);
+            if !self.test(req, found, arena) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether `req` holds given the label found for its key (if any).
+    #[inline(always)]
+    pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
+        match (req.test, found) {
+            (Test::Equal, Some(e)) => self.equals(req, e, arena),
+            (Test::OneOf, Some(e)) => self.lists(req, e, arena),
+            (Test::NotEqual, Some(e)) => !self.equals(req, e, arena),
+            (Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
+            (Test::Exists, Some(_)) | (Test::NotEqual | Test::NoneOf | Test::Absent, None) => true,
+            (Test::Greater, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound),
+            (Test::Less, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound),
+            (Test::Absent, Some(_))
+            | (Test::Equal | Test::OneOf | Test::Exists | Test::Greater | Test::Less, None) => {
+                false
+            }
+        }
+    }
+
+    /// Whether the value of `entry` is the one value of `req`.
+    #[inline(always)]
+    fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        req.value.word == entry.value.word
+            && (req.short_values || self.long_equals(req, entry, arena))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn long_equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        req.value.eq_in(&self.arena, &entry.value, arena)
+    }
+
+    /// Whether the value of `entry` is among the (several) values of `req`.
+    #[inline(never)]
+    fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
+        let values = self.req_values(req);
+        let word = entry.value.word;
+        let hash = req.hash.and_then(|i| self.hashes.get(usize::from(i)));
+        let from = match hash {
+            Some(hash) => match self.slots.get(hash.slot(word)) {
+                Some(&slot) if slot > 0 => usize::from(slot) - 1,
+                _ => return false,
+            },
+            None if req.short_values => return values.iter().any(|v| v.word == word),
+            None => 0,
+        };
+        let rest = values.get(from..).unwrap_or(&[]);
+        if req.short_values {
+            return rest.first().is_some_and(|v| v.word == word);
+        }
+        // Long values: check every value with this word (they are adjacent).
+        rest.iter()
+            .skip_while(|v| req.hash.is_none() && v.word != word)
+            .take_while(|v| v.word == word)
+            .any(|v| v.eq_in(&self.arena, &entry.value, arena))
+    }
+
+    #[inline]
+    pub(crate) fn req_values(&self, req: &Req) -> &[Packed] {
+        self.values
+            .get(req.start as usize..req.end as usize)
+            .unwrap_or(&[])
+    }
+
+    pub(crate) fn reqs(&self) -> &[Req] {
+        &self.reqs
+    }
+
+    pub(crate) fn arena(&self) -> &str {
+        &self.arena
+    }
+
+    /// The canonical rendering of one requirement.
+    pub(crate) fn fmt_req(&self, req: &Req, f: &mut dyn fmt::Write) -> fmt::Result {
+        let key = req.key.get(&self.arena);
+        let list = |f: &mut dyn fmt::Write| -> fmt::Result {
+            f.write_str(" (")?;
+            for (i, v) in self.req_values(req).iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_value(f, v.get(&self.arena))?;
+            }
+            f.write_str(")")
+        };
+        match req.kind {
+            Kind::Label => {
+                write!(f, "{key}=")?;
+                let value = self
+                    .req_values(req)
+                    .first()
+                    .map_or("", |v| v.get(&self.arena));
+                write_value(f, value)
+            }
+            Kind::In => {
+                write!(f, "{key} in")?;
+                list(f)
+            }
+            Kind::NotIn => {
+                write!(f, "{key} notin")?;
+                list(f)
+            }
+            Kind::Exists => f.write_str(key),
+            Kind::DoesNotExist => write!(f, "!{key}"),
+            Kind::Gt => write!(f, "{key}>{}", req.bound),
+            Kind::Lt => write!(f, "{key}<{}", req.bound),
+        }
+    }
+
+    /// Canonical comparison of two requirements of this selector.
+    fn cmp_reqs(&self, a: &Req, b: &Req) -> Ordering {
+        if a.key.word != b.key.word {
+            return a.key.word.cmp(&b.key.word);
+        }
+        a.key
+            .cmp_in(&self.arena, &b.key, &self.arena)
+            .then(a.kind.cmp(&b.kind))
+            .then_with(|| {
+                let (va, vb) = (self.req_values(a), self.req_values(b));
+                va.iter()
+                    .map(|v| v.get(&self.arena))
+                    .cmp(vb.iter().map(|v| v.get(&self.arena)))
+            })
+            .then(a.bound.cmp(&b.bound))
+    }
+}
+
+/// Advances `at` to the first entry whose key is not below `req`'s key and returns it if
+/// the keys are equal. `at` stays on a found entry, since the next requirement may have
+/// the same key.
+#[inline(always)]
+pub(crate) fn seek<'e>(
+    entries: &'e [Entry],
+    arena: &str,
+    at: &mut usize,
+    req: &Req,
+    req_arena: &str,
+) -> Option<&'e Entry> {
+    let rest = entries.get(*at..).unwrap_or(&[]);
+    let word = req.key.word;
+    // A tight linear scan: on the few labels a runner has it beats a binary search.
+    let skip = if rest.len() <= 32 {
+        rest.iter()
+            .position(|e| e.key.word >= word)
+            .unwrap_or(rest.len())
+    } else {
+        rest.partition_point(|e| e.key.word < word)
+    };
+    *at += skip;
+    let entry = rest.get(skip)?;
+    if entry.key.word != word {
+        return None;
+    }
+    if req.key.span.len < 8 {
+        // The word holds a zero byte, which no key has: equal words, equal keys.
+        return Some(entry);
+    }
+    seek_long(entries, arena, at, req, req_arena)
+}
+
+/// [`seek`] among keys longer than 8 bytes that share their first 8 bytes.
+#[cold]
+#[inline(never)]
+fn seek_long<'e>(
+    entries: &'e [Entry],
+    arena: &str,
+    at: &mut usize,
+    req: &Req,
+    req_arena: &str,
+) -> Option<&'e Entry> {
+    while let Some(entry) = entries.get(*at) {
+        match entry.key.cmp_in(arena, &req.key, req_arena) {
+            Ordering::Less => *at += 1,
+            Ordering::Equal => return Some(entry),
+            Ordering::Greater => return None,
+        }
+    }
+    None
+}
+
+/// The integer value of a label, for `Gt` and `Lt`.
+#[inline(never)]
+fn compare(entry: &Entry, arena: &str) -> Option<i64> {
+    parse_i64(entry.value.bytes(arena))
+}
+
+fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
+    if value.is_empty() {
+        f.write_str("\"\"")
+    } else {
+        f.write_str(value)
+    }
+}
+
+pub(crate) fn too_many_requirements() -> SelectorError {
+    SelectorError::TooMany {
+        path: String::new(),
+        what: "requirements",
+        limit: MAX_REQUIREMENTS,
+    }
+}
+
+/// Builds the compiled form. Callers validate keys and values and check the limits
+/// ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)) first; this only arranges them.
+#[derive(Default)]
+pub(crate) struct Compiler {
+    sel: LabelSelector,
+}
+
+impl Compiler {
+    /// A compiler whose arena is `input`, for strings that are slices of it
+    /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
+    pub(crate) fn over(input: &str, reqs: usize, values: usize) -> Self {
+        Self {
+            sel: LabelSelector {
+                arena: input.to_owned(),
+                reqs: Vec::with_capacity(reqs),
+                values: Vec::with_capacity(values),
+                hashes: Vec::new(),
+                slots: Vec::new(),
+            },
+        }
+    }
+
+    /// Starts a requirement on `key`.
+    pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
+        let key = Packed::push(&mut self.sel.arena, key);
+        self.begin_packed(key, kind);
+    }
+
+    /// Starts a requirement on `key`, already in the arena at byte `start`.
+    pub(crate) fn begin_at(&mut self, start: usize, key: &str, kind: Kind) {
+        self.begin_packed(Packed::at(&self.sel.arena, start, key), kind);
+    }
+
+    fn begin_packed(&mut self, key: Packed, kind: Kind) {
+        let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+        self.sel.reqs.push(Req {
+            key,
+            value: key,
+            test: Test::Exists,
+            kind,
+            bound: 0,
+            start,
+            end: start,
+            short_values: true,
+            key_bit: key_bit(key.word),
+            absent_ok: false,
+            hash: None,
+        });
+    }
+
+    /// Number of requirements begun so far.
+    pub(crate) fn len(&self) -> usize {
+        self.sel.reqs.len()
+    }
+
+    /// Adds a value to the current requirement (for `Gt` and `Lt`, sets the bound from a
+    /// value the caller has checked to be an integer).
+    pub(crate) fn value(&mut self, value: &str) {
+        if self.is_integer() {
+            self.bound(value);
+        } else {
+            let packed = Packed::push(&mut self.sel.arena, value);
+            self.value_packed(packed);
+        }
+    }
+
+    /// [`Compiler::value`] for a value already in the arena at byte `start`.
+    pub(crate) fn value_at(&mut self, start: usize, value: &str) {
+        if self.is_integer() {
+            self.bound(value);
+        } else {
+            self.value_packed(Packed::at(&self.sel.arena, start, value));
+        }
+    }
+
+    fn is_integer(&self) -> bool {
+        self.sel
+            .reqs
+            .last()
+            .is_some_and(|r| matches!(r.kind, Kind::Gt | Kind::Lt))
+    }
+
+    fn bound(&mut self, value: &str) {
+        if let Some(req) = self.sel.reqs.last_mut() {
+            req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+        }
+    }
+
+    fn value_packed(&mut self, value: Packed) {
+        if let Some(req) = self.sel.reqs.last_mut() {
+            self.sel.values.push(value);
+            req.end += 1;
+        }
+    }
+
+    /// Number of values in the current requirement.
+    pub(crate) fn value_count(&self) -> usize {
+        self.sel
+            .reqs
+            .last()
+            .map_or(0, |r| (r.end - r.start) as usize)
+    }
+
+    /// Ends the current requirement: sorts and deduplicates its values and decides
+    /// how [`LabelSelector::matches`] tests it.
+    pub(crate) fn end(&mut self) {
+        let Some(req) = self.sel.reqs.last_mut() else {
+            return;
+        };
+        let start = req.start as usize;
+        if self.sel.values.len() > start + 1 {
+            let arena = &self.sel.arena;
+            let values = &mut self.sel.values;
+            if let Some(own) = values.get_mut(start..) {
+                own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
+            }
+            let mut kept = start + 1;
+            for i in start + 1..values.len() {
+                if !values[i].eq_in(arena, &values[kept - 1], arena) {
+                    values[kept] = values[i];
+                    kept += 1;
+                }
+            }
+            values.truncate(kept);
+            req.end = u32::try_from(kept).unwrap_or(u32::MAX);
+        }
+        let own = self.sel.values.get(start..).unwrap_or(&[]);
+        let single = own.len() == 1;
+        if let [only] = own {
+            req.value = *only;
+        }
+        req.short_values = own.iter().all(|v| v.span.len < 8);
+        if own.len() > HASH_ABOVE
+            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots)
+        {
+            req.hash = u8::try_from(self.sel.hashes.len()).ok();
+            self.sel.hashes.push(hash);
+        }
+        req.test = match (req.kind, single) {
+            (Kind::Label | Kind::In, true) => Test::Equal,
+            (Kind::Label | Kind::In, false) => Test::OneOf,
+            (Kind::NotIn, true) => Test::NotEqual,
+            (Kind::NotIn, false) => Test::NoneOf,
+            (Kind::Exists, _) => Test::Exists,
+            (Kind::DoesNotExist, _) => Test::Absent,
+            (Kind::Gt, _) => Test::Greater,
+            (Kind::Lt, _) => Test::Less,
+        };
+        req.absent_ok = matches!(req.test, Test::NotEqual | Test::NoneOf | Test::Absent);
+    }
+
+    /// Sorts the requirements into canonical order.
+    pub(crate) fn finish(mut self) -> LabelSelector {
+        let mut reqs = std::mem::take(&mut self.sel.reqs);
+        reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
+        self.sel.reqs = reqs;
+        self.sel
+    }
+}
+
+/// A borrowed view of one of a selector's `matchExpressions`.
+#[derive(Clone, Copy)]
+pub struct RequirementView<'a> {
+    selector: &'a LabelSelector,
+    req: &'a Req,
+}
+
+impl<'a> RequirementView<'a> {
+    /// The label key.
+    pub fn key(&self) -> &'a str {
+        self.req.key.get(&self.selector.arena)
+    }
+
+    /// The operator.
+    pub fn operator(&self) -> SelectorOperator {
+        self.req.kind.operator()
+    }
+
+    /// The values of `In` and `NotIn`, sorted and distinct (empty for other operators).
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
+        let arena: &'a str = &self.selector.arena;
+        self.selector
+            .req_values(self.req)
+            .iter()
+            .map(move |v| v.get(arena))
+    }
+
+    /// The integer of `Gt` and `Lt`.
+    pub fn bound(&self) -> Option<i64> {
+        matches!(self.req.kind, Kind::Gt | Kind::Lt).then_some(self.req.bound)
+    }
+
+    /// The values as they are written on the wire (the integer in decimal for `Gt`/`Lt`).
+    pub fn wire_values(&self) -> Vec<String> {
+        match self.bound() {
+            Some(bound) => vec![bound.to_string()],
+            None => self.values().map(str::to_owned).collect(),
+        }
+    }
+
+    /// An owned copy of this requirement.
+    pub fn to_requirement(&self) -> SelectorRequirement {
+        SelectorRequirement::from_trusted(self.key(), self.operator(), self.wire_values())
+    }
+}
+
+impl fmt::Debug for RequirementView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RequirementView({self})")
+    }
+}
+
+/// The requirement in string syntax, e.g. `gpu in (a100,h100)`.
+impl fmt::Display for RequirementView<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.selector.fmt_req(self.req, f)
+    }
+}
+
+/// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
+impl fmt::Display for LabelSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, req) in self.reqs.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            self.fmt_req(req, f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for LabelSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LabelSelector({:?})", self.to_string())
+    }
+}
+
+impl PartialEq for LabelSelector {
+    fn eq(&self, other: &Self) -> bool {
+        self.reqs.len() == other.reqs.len()
+            && self.reqs.iter().zip(&other.reqs).all(|(a, b)| {
+                a.kind == b.kind
+                    && a.bound == b.bound
+                    && a.key.get(&self.arena) == b.key.get(&other.arena)
+                    && self
+                        .req_values(a)
+                        .iter()
+                        .map(|v| v.get(&self.arena))
+                        .eq(other.req_values(b).iter().map(|v| v.get(&other.arena)))
+            })
+    }
+}
+
+impl Eq for LabelSelector {}
+
+/// Collects `matchLabels` entries and requirements, then validates them all in
+/// [`LabelSelectorBuilder::build`].
+///
+/// ```
+/// use model_selector::{LabelSelector, SelectorRequirement};
+///
+/// let selector = LabelSelector::builder()
+///     .label("zone", "eu")
+///     .requirement(SelectorRequirement::exists("gpu")?)
+///     .build()?;
+/// assert_eq!(selector.to_string(), "gpu,zone=eu");
+/// # Ok::<(), model_selector::SelectorError>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct LabelSelectorBuilder {
+    labels: Vec<(String, String)>,
+    expressions: Vec<SelectorRequirement>,
+}
+
+impl LabelSelectorBuilder {
+    /// Adds the `matchLabels` entry `key: value`.
+    #[must_use]
+    pub fn label(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.labels.push((key.into(), value.into()));
+        self
+    }
+
+    /// Adds a `matchExpressions` requirement.
+    #[must_use]
+    pub fn requirement(mut self, requirement: SelectorRequirement) -> Self {
+        self.expressions.push(requirement);
+        self
+    }
+
+    /// The selector.
+    ///
+    /// # Errors
+    ///
+    /// Invalid or duplicate `matchLabels` entries (path `matchLabels["key"]`), or
+    /// [`SelectorError::TooMany`].
+    pub fn build(self) -> Result<LabelSelector, SelectorError> {
+        if self.labels.len() + self.expressions.len() > MAX_REQUIREMENTS {
+            return Err(too_many_requirements());
+        }
+        let labels = Labels::from_pairs(self.labels).map_err(|e| e.prefixed("matchLabels"))?;
+        LabelSelector::from_parts(&labels, &self.expressions)
+    }
+}
+
+impl Compiler {
+    /// Whether a `matchLabels` entry on `key` was already added.
+    pub(crate) fn has_label(&self, key: &str) -> bool {
+        self.sel
+            .reqs
+            .iter()
+            .any(|r| r.kind == Kind::Label && r.key.get(&self.sel.arena) == key)
+    }
+}

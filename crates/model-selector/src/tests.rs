@@ -1,0 +1,455 @@
+//! Table-driven unit tests: validation boundaries, operators, string syntax, explain.
+
+use crate::{
+    FailureReason, LabelSelector, Labels, MAX_LABELS, MAX_REQUIREMENTS, MAX_VALUES, SelectorError,
+    SelectorOperator, SelectorRequirement,
+};
+
+fn labels(pairs: &[(&str, &str)]) -> Labels {
+    Labels::from_pairs(pairs.iter().copied()).unwrap()
+}
+
+fn sel(s: &str) -> LabelSelector {
+    s.parse().unwrap_or_else(|e| panic!("{s:?}: {e}"))
+}
+
+/// Checks a label key: accepted or rejected with `InvalidKey`.
+#[track_caller]
+fn check_key(key: &str, ok: bool) {
+    let got = Labels::from_pairs([(key, "v")]);
+    match (ok, got) {
+        (true, Ok(l)) => assert_eq!(l.get(key), Some("v")),
+        (false, Err(SelectorError::InvalidKey { .. })) => {}
+        (want, got) => panic!("key {key:?}: want ok={want}, got {got:?}"),
+    }
+}
+
+#[track_caller]
+fn check_value(value: &str, ok: bool) {
+    let got = Labels::from_pairs([("k", value)]);
+    match (ok, got) {
+        (true, Ok(l)) => assert_eq!(l.get("k"), Some(value)),
+        (false, Err(SelectorError::InvalidValue { .. })) => {}
+        (want, got) => panic!("value {value:?}: want ok={want}, got {got:?}"),
+    }
+}
+
+#[test]
+fn key_rules() {
+    let n63 = format!("a{}", "b".repeat(62));
+    let n64 = format!("a{}", "b".repeat(63));
+    // 253-byte prefix: dot-separated parts of at most 63 bytes each are not required by
+    // the rule here, only the subdomain alphabet and total length.
+    let p253 = format!("{}.{}", "a".repeat(126), "b".repeat(126));
+    let p254 = format!("{}.{}", "a".repeat(127), "b".repeat(126));
+    assert_eq!(
+        (n63.len(), n64.len(), p253.len(), p254.len()),
+        (63, 64, 253, 254)
+    );
+    check_key("zone", true);
+    check_key("a", true);
+    check_key("A_b.c-D9", true);
+    check_key(&n63, true);
+    check_key(&n64, false);
+    check_key(&format!("{p253}/{n63}"), true);
+    check_key(&format!("{p254}/zone"), false);
+    check_key("example.com/zone", true);
+    check_key("Example.com/zone", false); // DNS-1123 subdomains are lowercase
+    check_key("example..com/zone", false);
+    check_key("-example.com/zone", false);
+    check_key("example.com-/zone", false);
+    check_key("ex_ample.com/zone", false);
+    check_key("/zone", false);
+    check_key("example.com/", false);
+    check_key("a/b/c", false);
+    check_key("", false);
+    check_key("-zone", false);
+    check_key("zone-", false);
+    check_key("zo ne", false);
+    check_key("zöne", false);
+}
+
+#[test]
+fn value_rules() {
+    check_value("", true);
+    check_value("eu", true);
+    check_value("v1.2-rc_3", true);
+    check_value(&format!("a{}", "b".repeat(62)), true);
+    check_value(&format!("a{}", "b".repeat(63)), false);
+    check_value("-eu", false);
+    check_value("eu.", false);
+    check_value("e u", false);
+    check_value("e/u", false);
+}
+
+#[test]
+fn labels_api() {
+    let mut l = labels(&[("zone", "eu"), ("arch", "amd64")]);
+    assert_eq!(l.len(), 2);
+    assert_eq!(l.insert("zone", "us").unwrap(), Some("eu".to_owned()));
+    assert_eq!(l.insert("gpu", "").unwrap(), None);
+    assert_eq!(l.get("zone"), Some("us"));
+    assert!(l.contains_key("gpu") && !l.contains_key("gp"));
+    assert_eq!(l.remove("arch"), Some("amd64".to_owned()));
+    assert_eq!(l.remove("arch"), None);
+    assert_eq!(l.iter().collect::<Vec<_>>(), [("gpu", ""), ("zone", "us")]);
+    assert_eq!(l.to_string(), "gpu=,zone=us");
+    assert!(matches!(
+        Labels::from_pairs([("a", "1"), ("a", "2")]),
+        Err(SelectorError::DuplicateKey { .. })
+    ));
+    let full: Vec<(String, String)> = (0..MAX_LABELS)
+        .map(|i| (format!("k{i}"), String::new()))
+        .collect();
+    let mut l = Labels::from_pairs(full.clone()).unwrap();
+    assert!(matches!(
+        l.insert("extra", "x"),
+        Err(SelectorError::TooMany { .. })
+    ));
+    assert_eq!(l.len(), MAX_LABELS);
+    assert_eq!(l.insert("k0", "x").unwrap(), Some(String::new()));
+    let mut over = full;
+    over.push(("extra".into(), String::new()));
+    assert!(matches!(
+        Labels::from_pairs(over),
+        Err(SelectorError::TooMany { .. })
+    ));
+}
+
+#[test]
+fn long_keys_sharing_a_prefix_word() {
+    let l = labels(&[
+        ("kubernetes.io/arch", "amd64"),
+        ("kubernetes.io/hostname", "n1"),
+        ("kubernetes", "x"),
+        ("kubernetes.io/os", "linux"),
+    ]);
+    assert_eq!(l.get("kubernetes.io/hostname"), Some("n1"));
+    assert_eq!(l.get("kubernetes.io/host"), None);
+    assert!(sel("kubernetes.io/os=linux,kubernetes.io/arch=amd64,kubernetes").matches(&l));
+    assert!(!sel("kubernetes.io/os=linuxx").matches(&l));
+    assert!(sel("kubernetes.io/zone notin (a)").matches(&l));
+    let long = "a-value-longer-than-eight";
+    let l = labels(&[("k", long)]);
+    assert!(sel(&format!("k in (a-value-longer-than-eighT,{long})")).matches(&l));
+    assert!(!sel("k=a-value-longer-than-eighx").matches(&l));
+}
+
+/// One line per case: selector, labels, expected match.
+#[track_caller]
+fn check_match(selector: &str, set: &[(&str, &str)], expected: bool) {
+    let s = sel(selector);
+    let l = labels(set);
+    assert_eq!(s.matches(&l), expected, "{selector:?} on {l}");
+    assert_eq!(
+        s.explain(&l).is_empty(),
+        expected,
+        "explain {selector:?} on {l}"
+    );
+}
+
+#[test]
+fn operators() {
+    let l = &[
+        ("zone", "eu"),
+        ("cores", "16"),
+        ("name", "x"),
+        ("empty", ""),
+    ];
+    check_match("", l, true);
+    check_match("", &[], true);
+    check_match("zone=eu", l, true);
+    check_match("zone==eu", l, true);
+    check_match("zone=us", l, false);
+    check_match("missing=eu", l, false);
+    check_match("zone!=us", l, true);
+    check_match("zone!=eu", l, false);
+    check_match("missing!=eu", l, true); // absent key matches !=
+    check_match("zone in (us,eu)", l, true);
+    check_match("zone in (us)", l, false);
+    check_match("missing in (eu)", l, false); // In needs the key
+    check_match("zone notin (us)", l, true);
+    check_match("zone notin (us,eu)", l, false);
+    check_match("missing notin (eu)", l, true); // absent key matches NotIn
+    check_match("zone", l, true);
+    check_match("missing", l, false);
+    check_match("!missing", l, true);
+    check_match("!zone", l, false);
+    check_match("cores>15", l, true);
+    check_match("cores>16", l, false);
+    check_match("cores<17", l, true);
+    check_match("cores<16", l, false);
+    check_match("cores>-1", l, true);
+    check_match("zone>0", l, false); // not an integer
+    check_match("zone<0", l, false);
+    check_match("missing>0", l, false);
+    check_match("missing<0", l, false);
+    check_match("empty>-5", l, false);
+    check_match("empty=\"\"", l, true);
+    check_match("empty in (\"\",x)", l, true);
+    check_match("empty notin (\"\")", l, false);
+    check_match("zone=eu,cores>8,!gpu", l, true);
+    check_match("zone=eu,cores>16", l, false);
+    check_match("zone=eu,zone=us", l, false); // two values for one key
+    check_match("zone in (eu,us),zone notin (us)", l, true);
+}
+
+#[test]
+fn requirement_validation() {
+    use SelectorOperator::*;
+    let count = |op, n: usize| SelectorRequirement::new("k", op, vec!["1"; n]);
+    assert!(count(In, 1).is_ok() && count(NotIn, MAX_VALUES).is_ok());
+    assert!(matches!(
+        count(In, 0),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    assert!(matches!(
+        count(NotIn, 0),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    assert!(matches!(
+        count(In, MAX_VALUES + 1),
+        Err(SelectorError::TooMany { .. })
+    ));
+    assert!(count(Exists, 0).is_ok() && count(DoesNotExist, 0).is_ok());
+    assert!(matches!(
+        count(Exists, 1),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    assert!(matches!(
+        count(DoesNotExist, 1),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    assert!(count(Gt, 1).is_ok() && count(Lt, 1).is_ok());
+    assert!(matches!(
+        count(Gt, 0),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    assert!(matches!(
+        count(Lt, 2),
+        Err(SelectorError::ValueCount { .. })
+    ));
+    let err = SelectorRequirement::new("k", Gt, ["1.5"]).unwrap_err();
+    assert!(matches!(&err, SelectorError::NotAnInteger { path, .. } if path == "values[0]"));
+    let err = SelectorRequirement::new("k", In, ["ok", "not ok"]).unwrap_err();
+    assert!(matches!(&err, SelectorError::InvalidValue { path, .. } if path == "values[1]"));
+    let err = SelectorRequirement::new("Bad Key", Exists, [""; 0]).unwrap_err();
+    assert!(matches!(&err, SelectorError::InvalidKey { path, .. } if path == "key"));
+    assert_eq!("NotIn".parse::<SelectorOperator>().unwrap(), NotIn);
+    assert!(matches!(
+        "notin".parse::<SelectorOperator>(),
+        Err(SelectorError::UnknownOperator { .. })
+    ));
+    for op in SelectorOperator::ALL {
+        assert_eq!(op.to_string().parse::<SelectorOperator>().unwrap(), op);
+    }
+}
+
+#[test]
+fn builder_and_limits() {
+    let s = LabelSelector::builder()
+        .label("zone", "eu")
+        .requirement(SelectorRequirement::gt("cores", 4).unwrap())
+        .requirement(SelectorRequirement::in_values("gpu", ["h100", "a100", "h100"]).unwrap())
+        .build()
+        .unwrap();
+    assert_eq!(s.to_string(), "cores>4,gpu in (a100,h100),zone=eu");
+    assert_eq!(s.len(), 3);
+    assert_eq!(s.match_labels().collect::<Vec<_>>(), [("zone", "eu")]);
+    let exprs: Vec<_> = s.match_expressions().map(|r| r.to_requirement()).collect();
+    assert_eq!(exprs[0], SelectorRequirement::gt("cores", 4).unwrap());
+    assert_eq!(exprs[1].values(), ["a100", "h100"]);
+    let err = LabelSelector::builder()
+        .label("zone", "e u")
+        .build()
+        .unwrap_err();
+    assert_eq!(err.path(), r#"matchLabels["zone"]"#);
+    let mut b = LabelSelector::builder();
+    for i in 0..=MAX_REQUIREMENTS {
+        b = b.requirement(SelectorRequirement::exists(format!("k{i}")).unwrap());
+    }
+    assert!(matches!(b.build(), Err(SelectorError::TooMany { .. })));
+    let many: Vec<String> = (0..=MAX_REQUIREMENTS).map(|i| format!("k{i}")).collect();
+    assert!(matches!(
+        many.join(",").parse::<LabelSelector>(),
+        Err(SelectorError::TooMany { .. })
+    ));
+    assert!(
+        many[..MAX_REQUIREMENTS]
+            .join(",")
+            .parse::<LabelSelector>()
+            .is_ok()
+    );
+    let values: Vec<String> = (0..=MAX_VALUES).map(|i| format!("v{i}")).collect();
+    let too_many = format!("k in ({})", values.join(","));
+    assert!(matches!(
+        too_many.parse::<LabelSelector>(),
+        Err(SelectorError::TooMany { .. })
+    ));
+    let ok = format!("k in ({})", values[..MAX_VALUES].join(","));
+    assert!(ok.parse::<LabelSelector>().is_ok());
+}
+
+/// One line per malformed string: input, byte position, expected-text fragment.
+#[track_caller]
+fn check_syntax(input: &str, position: usize, expected: &str) {
+    match input.parse::<LabelSelector>() {
+        Err(SelectorError::Syntax {
+            position: p,
+            expected: e,
+            ..
+        }) => {
+            assert_eq!(
+                (p, e.contains(expected)),
+                (position, true),
+                "{input:?}: {e}"
+            );
+        }
+        other => panic!("{input:?}: want a syntax error, got {other:?}"),
+    }
+}
+
+#[test]
+fn parse_errors() {
+    check_syntax("k in ()", 6, "a value");
+    check_syntax("k in (a", 7, "',' or ')'");
+    check_syntax("=v", 0, "a label key");
+    check_syntax("k==", 3, "a value");
+    check_syntax("k=", 2, "a value");
+    check_syntax("k in a,b", 5, "'('");
+    check_syntax("k=v,", 4, "a label key");
+    check_syntax("k=v,,j", 4, "a label key");
+    check_syntax("!k=v", 2, "',' or end of input");
+    check_syntax("k != ", 5, "a value");
+    check_syntax("k ! v", 3, "'='");
+    check_syntax("k>x", 2, "an integer");
+    check_syntax("k<", 2, "an integer");
+    check_syntax("k on (a)", 2, "an operator");
+    check_syntax("Bad.Prefix/k", 0, "a valid label key");
+    check_syntax("k=-v", 2, "a valid label value");
+    check_syntax("k in (a b)", 8, "',' or ')'");
+    check_syntax("k=\"x\"", 2, "only the empty value");
+    check_syntax("k=v w", 4, "',' or end of input");
+    let err = "k in (a".parse::<LabelSelector>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "selector syntax error at byte 7: expected ',' or ')', found end of input"
+    );
+}
+
+#[test]
+fn display_is_canonical() {
+    let cases = [
+        ("", ""),
+        ("  ", ""),
+        ("zone = eu , tier==prod", "tier=prod,zone=eu"),
+        ("gpu in (h100, a100, h100)", "gpu in (a100,h100)"),
+        ("gpu notin(l4)", "gpu notin (l4)"),
+        ("gpu!=l4", "gpu notin (l4)"),
+        ("zone in (eu)", "zone in (eu)"),
+        ("zone=eu,zone=us", "zone=eu,zone in (us)"),
+        ("! draining, ssd", "!draining,ssd"),
+        ("cores > 007, mem<-2", "cores>7,mem<-2"),
+        ("k=\"\",j in (\"\", a)", "j in (\"\",a),k=\"\""),
+        ("b,a,b", "a,b,b"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(sel(input).to_string(), want, "{input:?}");
+        assert_eq!(sel(want).to_string(), want, "fixpoint of {want:?}");
+    }
+    assert_eq!(sel("a,b"), sel("b,a"));
+    assert_ne!(sel("k=v"), sel("k in (v)"));
+}
+
+#[test]
+fn explain_reasons() {
+    let l = labels(&[
+        ("zone", "eu"),
+        ("cores", "8"),
+        ("name", "x"),
+        ("draining", "yes"),
+    ]);
+    let reasons = |s: &str| -> Vec<(String, FailureReason)> {
+        sel(s)
+            .explain(&l)
+            .into_iter()
+            .map(|f| (f.path, f.reason))
+            .collect()
+    };
+    let r = |p: &str, reason| vec![(p.to_owned(), reason)];
+    assert_eq!(
+        reasons("gpu"),
+        r("matchExpressions[0]", FailureReason::KeyMissing)
+    );
+    assert_eq!(
+        reasons("zone=us"),
+        r(
+            r#"matchLabels["zone"]"#,
+            FailureReason::ValueNotListed { value: "eu".into() }
+        )
+    );
+    assert_eq!(
+        reasons("zone notin (eu)"),
+        r(
+            "matchExpressions[0]",
+            FailureReason::ValueExcluded { value: "eu".into() }
+        )
+    );
+    assert_eq!(
+        reasons("!draining"),
+        r(
+            "matchExpressions[0]",
+            FailureReason::KeyPresent {
+                value: "yes".into()
+            }
+        )
+    );
+    assert_eq!(
+        reasons("name>1"),
+        r(
+            "matchExpressions[0]",
+            FailureReason::NotAnInteger { value: "x".into() }
+        )
+    );
+    assert_eq!(
+        reasons("cores>8"),
+        r(
+            "matchExpressions[0]",
+            FailureReason::NotGreater { value: 8, bound: 8 }
+        )
+    );
+    assert_eq!(
+        reasons("cores<8"),
+        r(
+            "matchExpressions[0]",
+            FailureReason::NotLess { value: 8, bound: 8 }
+        )
+    );
+    let all = reasons("zone=eu,gpu,cores>1,!draining");
+    assert_eq!(
+        all.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(),
+        ["matchExpressions[1]", "matchExpressions[2]"]
+    );
+    let failure = &sel("gpu in (a100)").explain(&l)[0];
+    assert_eq!(
+        failure.to_string(),
+        "matchExpressions[0] (gpu in (a100)): key missing"
+    );
+}
+
+#[test]
+fn error_paths_and_messages() {
+    let err = Labels::from_pairs([("zone", "e u")]).unwrap_err();
+    assert_eq!(err.path(), r#"["zone"]"#);
+    assert_eq!(err.clone().prefixed("labels").path(), r#"labels["zone"]"#);
+    let msg = err.to_string();
+    assert!(
+        msg.starts_with(r#"["zone"]: invalid label value "e u""#),
+        "{msg}"
+    );
+    let long = "x".repeat(500);
+    let msg = Labels::from_pairs([(long.as_str(), "v")])
+        .unwrap_err()
+        .to_string();
+    assert!(msg.len() < 300, "long input is shortened: {msg}");
+}

@@ -3,3 +3,23 @@
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
 //! Architecture invariant: no I/O, no hidden clock, no hidden randomness; every change takes `now`.
+mod env;
+mod error;
+mod kind;
+mod limits;
+mod phase;
+mod text;
+mod timeout;
+
+pub use crate::{
+    env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
+    error::{InvalidReason, TaskError},
+    kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
+    limits::{
+        MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
+        MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
+        MAX_STATUS_ERROR_BYTES, MAX_TIMEOUT_MS,
+    },
+    phase::TaskPhase,
+    timeout::{Flag, Timeout},
+};

@@ -3,3 +3,53 @@
 //! Layer 0. Depends on: nothing.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; this crate knows nothing about tasks.
+//!
+//! # Identifiers
+//!
+//! The four identifier types come from one macro, so they behave the same: each wraps an
+//! `Arc<str>` (cheap to clone), holds only `[A-Za-z0-9._-]`, is not empty and not `.` or
+//! `..`, and is at most its kind's length in bytes ([`SLOT_MAX_LEN`], [`TASK_ID_MAX_LEN`],
+//! [`AGENT_ID_MAX_LEN`], [`RUNNER_ID_MAX_LEN`], also `TaskId::MAX_LEN` and friends).
+//! These values reach cgroup paths, file names, `execve` arguments and log fields, where
+//! anything else misbehaves. Every way in validates: `new`, `TryFrom`, `FromStr` and
+//! serde. They serialize as plain strings.
+//!
+//! To check a string without building a value, use `TaskId::validate(s)` (and the same
+//! on each type) or [`IdKind::validate`] when the kind is only known at run time.
+//!
+//! # Base-36 slugs
+//!
+//! Numeric ids are shown to people as base-36 slugs (12345 is "9ix"):
+//! [`encode_base36`], [`decode_base36`], and [`Base36`] to write one without allocating.
+//!
+//! # Errors
+//!
+//! [`IdError`] says which [`IdKind`] failed, quotes the input (shortened to
+//! [`ERROR_INPUT_MAX_CHARS`] characters) and why.
+//!
+//! # Features
+//!
+//! `schema`: `schemars::JsonSchema` for the four identifier types.
+//!
+//! ```
+//! use model_ids::{Slot, TaskId, decode_base36, encode_base36};
+//!
+//! let slot = Slot::new("nightly-backup")?;
+//! let task = TaskId::new(format!("{slot}.{}", encode_base36(12345)))?;
+//! assert_eq!(task, "nightly-backup.9ix");
+//! assert_eq!(decode_base36("9ix")?, 12345);
+//! # Ok::<(), model_ids::IdError>(())
+//! ```
+mod base36;
+mod error;
+mod ids;
+mod kind;
+#[cfg(feature = "schema")]
+mod schema;
+
+pub use crate::{
+    base36::{BASE36_MAX_LEN, Base36, decode_base36, encode_base36},
+    error::{ERROR_INPUT_MAX_CHARS, IdError},
+    ids::{AgentId, RunnerId, Slot, TaskId},
+    kind::{AGENT_ID_MAX_LEN, IdKind, RUNNER_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN},
+};

@@ -1,0 +1,47 @@
+//! JSON Schema of the identifier types (feature `schema`), through the public API only.
+#![cfg(feature = "schema")]
+
+use model_ids::{AgentId, RunnerId, Slot, TaskId};
+use serde_json::json;
+
+#[test]
+fn each_id_is_a_bounded_string() {
+    let table = [
+        (
+            serde_json::to_value(schemars::schema_for!(TaskId)).unwrap(),
+            256,
+            "task id",
+        ),
+        (
+            serde_json::to_value(schemars::schema_for!(Slot)).unwrap(),
+            64,
+            "slot",
+        ),
+        (
+            serde_json::to_value(schemars::schema_for!(AgentId)).unwrap(),
+            128,
+            "agent id",
+        ),
+        (
+            serde_json::to_value(schemars::schema_for!(RunnerId)).unwrap(),
+            128,
+            "runner id",
+        ),
+    ];
+    for (schema, max, kind) in table {
+        assert_eq!(schema["type"], "string", "{schema}");
+        assert_eq!(schema["minLength"], 1, "{schema}");
+        assert_eq!(schema["maxLength"], max, "{schema}");
+        assert_eq!(schema["pattern"], "^[A-Za-z0-9._-]+$", "{schema}");
+        assert_eq!(schema["not"], json!({ "enum": [".", ".."] }), "{schema}");
+        let description = schema["description"].as_str().unwrap();
+        assert!(description.contains(kind), "{description}");
+    }
+}
+
+#[test]
+fn ids_are_named_definitions() {
+    let schema = serde_json::to_value(schemars::schema_for!(Vec<Slot>)).unwrap();
+    assert_eq!(schema["items"]["$ref"], "#/$defs/Slot", "{schema}");
+    assert_eq!(schema["$defs"]["Slot"]["maxLength"], 64, "{schema}");
+}

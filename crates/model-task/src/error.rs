@@ -26,35 +26,26 @@ pub enum TaskError {
         /// Why the value is invalid.
         reason: InvalidReason,
     },
-    // PENDING-MERGE-START
-    // /// An identifier (slot, task id) is invalid; the cause says why.
-    // #[error("invalid {path}")]
-    // Id {
-    //     /// Field path of the identifier.
-    //     path: String,
-    //     /// The identifier error.
-    //     #[source]
-    //     source: model_ids::IdError,
-    // },
-    // /// A policy (restart, backoff, admission) is invalid; the cause says why.
-    // #[error("invalid {path}")]
-    // Policy {
-    //     /// Field path of the policy, including the cause's own relative path.
-    //     path: String,
-    //     /// The policy error.
-    //     #[source]
-    //     source: model_policy::PolicyError,
-    // },
-    // /// Labels or a label selector are invalid; the cause says why.
-    // #[error("invalid {path}")]
-    // Selector {
-    //     /// Field path of the labels or selector, including the cause's own relative path.
-    //     path: String,
-    //     /// The selector error.
-    //     #[source]
-    //     source: model_selector::SelectorError,
-    // },
-    // PENDING-MERGE-END
+    /// An identifier (slot, task id) is invalid; `error` says why.
+    #[error("{path}: {error}")]
+    Id {
+        /// Field path of the identifier.
+        path: String,
+        /// The identifier error (its message is part of this one, so it is not a `source`).
+        error: model_ids::IdError,
+    },
+    /// A policy (backoff) is invalid; `error` says why.
+    #[error("{path}: {error}")]
+    Policy {
+        /// Field path of the offending policy field (`backoff.firstMs`).
+        path: String,
+        /// The policy error (its message is part of this one, so it is not a `source`).
+        error: model_policy::PolicyError,
+    },
+    /// Labels or a label selector are invalid; the selector error carries the full field
+    /// path (`runnerSelector.matchExpressions[1].values`).
+    #[error(transparent)]
+    Selector(model_selector::SelectorError),
     /// A string names no task phase.
     #[error(
         "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
@@ -216,24 +207,28 @@ impl TaskError {
     /// Prefixes the field path with `prefix`: `mode.body` at `kind` becomes `kind.mode.body`,
     /// `[2].key` at `env` becomes `env[2].key`. Errors without a path are returned unchanged.
     #[must_use]
-    pub fn at(mut self, prefix: &str) -> Self {
-        if let Some(path) = self.path_mut() {
-            *path = join_path(prefix, path);
+    pub fn at(self, prefix: &str) -> Self {
+        match self {
+            Self::Selector(error) => Self::Selector(error.prefixed(prefix)),
+            mut other => {
+                if let Self::Invalid { path, .. }
+                | Self::Id { path, .. }
+                | Self::Policy { path, .. } = &mut other
+                {
+                    *path = join_path(prefix, path);
+                }
+                other
+            }
         }
-        self
     }
 
     /// The field path of a validation error, relative to the value that was validated.
     pub fn path(&self) -> Option<&str> {
         match self {
-            Self::Invalid { path, .. } => Some(path),
-            _ => None,
-        }
-    }
-
-    fn path_mut(&mut self) -> Option<&mut String> {
-        match self {
-            Self::Invalid { path, .. } => Some(path),
+            Self::Invalid { path, .. } | Self::Id { path, .. } | Self::Policy { path, .. } => {
+                Some(path)
+            }
+            Self::Selector(error) => Some(error.path()),
             _ => None,
         }
     }

@@ -3,15 +3,22 @@
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
 //! Architecture invariant: no I/O, no hidden clock, no hidden randomness; every change takes `now`.
+mod admission;
 mod env;
 mod error;
 mod kind;
 mod limits;
+mod meta;
 mod phase;
+mod restart;
+mod spec;
+mod status;
+mod task;
 mod text;
 mod timeout;
 
 pub use crate::{
+    admission::{AdmissionDecision, admit},
     env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
     error::{InvalidReason, TaskError},
     kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
@@ -20,6 +27,11 @@ pub use crate::{
         MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
         MAX_STATUS_ERROR_BYTES, MAX_TIMEOUT_MS,
     },
+    meta::ObjectMeta,
     phase::TaskPhase,
+    restart::{RestartDecision, decide_restart},
+    spec::{TaskSpec, TaskSpecBuilder},
+    status::{AttemptOutcome, AttemptResult, TaskStatus},
+    task::Task,
     timeout::{Flag, Timeout},
 };

@@ -1,0 +1,55 @@
+//! The JSON Schema of the policy types (feature `schema`): shape, bounds and enumerations.
+#![cfg(feature = "schema")]
+
+use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, MAX_BACKOFF_MS, RestartPolicy};
+use serde_json::{Value, json};
+
+fn schema<T: schemars::JsonSchema>() -> Value {
+    schemars::schema_for!(T).to_value()
+}
+
+#[test]
+fn enums_list_their_wire_forms() {
+    assert_eq!(
+        schema::<RestartPolicy>()["enum"],
+        json!(["never", "onFailure", "always"])
+    );
+    assert_eq!(
+        schema::<JitterPolicy>()["enum"],
+        json!(["none", "full", "equal", "decorrelated"])
+    );
+    assert_eq!(
+        schema::<AdmissionPolicy>()["enum"],
+        json!(["dropIfRunning", "replace", "queue"])
+    );
+    assert_eq!(schema::<RestartPolicy>()["type"], "string");
+}
+
+#[test]
+fn backoff_schema_states_the_bounds() {
+    let schema = schema::<BackoffPolicy>();
+    assert_eq!(schema["type"], "object");
+    assert_eq!(schema["additionalProperties"], false);
+    let properties = &schema["properties"];
+    for field in ["firstMs", "maxMs"] {
+        assert_eq!(properties[field]["type"], "integer", "{field}");
+        assert_eq!(properties[field]["minimum"], 1, "{field}");
+        assert_eq!(properties[field]["maximum"], MAX_BACKOFF_MS, "{field}");
+    }
+    assert_eq!(properties["factor"]["minimum"], 1.0);
+    assert_eq!(properties["firstMs"]["default"], 1000);
+    assert_eq!(properties["maxMs"]["default"], 30000);
+    assert_eq!(properties["factor"]["default"], 2.0);
+    // The jitter field refers to the JitterPolicy definition.
+    let reference = properties["jitter"]["$ref"].as_str().unwrap();
+    let name = reference.rsplit('/').next().unwrap();
+    assert_eq!(name, "JitterPolicy");
+    assert_eq!(
+        schema["$defs"][name]["enum"],
+        json!(["none", "full", "equal", "decorrelated"])
+    );
+    assert!(
+        schema.get("required").is_none(),
+        "every field has a default"
+    );
+}

@@ -283,7 +283,7 @@ impl ScriptBody {
                     "",
                     encoded,
                     InvalidReason::NotBase64 {
-                        detail: e.to_string(),
+                        detail: base64_detail(&e),
                     },
                 )
             })?;
@@ -347,6 +347,26 @@ impl<'de> Deserialize<'de> for ScriptBody {
         ScriptBodyRaw::deserialize(deserializer)?
             .0
             .map_err(serde::de::Error::custom)
+    }
+}
+
+/// The decoder's complaint in this crate's message style (lowercase, no trailing period).
+fn base64_detail(error: &base64::DecodeError) -> String {
+    match error {
+        base64::DecodeError::InvalidByte(offset, byte) => {
+            format!(
+                "invalid character {:?} at offset {offset}",
+                char::from(*byte)
+            )
+        }
+        base64::DecodeError::InvalidLength(len) => format!("invalid length {len}"),
+        base64::DecodeError::InvalidLastSymbol(offset, byte) => {
+            format!(
+                "invalid last character {:?} at offset {offset}",
+                char::from(*byte)
+            )
+        }
+        base64::DecodeError::InvalidPadding => "missing or invalid padding".to_owned(),
     }
 }
 

@@ -1,5 +1,11 @@
 //! Property tests: random operation sequences keep the lifecycle invariants, and every wire
 //! type survives a serde round trip.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_ids::TaskId;

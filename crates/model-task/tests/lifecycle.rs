@@ -1,5 +1,11 @@
 //! The Task lifecycle through the public API: every (from, to) pair of phases, version bumps,
 //! timestamps, optimistic concurrency, failed calls leaving the task unchanged, admission.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_ids::TaskId;

@@ -211,7 +211,7 @@ fn empty_and_oversized_fields_name_their_path() {
         r#"{"type":"subprocess","mode":{"type":"script","interpreter":"bash","body":"%%%%"}}"#,
         "mode.body",
         InvalidReason::NotBase64 {
-            detail: "Invalid symbol 37, offset 0.".into(),
+            detail: "invalid character '%' at offset 0".into(),
         },
     );
     check(

@@ -3,6 +3,15 @@
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
 //! Architecture invariant: no I/O, no hidden clock, no hidden randomness; every change takes `now`.
+//!
+//! A [`Task`] is [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]. Specs are valid by
+//! construction: [`TaskSpec::builder`] and serde (through a raw twin) run the same checks,
+//! and every error names its field path (`kind.mode.body`,
+//! `runnerSelector.matchExpressions[1].values`); [`TaskSpec::validate`] adds the submit rule
+//! that embedded tasks cannot be submitted. The lifecycle table is [`TaskPhase::can_become`];
+//! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
+//! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
+//! slot is busy. The JSON shapes are in `docs/wire-format.md`.
 mod admission;
 mod env;
 mod error;

@@ -25,6 +25,7 @@ mod status;
 mod task;
 mod text;
 mod timeout;
+mod transition;
 
 pub use crate::{
     admission::{AdmissionDecision, admit},

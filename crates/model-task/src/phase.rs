@@ -1,11 +1,8 @@
 //! `TaskPhase` and the lifecycle table: which phase may follow which.
 
 use std::fmt;
-use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
-
-use crate::error::{TaskError, shorten};
 
 /// Where a task is in its lifecycle.
 ///
@@ -22,7 +19,7 @@ use crate::error::{TaskError, shorten};
 /// not enter a final phase: it goes back to Pending with the time of the next attempt
 /// recorded in its status.
 ///
-/// On the wire in camelCase (`"running"`); [`FromStr`] also accepts any letter case.
+/// On the wire in camelCase (`"running"`); `FromStr` also accepts any letter case.
 ///
 /// ```
 /// use model_task::TaskPhase;
@@ -101,18 +98,6 @@ impl TaskPhase {
             }
         }
     }
-
-    /// `Ok(())` if [`can_become`](Self::can_become), else [`TaskError::InvalidTransition`].
-    pub fn check_transition(self, next: TaskPhase) -> Result<(), TaskError> {
-        if self.can_become(next) {
-            Ok(())
-        } else {
-            Err(TaskError::InvalidTransition {
-                from: self,
-                to: next,
-            })
-        }
-    }
 }
 
 impl fmt::Display for TaskPhase {
@@ -120,17 +105,3 @@ impl fmt::Display for TaskPhase {
         f.write_str(self.as_str())
     }
 }
-
-impl FromStr for TaskPhase {
-    type Err = TaskError;
-
-    fn from_str(s: &str) -> Result<Self, TaskError> {
-        Self::ALL
-            .into_iter()
-            .find(|phase| phase.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| TaskError::UnknownTaskPhase { input: shorten(s) })
-    }
-}
-
-#[cfg(test)]
-mod tests;

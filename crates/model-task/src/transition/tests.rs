@@ -1,6 +1,7 @@
-//! Unit tests for `phase`: names, parsing, finality and the lifecycle table.
+//! Unit tests for `phase` and `transition`: names, parsing, finality and the lifecycle table.
 
 use super::*;
+use crate::error::TaskError;
 
 #[test]
 fn names_parse_and_display() {

@@ -1,0 +1,114 @@
+//! The command-line grammar (clap derive): subcommands, their arguments and the output format.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use taskmodel::JitterPolicy;
+
+/// The largest `--retries` that `taskctl backoff` prints.
+pub(crate) const MAX_SCHEDULE_RETRIES: u32 = 10_000;
+
+/// taskctl: check task specs and tasks, explain selectors and routing, print retry schedules
+/// and JSON Schema.
+///
+/// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments or an unreadable file).
+#[derive(Debug, Parser)]
+#[command(name = "taskctl", version, max_term_width = 100)]
+pub(crate) struct Cli {
+    /// Output format: text for people, json for programs.
+    #[arg(long, short = 'o', value_enum, default_value_t = Output::Text, global = true)]
+    pub(crate) output: Output,
+
+    /// The subcommand.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Output {
+    /// Text for people.
+    Text,
+    /// One JSON document on stdout.
+    Json,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Validate task specs or whole tasks (JSON files, or - for stdin).
+    ///
+    /// A document with `metadata`, `spec` and `status` is a task; anything else is a spec.
+    /// Specs are held to the submit-boundary rules. Each problem is printed with its file,
+    /// its field path and, for JSON syntax errors, its line and column.
+    Check(CheckArgs),
+    /// Show which runner a task spec is routed to, and why each other runner is not.
+    Route(RouteArgs),
+    /// Print the retry schedule of a backoff policy for a seed.
+    Backoff(BackoffArgs),
+    /// Parse a label selector: canonical form, JSON form, and a match explanation.
+    Selector(SelectorArgs),
+    /// Print the JSON Schema of a wire type, or list the wire types.
+    Schema(SchemaArgs),
+}
+
+/// Arguments of `taskctl check`.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// JSON files to check; `-` reads standard input.
+    #[arg(required = true, value_name = "FILE")]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+/// Arguments of `taskctl route`.
+#[derive(Debug, Args)]
+pub(crate) struct RouteArgs {
+    /// The task spec (a JSON file, or - for stdin).
+    #[arg(value_name = "SPEC")]
+    pub(crate) spec: PathBuf,
+    /// The runner inventory: a JSON array of { "id", "labels", "kinds" }.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) runners: PathBuf,
+}
+
+/// Arguments of `taskctl backoff`.
+#[derive(Debug, Args)]
+pub(crate) struct BackoffArgs {
+    /// How randomness spreads the delays: none, full, equal or decorrelated.
+    #[arg(long, default_value_t = JitterPolicy::Full)]
+    pub(crate) jitter: JitterPolicy,
+    /// The delay before the first retry, in milliseconds.
+    #[arg(long, default_value_t = 1_000)]
+    pub(crate) first_ms: u64,
+    /// The longest delay, in milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    pub(crate) max_ms: u64,
+    /// How much each delay grows over the previous one (before jitter).
+    #[arg(long, default_value_t = 2.0)]
+    pub(crate) factor: f64,
+    /// The seed of the deterministic random source: the same seed prints the same schedule.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// How many retries to print.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_SCHEDULE_RETRIES)))]
+    pub(crate) retries: u32,
+}
+
+/// Arguments of `taskctl selector`.
+#[derive(Debug, Args)]
+pub(crate) struct SelectorArgs {
+    /// The selector, e.g. "zone=eu,gpu in (a100,h100),!draining" ("" selects everything).
+    #[arg(value_name = "EXPR")]
+    pub(crate) expr: String,
+    /// Labels to match against, as k=v,k=v.
+    #[arg(long, value_name = "K=V,...")]
+    pub(crate) labels: Option<String>,
+}
+
+/// Arguments of `taskctl schema`.
+#[derive(Debug, Args)]
+pub(crate) struct SchemaArgs {
+    /// The wire type; without it, the wire types are listed (with `--output json`, all schemas).
+    #[arg(value_name = "TYPE", value_parser = crate::wire::type_parser())]
+    pub(crate) type_name: Option<String>,
+}

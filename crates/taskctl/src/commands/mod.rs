@@ -1,0 +1,19 @@
+//! The subcommands, one module each, and the dispatch from parsed arguments.
+
+mod backoff;
+mod schema;
+
+use std::io::Write;
+
+use crate::cli::{Cli, Command};
+use crate::outcome::Outcome;
+use crate::report::CommandError;
+
+/// Runs the command `cli` names, writing its result to `out`.
+pub(crate) fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CommandError> {
+    match &cli.command {
+        Command::Backoff(args) => backoff::run(args, cli.output, out),
+        Command::Schema(args) => schema::run(args, cli.output, out),
+        Command::Check(_) | Command::Route(_) | Command::Selector(_) => Err(CommandError::NotYet),
+    }
+}

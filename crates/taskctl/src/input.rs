@@ -1,0 +1,54 @@
+//! Reading the documents taskctl checks: files or standard input, with a size bound.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The largest input taskctl reads, in bytes (16 MiB); a task spec is far smaller.
+pub(crate) const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The name under which standard input is reported.
+pub(crate) const STDIN_NAME: &str = "<stdin>";
+
+/// One document read from a file or standard input.
+#[derive(Debug)]
+pub(crate) struct Input {
+    /// The path as the user gave it, or [`STDIN_NAME`].
+    pub(crate) name: String,
+    /// The text, or why it is not acceptable (too large, not UTF-8).
+    pub(crate) text: Result<String, String>,
+}
+
+/// Reads `path` (`-` is standard input).
+///
+/// # Errors
+///
+/// An I/O error when the file cannot be opened or read: the caller reports it as a usage error.
+pub(crate) fn read(path: &Path) -> io::Result<Input> {
+    if path == Path::new("-") {
+        return read_from(STDIN_NAME.to_owned(), io::stdin().lock());
+    }
+    let name = path.display().to_string();
+    let file =
+        File::open(path).map_err(|err| io::Error::new(err.kind(), format!("{name}: {err}")))?;
+    read_from(name, file)
+}
+
+fn read_from(name: String, reader: impl Read) -> io::Result<Input> {
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| io::Error::new(err.kind(), format!("{name}: {err}")))?;
+    let text = if bytes.len() as u64 > MAX_INPUT_BYTES {
+        Err(format!("larger than {MAX_INPUT_BYTES} bytes"))
+    } else {
+        String::from_utf8(bytes).map_err(|err| {
+            format!(
+                "not UTF-8: invalid byte at offset {}",
+                err.utf8_error().valid_up_to()
+            )
+        })
+    };
+    Ok(Input { name, text })
+}

@@ -1,0 +1,29 @@
+//! Output helpers shared by the commands: JSON printing and the errors that stop a command.
+
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+/// Why a command could not do its job (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CommandError {
+    /// Writing the result failed (for example, a closed pipe).
+    #[error("cannot write output: {0}")]
+    Write(#[from] io::Error),
+    /// An input file cannot be read (the message names the file).
+    #[error("cannot read {0}")]
+    Read(io::Error),
+    /// An argument is valid for clap but not for the model.
+    #[error("{0}")]
+    Argument(String),
+    /// A subcommand that waits for a layer not yet in the workspace.
+    #[error("this subcommand is not available yet")]
+    NotYet,
+}
+
+/// Writes `value` as pretty JSON and a newline.
+pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<(), CommandError> {
+    serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::from)?;
+    writeln!(out)?;
+    Ok(())
+}

@@ -1,0 +1,75 @@
+//! The wire types taskctl knows by name, with their JSON Schema.
+
+use clap::builder::PossibleValuesParser;
+use taskmodel::schemars::{JsonSchema, Schema, schema_for};
+use taskmodel::{
+    AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
+};
+
+/// A wire type: its name, what it is, and how to make its schema.
+pub(crate) struct WireType {
+    /// The type's name, as `taskctl schema NAME` takes it.
+    pub(crate) name: &'static str,
+    /// One line saying what it is.
+    pub(crate) about: &'static str,
+    /// Builds the JSON Schema (draft 2020-12).
+    pub(crate) schema: fn() -> Schema,
+}
+
+fn schema_of<T: JsonSchema>() -> Schema {
+    schema_for!(T)
+}
+
+/// Every wire type, in layer order.
+pub(crate) const WIRE_TYPES: &[WireType] = &[
+    WireType {
+        name: "TaskId",
+        about: "a task's identifier",
+        schema: schema_of::<TaskId>,
+    },
+    WireType {
+        name: "Slot",
+        about: "the slot a task belongs to",
+        schema: schema_of::<Slot>,
+    },
+    WireType {
+        name: "AgentId",
+        about: "an agent's identifier",
+        schema: schema_of::<AgentId>,
+    },
+    WireType {
+        name: "RunnerId",
+        about: "a runner's identifier",
+        schema: schema_of::<RunnerId>,
+    },
+    WireType {
+        name: "RestartPolicy",
+        about: "whether an ended attempt is followed by another",
+        schema: schema_of::<RestartPolicy>,
+    },
+    WireType {
+        name: "JitterPolicy",
+        about: "how randomness spreads retry delays",
+        schema: schema_of::<JitterPolicy>,
+    },
+    WireType {
+        name: "BackoffPolicy",
+        about: "the delays before retries",
+        schema: schema_of::<BackoffPolicy>,
+    },
+    WireType {
+        name: "AdmissionPolicy",
+        about: "what a new task does when its slot is busy",
+        schema: schema_of::<AdmissionPolicy>,
+    },
+];
+
+/// The wire type called `name`.
+pub(crate) fn find(name: &str) -> Option<&'static WireType> {
+    WIRE_TYPES.iter().find(|wire| wire.name == name)
+}
+
+/// A clap parser that accepts exactly the wire type names (and lists them on a mistake).
+pub(crate) fn type_parser() -> PossibleValuesParser {
+    PossibleValuesParser::new(WIRE_TYPES.iter().map(|wire| wire.name))
+}

@@ -1,0 +1,29 @@
+//! Compile-time assertions that the public types can cross threads (`Send + Sync`).
+//!
+//! A control plane shares specs, tasks and routers between threads; if a change made one of
+//! these types `!Send` or `!Sync`, the crate would stop compiling here rather than in a user's code.
+
+use crate::{
+    AdmissionPolicy, AgentId, BackoffPolicy, Error, ErrorKind, JitterPolicy, RestartPolicy,
+    RunnerId, SeededRandom, Slot, TaskId,
+};
+
+const fn send_sync<T: Send + Sync>() {}
+
+const _: () = {
+    send_sync::<TaskId>();
+    send_sync::<Slot>();
+    send_sync::<AgentId>();
+    send_sync::<RunnerId>();
+    send_sync::<model_ids::IdError>();
+    send_sync::<model_ids::IdKind>();
+    send_sync::<RestartPolicy>();
+    send_sync::<JitterPolicy>();
+    send_sync::<AdmissionPolicy>();
+    send_sync::<BackoffPolicy>();
+    send_sync::<SeededRandom>();
+    send_sync::<model_policy::PolicyError>();
+    send_sync::<model_policy::BackoffSchedule<SeededRandom>>();
+    send_sync::<Error>();
+    send_sync::<ErrorKind>();
+};

@@ -1,0 +1,90 @@
+//! `Error`: the one error every layer's error converts into, and `ErrorKind`, the seed's error model.
+
+use model_ids::IdError;
+use model_policy::PolicyError;
+
+/// `Result` with the facade's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Any error of any taskmodel layer.
+///
+/// Each layer keeps its own precise error; this enum wraps it unchanged (`From` is
+/// implemented for each, so `?` converts) and prints it unchanged. Match on the variant to
+/// reach the layer's error and its fields, or ask [`Error::kind`] for the coarse category
+/// a caller branches on (an API maps it to a status code, a runner decides whether to retry).
+///
+/// ```
+/// use taskmodel::{Error, ErrorKind, RestartPolicy, Slot};
+///
+/// fn parse(slot: &str, restart: &str) -> taskmodel::Result<(Slot, RestartPolicy)> {
+///     Ok((Slot::new(slot)?, restart.parse()?))
+/// }
+///
+/// let err = parse("nightly", "sometimes").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::UnknownRestart);
+/// assert!(matches!(err, Error::Policy(_)));
+/// assert!(err.to_string().starts_with(r#"unknown restart policy "sometimes""#));
+///
+/// let err = parse("no spaces", "never").unwrap_err();
+/// assert_eq!(err.kind(), ErrorKind::Invalid);
+/// ```
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// An identifier is malformed (layer 0, [`model_ids`]).
+    #[error(transparent)]
+    Id(#[from] IdError),
+    /// A policy name is unknown or a backoff policy breaks a rule (layer 1, [`model_policy`]).
+    #[error(transparent)]
+    Policy(#[from] PolicyError),
+}
+
+impl Error {
+    /// The category of this error, after the seed's error model.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Id(_) => ErrorKind::Invalid,
+            Self::Policy(err) => policy_kind(err),
+        }
+    }
+}
+
+fn policy_kind(err: &PolicyError) -> ErrorKind {
+    match err {
+        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
+        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
+        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
+        _ => ErrorKind::Invalid,
+    }
+}
+
+/// The category of an [`Error`], after the error model of the core specification.
+///
+/// The first four name the unknown-name errors of text forms; the rest are what a caller
+/// branches on: fix the input ([`Invalid`](Self::Invalid), [`InvalidTransition`](Self::InvalidTransition)),
+/// re-read and retry ([`Conflict`](Self::Conflict)), or give up on a stale handle ([`Gone`](Self::Gone)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// An admission policy name is not one of the known ones.
+    UnknownAdmission,
+    /// A restart policy name is not one of the known ones.
+    UnknownRestart,
+    /// A jitter policy name is not one of the known ones.
+    UnknownJitter,
+    /// A task phase name is not one of the known ones.
+    UnknownTaskPhase,
+    /// A value breaks a validation rule (a field is malformed, missing, too long or out of range).
+    Invalid,
+    /// A write lost a race: a resource version mismatch, or a different result for an attempt
+    /// that already has one. Re-read and decide again.
+    Conflict,
+    /// A phase or attempt-state change the lifecycle does not allow.
+    InvalidTransition,
+    /// The call names something that no longer holds, such as a stale lease.
+    Gone,
+}
+
+#[cfg(test)]
+mod tests;

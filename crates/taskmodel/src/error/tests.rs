@@ -1,0 +1,44 @@
+use super::*;
+use model_ids::{RunnerId, Slot, TaskId};
+use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
+
+fn check(err: impl Into<Error>, kind: ErrorKind) {
+    let err = err.into();
+    assert_eq!(err.kind(), kind, "{err}");
+}
+
+#[test]
+fn kinds_of_layer_errors() {
+    check(Slot::new("").unwrap_err(), ErrorKind::Invalid);
+    check(TaskId::new("a b").unwrap_err(), ErrorKind::Invalid);
+    check(RunnerId::new("..").unwrap_err(), ErrorKind::Invalid);
+    check(
+        "x".parse::<RestartPolicy>().unwrap_err(),
+        ErrorKind::UnknownRestart,
+    );
+    check(
+        "x".parse::<JitterPolicy>().unwrap_err(),
+        ErrorKind::UnknownJitter,
+    );
+    check(
+        "x".parse::<AdmissionPolicy>().unwrap_err(),
+        ErrorKind::UnknownAdmission,
+    );
+    check(
+        BackoffPolicy::new(JitterPolicy::None, 0, 1, 2.0).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+}
+
+#[test]
+fn display_and_source_are_the_layer_error() {
+    use std::error::Error as _;
+    let inner = Slot::new("a/b").unwrap_err();
+    let err = Error::from(inner.clone());
+    assert_eq!(err.to_string(), inner.to_string());
+    // transparent: the wrapper adds no level, so a report walking source() prints the cause once
+    assert_eq!(
+        err.source().map(ToString::to_string),
+        inner.source().map(ToString::to_string)
+    );
+}

@@ -3,3 +3,45 @@
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
 //! Architecture invariant: no I/O, no hidden clock, no hidden randomness; every change takes `now`.
+//!
+//! A [`Task`] is [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]. Specs are valid by
+//! construction: [`TaskSpec::builder`] and serde (through a raw twin) run the same checks,
+//! and every error names its field path (`kind.mode.body`,
+//! `runnerSelector.matchExpressions[1].values`); [`TaskSpec::validate`] adds the submit rule
+//! that embedded tasks cannot be submitted. The lifecycle table is [`TaskPhase::can_become`];
+//! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
+//! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
+//! slot is busy. The JSON shapes are in `docs/wire-format.md`.
+mod admission;
+mod env;
+mod error;
+mod kind;
+mod limits;
+mod meta;
+mod phase;
+mod restart;
+mod spec;
+mod status;
+mod task;
+mod text;
+mod timeout;
+mod transition;
+
+pub use crate::{
+    admission::{AdmissionDecision, admit},
+    env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
+    error::{InvalidReason, TaskError},
+    kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
+    limits::{
+        MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
+        MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
+        MAX_STATUS_ERROR_BYTES, MAX_TIMEOUT_MS,
+    },
+    meta::ObjectMeta,
+    phase::TaskPhase,
+    restart::{RestartDecision, decide_restart},
+    spec::{TaskSpec, TaskSpecBuilder},
+    status::{AttemptOutcome, AttemptResult, TaskStatus},
+    task::Task,
+    timeout::{Flag, Timeout},
+};

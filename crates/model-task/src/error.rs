@@ -1,0 +1,272 @@
+//! `TaskError`, the one error type of this crate, and `InvalidReason`, why a value is invalid.
+//!
+//! Every validation error carries a field path relative to the value being validated
+//! (`mode.body` inside a kind, `kind.mode.body` inside a spec, `spec.kind.mode.body` inside a
+//! task). Validation code builds errors with a relative path and callers prefix it with
+//! [`TaskError::at`], so the path always names the field the caller handed in.
+
+use std::fmt;
+
+use crate::phase::TaskPhase;
+
+/// The most characters of an input quoted in an error message.
+const QUOTE_MAX_CHARS: usize = 48;
+
+/// Everything that can go wrong in this crate.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum TaskError {
+    /// A field holds a value that breaks one of the crate's rules.
+    #[error("invalid {path}{}: {reason}", quote_input(.input.as_deref()))]
+    Invalid {
+        /// Field path, relative to the value being validated (`kind.env[2].key`).
+        path: String,
+        /// The offending input, shortened if long; `None` when the input is not text.
+        input: Option<String>,
+        /// Why the value is invalid.
+        reason: InvalidReason,
+    },
+    /// An identifier (slot, task id) is invalid; `error` says why.
+    #[error("{path}: {error}")]
+    Id {
+        /// Field path of the identifier.
+        path: String,
+        /// The identifier error (its message is part of this one, so it is not a `source`).
+        error: model_ids::IdError,
+    },
+    /// A policy (backoff) is invalid; `error` says why.
+    #[error("{path}: {error}")]
+    Policy {
+        /// Field path of the offending policy field (`backoff.firstMs`).
+        path: String,
+        /// The policy error (its message is part of this one, so it is not a `source`).
+        error: model_policy::PolicyError,
+    },
+    /// Labels or a label selector are invalid; the selector error carries the full field
+    /// path (`runnerSelector.matchExpressions[1].values`).
+    #[error(transparent)]
+    Selector(model_selector::SelectorError),
+    /// A string names no task phase.
+    #[error(
+        "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
+        quote(.input)
+    )]
+    UnknownTaskPhase {
+        /// The input, shortened if long.
+        input: String,
+    },
+    /// A write stated a resource version that is not the current one.
+    #[error("conflict: expected resource version {expected}, found {actual}")]
+    Conflict {
+        /// The version the caller expected.
+        expected: u64,
+        /// The task's current version.
+        actual: u64,
+    },
+    /// The lifecycle does not allow moving from one phase to the other.
+    #[error("invalid transition from {from} to {to}")]
+    InvalidTransition {
+        /// The task's current phase.
+        from: TaskPhase,
+        /// The phase the operation would lead to.
+        to: TaskPhase,
+    },
+    /// An attempt was started before the time its restart was scheduled for.
+    #[error("restart not due: scheduled for {due}, now is {now}")]
+    RestartNotDue {
+        /// When the restart is scheduled.
+        due: chrono::DateTime<chrono::Utc>,
+        /// The `now` the caller passed.
+        now: chrono::DateTime<chrono::Utc>,
+    },
+    /// The resource version is at `u64::MAX` and cannot go up.
+    #[error("resource version {version} cannot be incremented")]
+    VersionOverflow {
+        /// The current version.
+        version: u64,
+    },
+    /// `now` plus the retry delay is outside the range of representable times.
+    #[error("restart time out of range: {now} plus {delay_ms} ms")]
+    TimeOverflow {
+        /// The `now` the caller passed.
+        now: chrono::DateTime<chrono::Utc>,
+        /// The computed delay.
+        delay_ms: u64,
+    },
+}
+
+/// Why a value is invalid: the `reason` of [`TaskError::Invalid`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InvalidReason {
+    /// The value is empty and must not be.
+    Empty,
+    /// The text is longer than allowed, in bytes.
+    TooLong {
+        /// Length in bytes.
+        len: usize,
+        /// Maximum in bytes.
+        max: usize,
+    },
+    /// The list has more entries than allowed.
+    TooMany {
+        /// Number of entries.
+        len: usize,
+        /// Maximum number of entries.
+        max: usize,
+    },
+    /// The number is larger than allowed.
+    TooLarge {
+        /// The value.
+        value: u64,
+        /// The maximum.
+        max: u64,
+    },
+    /// The number is zero and must not be.
+    Zero,
+    /// The text holds a NUL byte, which cannot pass through `execve` or the environment.
+    NulByte {
+        /// Byte index of the first NUL.
+        index: usize,
+    },
+    /// An environment key holds `=`.
+    EqualsSign {
+        /// Byte index of the first `=`.
+        index: usize,
+    },
+    /// An environment key appears twice.
+    DuplicateKey {
+        /// Index of the entry that first used the key.
+        first: usize,
+    },
+    /// A script body is not standard base64 with padding.
+    NotBase64 {
+        /// What the decoder reported.
+        detail: String,
+    },
+    /// A decoded script body is not UTF-8.
+    NotUtf8 {
+        /// Length of the valid UTF-8 prefix.
+        valid_up_to: usize,
+    },
+    /// An embedded task runs in process and cannot be submitted.
+    EmbeddedNotSubmittable,
+    /// The fields of a value contradict each other.
+    Inconsistent {
+        /// Which rule is broken.
+        rule: &'static str,
+    },
+}
+
+impl fmt::Display for InvalidReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("must not be empty"),
+            Self::TooLong { len, max } => write!(f, "{len} bytes long, at most {max} allowed"),
+            Self::TooMany { len, max } => write!(f, "{len} entries, at most {max} allowed"),
+            Self::TooLarge { value, max } => write!(f, "{value} is larger than the maximum {max}"),
+            Self::Zero => f.write_str("must be greater than zero"),
+            Self::NulByte { index } => write!(f, "holds a NUL byte at index {index}"),
+            Self::EqualsSign { index } => write!(f, "holds '=' at index {index}"),
+            Self::DuplicateKey { first } => write!(f, "duplicate key, first used by entry {first}"),
+            Self::NotBase64 { detail } => write!(f, "not standard base64: {detail}"),
+            Self::NotUtf8 { valid_up_to } => {
+                write!(f, "decoded body is not UTF-8 after byte {valid_up_to}")
+            }
+            Self::EmbeddedNotSubmittable => {
+                f.write_str("an embedded task runs in process and cannot be submitted")
+            }
+            Self::Inconsistent { rule } => f.write_str(rule),
+        }
+    }
+}
+
+impl TaskError {
+    /// An [`TaskError::Invalid`] at `path` without quoted input.
+    pub(crate) fn invalid(path: impl Into<String>, reason: InvalidReason) -> Self {
+        Self::Invalid {
+            path: path.into(),
+            input: None,
+            reason,
+        }
+    }
+
+    /// An [`TaskError::Invalid`] at `path` quoting `input` (shortened).
+    pub(crate) fn invalid_input(
+        path: impl Into<String>,
+        input: &str,
+        reason: InvalidReason,
+    ) -> Self {
+        Self::Invalid {
+            path: path.into(),
+            input: Some(shorten(input)),
+            reason,
+        }
+    }
+
+    /// Prefixes the field path with `prefix`: `mode.body` at `kind` becomes `kind.mode.body`,
+    /// `[2].key` at `env` becomes `env[2].key`. Errors without a path are returned unchanged.
+    #[must_use]
+    pub fn at(self, prefix: &str) -> Self {
+        match self {
+            Self::Selector(error) => Self::Selector(error.prefixed(prefix)),
+            mut other => {
+                if let Self::Invalid { path, .. }
+                | Self::Id { path, .. }
+                | Self::Policy { path, .. } = &mut other
+                {
+                    *path = join_path(prefix, path);
+                }
+                other
+            }
+        }
+    }
+
+    /// The field path of a validation error, relative to the value that was validated.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            Self::Invalid { path, .. } | Self::Id { path, .. } | Self::Policy { path, .. } => {
+                Some(path)
+            }
+            Self::Selector(error) => Some(error.path()),
+            _ => None,
+        }
+    }
+}
+
+/// Joins a prefix and a relative path: `a` + `b.c` = `a.b.c`, `a` + `[1]` = `a[1]`, `a` + `` = `a`.
+pub(crate) fn join_path(prefix: &str, path: &str) -> String {
+    if prefix.is_empty() {
+        path.to_owned()
+    } else if path.is_empty() {
+        prefix.to_owned()
+    } else if path.starts_with('[') {
+        format!("{prefix}{path}")
+    } else {
+        format!("{prefix}.{path}")
+    }
+}
+
+/// `[index]` followed by an optional relative path.
+pub(crate) fn index_path(index: usize, rest: &str) -> String {
+    join_path(&format!("[{index}]"), rest)
+}
+
+/// The input shortened to [`QUOTE_MAX_CHARS`] characters, with `...` when cut.
+pub(crate) fn shorten(input: &str) -> String {
+    match input.char_indices().nth(QUOTE_MAX_CHARS) {
+        None => input.to_owned(),
+        Some((cut, _)) => format!("{}...", &input[..cut]),
+    }
+}
+
+fn quote(input: &str) -> String {
+    format!("{input:?}")
+}
+
+fn quote_input(input: Option<&str>) -> String {
+    input.map(|s| format!(" {s:?}")).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,87 @@
+//! Unit tests for `error`: path joining, quoting and messages.
+
+use super::*;
+
+#[test]
+fn join_path_cases() {
+    fn check(prefix: &str, path: &str, want: &str) {
+        assert_eq!(
+            join_path(prefix, path),
+            want,
+            "join_path({prefix:?}, {path:?})"
+        );
+    }
+    check("kind", "mode.body", "kind.mode.body");
+    check("env", "[2].key", "env[2].key");
+    check("labels", "[\"x\"]", "labels[\"x\"]");
+    check("cwd", "", "cwd");
+    check("", "mode", "mode");
+    check("", "", "");
+}
+
+#[test]
+fn at_prefixes_only_path_errors() {
+    let err = TaskError::invalid("[2].key", InvalidReason::Empty)
+        .at("env")
+        .at("kind");
+    assert_eq!(err.path(), Some("kind.env[2].key"));
+    let conflict = TaskError::Conflict {
+        expected: 1,
+        actual: 2,
+    }
+    .at("spec");
+    assert_eq!(conflict.path(), None);
+}
+
+#[test]
+fn shorten_cuts_long_input_on_char_boundary() {
+    assert_eq!(shorten("short"), "short");
+    let exact = "a".repeat(QUOTE_MAX_CHARS);
+    assert_eq!(shorten(&exact), exact);
+    let long = "é".repeat(QUOTE_MAX_CHARS + 5);
+    let cut = shorten(&long);
+    assert_eq!(cut, format!("{}...", "é".repeat(QUOTE_MAX_CHARS)));
+}
+
+#[test]
+fn messages_are_lowercase_with_path_reason_and_input() {
+    fn check(err: TaskError, want: &str) {
+        assert_eq!(err.to_string(), want);
+    }
+    check(
+        TaskError::invalid_input(
+            "kind.env[0].key",
+            "A=B",
+            InvalidReason::EqualsSign { index: 1 },
+        ),
+        "invalid kind.env[0].key \"A=B\": holds '=' at index 1",
+    );
+    check(
+        TaskError::invalid("timeoutMs", InvalidReason::Zero),
+        "invalid timeoutMs: must be greater than zero",
+    );
+    check(
+        TaskError::Conflict {
+            expected: 3,
+            actual: 4,
+        },
+        "conflict: expected resource version 3, found 4",
+    );
+    check(
+        TaskError::InvalidTransition {
+            from: TaskPhase::Succeeded,
+            to: TaskPhase::Running,
+        },
+        "invalid transition from succeeded to running",
+    );
+    check(
+        TaskError::UnknownTaskPhase {
+            input: "done".into(),
+        },
+        "unknown task phase \"done\", expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
+    );
+    check(
+        TaskError::VersionOverflow { version: u64::MAX },
+        "resource version 18446744073709551615 cannot be incremented",
+    );
+}

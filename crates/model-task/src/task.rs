@@ -1,0 +1,255 @@
+//! `Task`, the aggregate of metadata, spec and status, and the lifecycle operations that
+//! change it under optimistic concurrency.
+
+use chrono::{DateTime, Utc};
+use model_ids::TaskId;
+use model_policy::RandomSource;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{InvalidReason, TaskError};
+use crate::limits::MAX_STATUS_ERROR_BYTES;
+use crate::meta::{ObjectMeta, ObjectMetaRaw};
+use crate::phase::TaskPhase;
+use crate::restart::{RestartDecision, plan, time_plan};
+use crate::spec::{TaskSpec, TaskSpecRaw};
+use crate::status::{AttemptOutcome, AttemptResult, TaskStatus, TaskStatusRaw};
+use crate::text::truncate_on_char_boundary;
+
+/// A task: metadata (identity, version, times), spec (desired state) and status (observed
+/// state), in the Kubernetes shape.
+///
+/// Every change goes through a method that takes `now` and, optionally, the resource
+/// version the caller expects. A method either fails and leaves the task unchanged, or
+/// applies one change: the version goes up by one and `updated_at` becomes `now` (it never
+/// goes backwards). Checks run in this order: expected version ([`TaskError::Conflict`]),
+/// lifecycle ([`TaskError::InvalidTransition`] naming both phases, see
+/// [`TaskPhase::can_become`]), other preconditions, version overflow.
+///
+/// Lifecycle: [`start_attempt`](Self::start_attempt) moves Pending to Running;
+/// [`finish_attempt`](Self::finish_attempt) moves Running to the outcome's final phase, to
+/// Exhausted, or back to Pending with `next_attempt_at` when a restart is scheduled;
+/// [`cancel`](Self::cancel) moves Pending or Running to Canceled. Nothing leaves a final
+/// phase.
+///
+/// ```
+/// use chrono::{TimeDelta, TimeZone, Utc};
+/// use model_ids::TaskId;
+/// use model_policy::{BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
+/// use model_task::*;
+///
+/// let t0 = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
+/// let kind = TaskKind::subprocess(SubprocessMode::command("/bin/true".into(), vec![])?, TaskEnv::empty(), None)?;
+/// let spec = TaskSpec::builder("lane", kind, 1_000)
+///     .restart(RestartPolicy::OnFailure)
+///     .backoff(BackoffPolicy::new(JitterPolicy::None, 500, 10_000, 2.0)?)
+///     .max_retries(1)
+///     .build()?;
+/// let mut task = Task::new(TaskId::new("job-1")?, spec, t0);
+/// let mut rng = SeededRandom::new(1);
+///
+/// task.start_attempt(Some(1), t0)?;
+/// let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
+/// let decision = task.finish_attempt(Some(2), failed.clone(), &mut rng, t0)?;
+/// let retry_at = t0 + TimeDelta::milliseconds(500);
+/// assert_eq!(decision, RestartDecision::Restart { retry: 1, delay_ms: 500, at: retry_at });
+/// assert_eq!(task.phase(), TaskPhase::Pending);
+///
+/// task.start_attempt(None, retry_at)?;
+/// assert_eq!(task.status().attempt(), 2);
+/// let decision = task.finish_attempt(None, failed, &mut rng, retry_at)?;
+/// assert_eq!(decision, RestartDecision::Exhausted);
+/// assert_eq!(task.phase(), TaskPhase::Exhausted);
+/// assert_eq!(task.resource_version(), 5);
+///
+/// let err = task.start_attempt(Some(4), retry_at).unwrap_err();
+/// assert!(matches!(err, TaskError::Conflict { expected: 4, actual: 5 }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "TaskRaw")]
+pub struct Task {
+    metadata: ObjectMeta,
+    spec: TaskSpec,
+    status: TaskStatus,
+}
+
+impl Task {
+    /// A new task created at `now`: version 1, Pending, no attempt yet.
+    pub fn new(id: TaskId, spec: TaskSpec, now: DateTime<Utc>) -> Self {
+        Self {
+            metadata: ObjectMeta::new(id, now),
+            spec,
+            status: TaskStatus::default(),
+        }
+    }
+
+    /// Identity, version and timestamps.
+    pub const fn metadata(&self) -> &ObjectMeta {
+        &self.metadata
+    }
+
+    /// The desired state.
+    pub const fn spec(&self) -> &TaskSpec {
+        &self.spec
+    }
+
+    /// The observed state.
+    pub const fn status(&self) -> &TaskStatus {
+        &self.status
+    }
+
+    /// The task id.
+    pub const fn id(&self) -> &TaskId {
+        &self.metadata.id
+    }
+
+    /// The current phase.
+    pub const fn phase(&self) -> TaskPhase {
+        self.status.phase
+    }
+
+    /// The current resource version.
+    pub const fn resource_version(&self) -> u64 {
+        self.metadata.resource_version
+    }
+
+    /// Starts the next attempt: Pending to Running, `attempt` + 1. Returns the new attempt
+    /// number. When a restart is scheduled, `now` must not be before `next_attempt_at`
+    /// ([`TaskError::RestartNotDue`]).
+    pub fn start_attempt(
+        &mut self,
+        expected: Option<u64>,
+        now: DateTime<Utc>,
+    ) -> Result<u32, TaskError> {
+        self.metadata.check_version(expected)?;
+        self.phase().check_transition(TaskPhase::Running)?;
+        if let Some(due) = self.status.next_attempt_at
+            && now < due
+        {
+            return Err(TaskError::RestartNotDue { due, now });
+        }
+        let attempt = self
+            .status
+            .attempt
+            .checked_add(1)
+            .ok_or(TaskError::Invalid {
+                path: "status.attempt".into(),
+                input: None,
+                reason: InvalidReason::TooLarge {
+                    value: u64::from(u32::MAX),
+                    max: u64::from(u32::MAX) - 1,
+                },
+            })?;
+        let version = self.metadata.next_version()?;
+        self.status = TaskStatus {
+            phase: TaskPhase::Running,
+            attempt,
+            outcome: None,
+            exit_code: None,
+            error: None,
+            next_attempt_at: None,
+            last_delay_ms: self.status.last_delay_ms,
+        };
+        self.metadata.touch(version, now);
+        Ok(attempt)
+    }
+
+    /// Ends the running attempt with `result` and applies the restart decision from the
+    /// spec (see [`decide_restart`](crate::decide_restart)): Running to the outcome's final
+    /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
+    /// previous delay for decorrelated jitter comes from the status; random numbers are
+    /// drawn only for a restart, after every check has passed. The error text is cut to
+    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary.
+    pub fn finish_attempt<R: RandomSource + ?Sized>(
+        &mut self,
+        expected: Option<u64>,
+        result: AttemptResult,
+        rng: &mut R,
+        now: DateTime<Utc>,
+    ) -> Result<RestartDecision, TaskError> {
+        self.metadata.check_version(expected)?;
+        let plan = plan(
+            self.spec.restart(),
+            self.spec.max_retries(),
+            result.outcome,
+            self.status.attempt,
+        );
+        self.phase().check_transition(plan.phase())?;
+        let version = self.metadata.next_version()?;
+        let decision = time_plan(
+            plan,
+            self.spec.backoff(),
+            self.status.last_delay_ms,
+            rng,
+            now,
+        )?;
+        let (phase, next_attempt_at, last_delay_ms) = match decision {
+            RestartDecision::Restart { delay_ms, at, .. } => {
+                (TaskPhase::Pending, Some(at), Some(delay_ms))
+            }
+            other => (other.phase(), None, self.status.last_delay_ms),
+        };
+        self.status = TaskStatus {
+            phase,
+            attempt: self.status.attempt,
+            outcome: Some(result.outcome),
+            exit_code: result.exit_code,
+            error: result
+                .error
+                .map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
+            next_attempt_at,
+            last_delay_ms,
+        };
+        self.metadata.touch(version, now);
+        Ok(decision)
+    }
+
+    /// Cancels the task: Pending (also while a restart is scheduled) or Running to
+    /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
+    /// result from its runner is rejected because Canceled is final. To let the attempt
+    /// wind down first, cancel the attempt and report its Canceled outcome through
+    /// [`finish_attempt`](Self::finish_attempt).
+    pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
+        self.metadata.check_version(expected)?;
+        self.phase().check_transition(TaskPhase::Canceled)?;
+        let version = self.metadata.next_version()?;
+        if self.phase() == TaskPhase::Running {
+            self.status.outcome = Some(AttemptOutcome::Canceled);
+            self.status.exit_code = None;
+            self.status.error = None;
+        }
+        self.status.phase = TaskPhase::Canceled;
+        self.status.next_attempt_at = None;
+        self.metadata.touch(version, now);
+        Ok(())
+    }
+}
+
+/// The wire form of [`Task`]: each part goes through its raw twin so its errors get the
+/// `metadata.`, `spec.` or `status.` prefix. An absent status is a new task's status.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskRaw {
+    metadata: ObjectMetaRaw,
+    spec: TaskSpecRaw,
+    #[serde(default)]
+    status: Option<TaskStatusRaw>,
+}
+
+impl TryFrom<TaskRaw> for Task {
+    type Error = TaskError;
+
+    fn try_from(raw: TaskRaw) -> Result<Self, TaskError> {
+        let metadata = ObjectMeta::try_from(raw.metadata).map_err(|e| e.at("metadata"))?;
+        let spec = TaskSpec::try_from(raw.spec).map_err(|e| e.at("spec"))?;
+        let status = match raw.status {
+            Some(status) => TaskStatus::try_from(status).map_err(|e| e.at("status"))?,
+            None => TaskStatus::default(),
+        };
+        Ok(Self {
+            metadata,
+            spec,
+            status,
+        })
+    }
+}

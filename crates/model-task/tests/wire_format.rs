@@ -1,0 +1,151 @@
+//! Every JSON example in `docs/wire-format.md` parses as the type its marker names (or is
+//! rejected when the marker says so), and accepted examples survive a round trip.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
+
+use std::path::Path;
+
+use model_task::{ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec, TaskStatus};
+use serde::{Serialize, de::DeserializeOwned};
+
+/// One marked example: type name, whether it must be rejected, the JSON, its line.
+struct Example {
+    type_name: String,
+    rejected: bool,
+    json: String,
+    line: usize,
+}
+
+/// Finds `<!-- wire: Type [rejected] -->` markers and the ```json block after each.
+fn examples(markdown: &str) -> Vec<Example> {
+    let lines: Vec<&str> = markdown.lines().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let Some(marker) = lines[i]
+            .trim()
+            .strip_prefix("<!-- wire:")
+            .and_then(|m| m.strip_suffix("-->"))
+        else {
+            i += 1;
+            continue;
+        };
+        let mut words = marker.split_whitespace();
+        let type_name = words.next().expect("a type name after `wire:`").to_owned();
+        let rejected = match words.next() {
+            None => false,
+            Some("rejected") => true,
+            Some(other) => panic!("line {}: unknown marker word {other:?}", i + 1),
+        };
+        let line = i + 1;
+        i += 1;
+        assert_eq!(
+            lines.get(i).map(|l| l.trim()),
+            Some("```json"),
+            "line {line}: marker not followed by a json block"
+        );
+        i += 1;
+        let start = i;
+        while lines.get(i).is_some_and(|l| l.trim() != "```") {
+            i += 1;
+        }
+        found.push(Example {
+            type_name,
+            rejected,
+            json: lines[start..i].join("\n"),
+            line,
+        });
+    }
+    found
+}
+
+fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
+    let parsed = serde_json::from_str::<T>(&ex.json);
+    if ex.rejected {
+        assert!(
+            parsed.is_err(),
+            "line {}: {} example should be rejected",
+            ex.line,
+            ex.type_name
+        );
+        return;
+    }
+    let value =
+        parsed.unwrap_or_else(|e| panic!("line {}: {} example: {e}", ex.line, ex.type_name));
+    let again: T = serde_json::from_str(&serde_json::to_string(&value).unwrap()).unwrap();
+    assert_eq!(again, value, "line {}: round trip", ex.line);
+}
+
+#[test]
+fn every_wire_format_example_parses_as_marked() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
+    let markdown = std::fs::read_to_string(&path).expect("docs/wire-format.md");
+    let examples = examples(&markdown);
+    let mut seen = std::collections::BTreeSet::new();
+    for ex in &examples {
+        match ex.type_name.as_str() {
+            "Task" => check::<Task>(ex),
+            "TaskSpec" => check::<TaskSpec>(ex),
+            "TaskKind" => check::<TaskKind>(ex),
+            "TaskStatus" => check::<TaskStatus>(ex),
+            "TaskPhase" => check::<TaskPhase>(ex),
+            "ObjectMeta" => check::<ObjectMeta>(ex),
+            "TaskEnv" => check::<TaskEnv>(ex),
+            other => panic!("line {}: unknown wire type {other:?}", ex.line),
+        }
+        if !ex.rejected {
+            seen.insert(ex.type_name.as_str());
+        }
+    }
+    for required in [
+        "Task",
+        "TaskSpec",
+        "TaskKind",
+        "TaskStatus",
+        "TaskPhase",
+        "ObjectMeta",
+        "TaskEnv",
+    ] {
+        assert!(seen.contains(required), "no accepted example of {required}");
+    }
+    // Each kind has an example.
+    for kind in ["subprocess", "container", "wasm", "embedded"] {
+        let needle = format!(r#""type": "{kind}""#);
+        assert!(
+            examples
+                .iter()
+                .any(|e| e.type_name == "TaskKind" && !e.rejected && e.json.contains(&needle)),
+            "no {kind} example"
+        );
+    }
+}
+
+#[test]
+fn the_full_task_example_is_what_the_docs_say() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let ex = examples(&markdown)
+        .into_iter()
+        .find(|e| e.type_name == "Task")
+        .unwrap();
+    let task: Task = serde_json::from_str(&ex.json).unwrap();
+    assert_eq!(task.phase(), TaskPhase::Pending);
+    assert_eq!(task.status().attempt(), 1);
+    assert!(task.status().next_attempt_at().is_some());
+    assert_eq!(task.spec().max_retries(), Some(3));
+    let TaskKind::Subprocess {
+        mode: model_task::SubprocessMode::Script { body, .. },
+        ..
+    } = task.spec().kind()
+    else {
+        panic!()
+    };
+    assert!(body.as_str().starts_with("#!/bin/bash\n"));
+    task.spec().validate().unwrap();
+}

@@ -2,17 +2,13 @@
 
 use std::{fmt, str::FromStr};
 
-use crate::{error::IdError, kind::IdKind};
-
-/// The longest slug [`encode_base36`] writes, and the longest input [`decode_base36`]
-/// accepts: 13 characters, the length of `u64::MAX` in base 36 ("3w5e11264sgsf").
-pub const BASE36_MAX_LEN: usize = 13;
+use crate::{
+    error::IdError,
+    kind::{BASE36_MAX_LEN, IdKind},
+};
 
 /// `u64::MAX` in base 36, quoted by the overflow error.
 pub(crate) const BASE36_U64_MAX: &str = "3w5e11264sgsf";
-
-/// The characters a slug may hold, as error messages spell them.
-pub(crate) const BASE36_ALLOWED: &str = "0-9 a-z A-Z";
 
 /// The canonical (lowercase) digits.
 const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";

@@ -4,10 +4,7 @@ use std::{borrow::Borrow, fmt, marker::PhantomData, ops::Deref, str::FromStr, sy
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::{
-    error::IdError,
-    kind::{IdKind, validate_id},
-};
+use crate::{error::IdError, kind::IdKind, rule::validate_id};
 
 /// What the shared serde code needs from an identifier type.
 trait Identifier: Sized {

@@ -44,12 +44,15 @@ mod base36;
 mod error;
 mod ids;
 mod kind;
+mod rule;
 #[cfg(feature = "schema")]
 mod schema;
 
 pub use crate::{
-    base36::{BASE36_MAX_LEN, Base36, decode_base36, encode_base36},
+    base36::{Base36, decode_base36, encode_base36},
     error::{ERROR_INPUT_MAX_CHARS, IdError},
     ids::{AgentId, RunnerId, Slot, TaskId},
-    kind::{AGENT_ID_MAX_LEN, IdKind, RUNNER_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN},
+    kind::{
+        AGENT_ID_MAX_LEN, BASE36_MAX_LEN, IdKind, RUNNER_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN,
+    },
 };

@@ -2,6 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use model_ids::IdError;
+use model_selector::SelectorError;
+use model_task::TaskError;
 
 /// How many characters of an offending input a [`QueryError`] quotes; longer input is cut
 /// there and ends with `…`.
@@ -23,7 +25,7 @@ pub const ERROR_INPUT_MAX_CHARS: usize = 32;
 /// assert_eq!(err.field(), Some("limit"));
 /// assert_eq!(err.to_string(), r#"limit: "1001" is out of range (1 to 1000)"#);
 /// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum QueryError {
     /// A limit of zero, below zero or above [`MAX_LIMIT`](crate::MAX_LIMIT).
@@ -60,6 +62,28 @@ pub enum QueryError {
         /// Why the slot is invalid.
         #[source]
         source: IdError,
+    },
+
+    /// The label selector does not parse; the source says where and why.
+    #[error("{field}: invalid label selector")]
+    #[non_exhaustive]
+    InvalidSelector {
+        /// The parameter or field.
+        field: String,
+        /// Why the selector is invalid.
+        #[source]
+        source: SelectorError,
+    },
+
+    /// A string that names no task phase; the source lists the phases.
+    #[error("{field}: invalid task phase")]
+    #[non_exhaustive]
+    InvalidPhase {
+        /// The parameter or field (`phase` in a URL, `phases[i]` in JSON).
+        field: String,
+        /// Why the phase is invalid.
+        #[source]
+        source: TaskError,
     },
 
     /// More phase values than [`MAX_PHASES`](crate::MAX_PHASES).
@@ -209,6 +233,8 @@ impl QueryError {
             QueryError::LimitOutOfRange { field, .. }
             | QueryError::InvalidValue { field, .. }
             | QueryError::InvalidSlot { field, .. }
+            | QueryError::InvalidSelector { field, .. }
+            | QueryError::InvalidPhase { field, .. }
             | QueryError::TooManyPhases { field, .. }
             | QueryError::EmptyTimeRange { field, .. }
             | QueryError::UnknownParameter { field, .. }

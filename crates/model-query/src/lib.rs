@@ -3,3 +3,45 @@
 //! Layer 3. Depends on: model-ids, model-selector, model-task.
 //!
 //! Architecture invariant: no I/O and no storage; evaluation runs over any iterator of tasks.
+//!
+//! A [`TaskQuery`] says which tasks a listing returns (slot, phases, a label selector over
+//! the task's labels, creation and update time ranges), in which order ([`SortOrder`] over
+//! the [`SortKey`] `(created_at, id)`), and how many per page (`limit`, [`DEFAULT_LIMIT`],
+//! at most [`MAX_LIMIT`]). It comes from [`TaskQuery::builder`], from decoded URL query
+//! pairs ([`TaskQuery::from_pairs`]) or from camelCase JSON, and every way validates.
+//!
+//! [`TaskQuery::evaluate`] is the reference evaluation over any iterator of
+//! [`Queryable`] tasks: it picks the page with a bounded heap in O(n log limit) and
+//! returns a [`TaskPage`] with a [`ContinueToken`] when more follow. Pages are
+//! keyset-based: the next page starts strictly after the last key returned, so a task
+//! that exists for the whole listing is returned exactly once while others come and go.
+//! `docs/keyset-pagination.md` shows how a SQL or key-value store gives the same order.
+//!
+//! Tokens are opaque URL-safe strings bound to the query's filters and order; a token that
+//! is damaged, forged carelessly, or used with another query is a [`QueryError`], never a
+//! panic. They are tamper-evident, not secret: see [`ContinueToken`].
+//!
+//! Every input is bounded by a public constant: [`MAX_QUERY_PAIRS`], [`MAX_VALUE_LEN`],
+//! [`MAX_PHASES`], [`MAX_TOKEN_LEN`].
+mod error;
+mod hash;
+mod item;
+mod order;
+mod pairs;
+mod query;
+mod range;
+mod select;
+mod token;
+mod values;
+mod wire;
+
+pub use crate::{
+    error::{ERROR_INPUT_MAX_CHARS, QueryError},
+    item::Queryable,
+    order::{SortKey, SortOrder},
+    pairs::MAX_QUERY_PAIRS,
+    query::{TaskPage, TaskQuery, TaskQueryBuilder},
+    range::TimeRange,
+    token::{ContinueToken, MAX_TOKEN_LEN, TOKEN_VERSION},
+    values::{DEFAULT_LIMIT, MAX_LIMIT, MAX_PHASES, MAX_VALUE_LEN},
+};

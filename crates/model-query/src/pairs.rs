@@ -1,0 +1,198 @@
+//! `TaskQuery` from and to already-decoded URL query pairs (`slot=a&phase=running&...`).
+
+use crate::{
+    error::{QueryError, shorten},
+    order::SortOrder,
+    query::TaskQuery,
+    range::{format_time, parse_time},
+    token::ContinueToken,
+    values::{MAX_PHASES, check_len, parse_limit, parse_phase, parse_selector, parse_slot},
+};
+
+/// The most query pairs [`TaskQuery::from_pairs`] reads (25); one more is an error. It is
+/// the most a valid query can have: every parameter once and `phase` [`MAX_PHASES`] times.
+pub const MAX_QUERY_PAIRS: usize = Param::ALL.len() - 1 + MAX_PHASES;
+
+/// The accepted parameter names, for error messages.
+const PARAM_NAMES: &str = "slot, phase, labelSelector, createdSince, createdBefore, \
+                           updatedSince, updatedBefore, order, limit, continue";
+
+/// A URL query parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Param {
+    Slot,
+    Phase,
+    LabelSelector,
+    CreatedSince,
+    CreatedBefore,
+    UpdatedSince,
+    UpdatedBefore,
+    Order,
+    Limit,
+    Continue,
+}
+
+impl Param {
+    /// Every parameter.
+    const ALL: [Param; 10] = [
+        Param::Slot,
+        Param::Phase,
+        Param::LabelSelector,
+        Param::CreatedSince,
+        Param::CreatedBefore,
+        Param::UpdatedSince,
+        Param::UpdatedBefore,
+        Param::Order,
+        Param::Limit,
+        Param::Continue,
+    ];
+
+    /// The parameter's name in a URL (case-sensitive).
+    fn name(self) -> &'static str {
+        match self {
+            Param::Slot => "slot",
+            Param::Phase => "phase",
+            Param::LabelSelector => "labelSelector",
+            Param::CreatedSince => "createdSince",
+            Param::CreatedBefore => "createdBefore",
+            Param::UpdatedSince => "updatedSince",
+            Param::UpdatedBefore => "updatedBefore",
+            Param::Order => "order",
+            Param::Limit => "limit",
+            Param::Continue => "continue",
+        }
+    }
+
+    /// The parameter with this exact name.
+    fn from_name(name: &str) -> Option<Param> {
+        Param::ALL.into_iter().find(|param| param.name() == name)
+    }
+}
+
+impl TaskQuery {
+    /// Parses a query from URL query pairs that are already percent-decoded, as a web
+    /// framework hands them over.
+    ///
+    /// | parameter | value | default |
+    /// |---|---|---|
+    /// | `slot` | a slot | any slot |
+    /// | `phase` | a phase (`running`, any case); repeat for several | any phase |
+    /// | `labelSelector` | selector syntax, `zone=eu,gpu in (a,b)` | every task |
+    /// | `createdSince`, `updatedSince` | RFC 3339 time, inclusive | unbounded |
+    /// | `createdBefore`, `updatedBefore` | RFC 3339 time, exclusive | unbounded |
+    /// | `order` | `asc` or `desc` (also `ascending`, `descending`, any case) | `asc` |
+    /// | `limit` | 1 to [`MAX_LIMIT`](crate::MAX_LIMIT) | [`DEFAULT_LIMIT`](crate::DEFAULT_LIMIT) |
+    /// | `continue` | a token from the previous page's `next` | first page |
+    ///
+    /// Names are case-sensitive. `phase` may repeat (up to [`MAX_PHASES`] times); any
+    /// other repeated parameter is an error, as is an unknown one. At most
+    /// [`MAX_QUERY_PAIRS`] pairs and values of at most [`MAX_VALUE_LEN`](crate::MAX_VALUE_LEN)
+    /// bytes are read. An empty value is checked like any other (`continue=` is an
+    /// empty token, `labelSelector=` selects everything).
+    ///
+    /// ```
+    /// use model_query::{QueryError, TaskQuery};
+    ///
+    /// let query = TaskQuery::from_pairs([("phase", "running"), ("phase", "failed"), ("limit", "50")])?;
+    /// assert_eq!(query.phases().len(), 2);
+    ///
+    /// let err = TaskQuery::from_pairs([("phase", "runing")]).unwrap_err();
+    /// assert!(matches!(err, QueryError::InvalidPhase { .. }));
+    /// assert_eq!(err.field(), Some("phase"));
+    ///
+    /// let err = TaskQuery::from_pairs([("colour", "red")]).unwrap_err();
+    /// assert!(matches!(err, QueryError::UnknownParameter { .. }));
+    /// assert_eq!(err.field(), Some("colour"));
+    /// # Ok::<(), QueryError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`QueryError::TooManyParameters`], [`UnknownParameter`](QueryError::UnknownParameter),
+    /// [`DuplicateParameter`](QueryError::DuplicateParameter),
+    /// [`ValueTooLong`](QueryError::ValueTooLong), [`TooManyPhases`](QueryError::TooManyPhases),
+    /// a value error naming its parameter, or any error of
+    /// [`TaskQueryBuilder::build`](crate::TaskQueryBuilder::build).
+    pub fn from_pairs<I, K, V>(pairs: I) -> Result<TaskQuery, QueryError>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        let mut builder = TaskQuery::builder();
+        let mut seen = [false; Param::ALL.len()];
+        let mut phases = 0_usize;
+        for (index, (name, value)) in pairs.into_iter().enumerate() {
+            if index >= MAX_QUERY_PAIRS {
+                return Err(QueryError::TooManyParameters {
+                    max: MAX_QUERY_PAIRS,
+                });
+            }
+            let (name, value) = (name.as_ref(), value.as_ref());
+            let param = Param::from_name(name).ok_or_else(|| QueryError::UnknownParameter {
+                field: shorten(name),
+                expected: PARAM_NAMES,
+            })?;
+            let field = param.name();
+            if param == Param::Phase {
+                phases += 1;
+                if phases > MAX_PHASES {
+                    return Err(QueryError::TooManyPhases {
+                        field: field.to_owned(),
+                        max: MAX_PHASES,
+                    });
+                }
+            } else if std::mem::replace(&mut seen[param as usize], true) {
+                return Err(QueryError::DuplicateParameter {
+                    field: field.to_owned(),
+                });
+            }
+            check_len(field, value)?;
+            builder = match param {
+                Param::Slot => builder.slot(parse_slot(field, value)?),
+                Param::Phase => builder.phase(parse_phase(field, value)?),
+                Param::LabelSelector => builder.label_selector(parse_selector(field, value)?),
+                Param::CreatedSince => builder.created_since(parse_time(field, value)?),
+                Param::CreatedBefore => builder.created_before(parse_time(field, value)?),
+                Param::UpdatedSince => builder.updated_since(parse_time(field, value)?),
+                Param::UpdatedBefore => builder.updated_before(parse_time(field, value)?),
+                Param::Order => builder.order(SortOrder::parse_for(field, value)?),
+                Param::Limit => builder.limit(parse_limit(field, value)?),
+                Param::Continue => builder.continue_from(ContinueToken::parse_for(field, value)?),
+            };
+        }
+        builder.build()
+    }
+
+    /// The query as URL query pairs (not yet percent-encoded), in the form
+    /// [`TaskQuery::from_pairs`] reads back to an equal query. `order` and `limit` are
+    /// always written; other parameters only when set.
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if let Some(slot) = &self.slot {
+            pairs.push((Param::Slot.name(), slot.to_string()));
+        }
+        for phase in &self.phases {
+            pairs.push((Param::Phase.name(), phase.to_string()));
+        }
+        if let Some(selector) = &self.selector {
+            pairs.push((Param::LabelSelector.name(), selector.to_string()));
+        }
+        for (param, time) in [
+            (Param::CreatedSince, self.created.since),
+            (Param::CreatedBefore, self.created.before),
+            (Param::UpdatedSince, self.updated.since),
+            (Param::UpdatedBefore, self.updated.before),
+        ] {
+            if let Some(time) = time {
+                pairs.push((param.name(), format_time(time)));
+            }
+        }
+        pairs.push((Param::Order.name(), self.order.to_string()));
+        pairs.push((Param::Limit.name(), self.limit.to_string()));
+        if let Some(cursor) = &self.cursor {
+            pairs.push((Param::Continue.name(), cursor.to_string()));
+        }
+        pairs
+    }
+}

@@ -1,0 +1,105 @@
+//! Parsing one query value from text, shared by URL pairs and JSON, with the field named.
+
+use model_ids::Slot;
+use model_selector::LabelSelector;
+use model_task::TaskPhase;
+
+use crate::error::{QueryError, shorten};
+
+/// The smallest number of tasks a page may ask for.
+const MIN_LIMIT: u32 = 1;
+
+/// The number of tasks a page holds when the query does not say.
+pub const DEFAULT_LIMIT: u32 = 100;
+
+/// The largest number of tasks a page may ask for. A larger limit is an error
+/// ([`QueryError::LimitOutOfRange`]), never silently lowered.
+pub const MAX_LIMIT: u32 = 1000;
+
+/// The most phase values a query may list (URL `phase` pairs or JSON `phases` items),
+/// counting repeats. There are only seven phases; the bound stops a long list before it
+/// is read.
+pub const MAX_PHASES: usize = 16;
+
+/// The longest value accepted for any query parameter or JSON string field, in bytes,
+/// checked before the value is parsed. Continuation tokens have their own, smaller bound
+/// ([`MAX_TOKEN_LEN`](crate::MAX_TOKEN_LEN)).
+pub const MAX_VALUE_LEN: usize = 8192;
+
+/// What a limit must look like, for error messages.
+const LIMIT_EXPECTED: &str = "an integer from 1 to 1000";
+
+/// Rejects a value longer than [`MAX_VALUE_LEN`].
+pub(crate) fn check_len(field: &str, input: &str) -> Result<(), QueryError> {
+    if input.len() > MAX_VALUE_LEN {
+        Err(QueryError::ValueTooLong {
+            field: field.to_owned(),
+            len: input.len(),
+            max: MAX_VALUE_LEN,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Checks a limit given as a number.
+pub(crate) fn check_limit(field: &str, limit: i64) -> Result<u32, QueryError> {
+    u32::try_from(limit)
+        .ok()
+        .filter(|limit| (MIN_LIMIT..=MAX_LIMIT).contains(limit))
+        .ok_or_else(|| QueryError::LimitOutOfRange {
+            field: field.to_owned(),
+            input: limit.to_string(),
+            max: MAX_LIMIT,
+        })
+}
+
+/// Parses a limit: decimal digits with an optional leading `-`. Anything else (`abc`,
+/// `+5`, `1.5`, empty) is not a number; a number outside 1 to [`MAX_LIMIT`] (including
+/// one too large for any integer type) is out of range.
+pub(crate) fn parse_limit(field: &str, input: &str) -> Result<u32, QueryError> {
+    let digits = input.strip_prefix('-').unwrap_or(input);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(QueryError::InvalidValue {
+            field: field.to_owned(),
+            input: shorten(input),
+            expected: LIMIT_EXPECTED,
+        });
+    }
+    match input.parse::<i64>() {
+        Ok(limit) => check_limit(field, limit),
+        Err(_) => Err(QueryError::LimitOutOfRange {
+            field: field.to_owned(),
+            input: shorten(input),
+            max: MAX_LIMIT,
+        }),
+    }
+}
+
+/// Parses a slot.
+pub(crate) fn parse_slot(field: &str, input: &str) -> Result<Slot, QueryError> {
+    Slot::new(input).map_err(|source| QueryError::InvalidSlot {
+        field: field.to_owned(),
+        source,
+    })
+}
+
+/// Parses a task phase (any letter case).
+pub(crate) fn parse_phase(field: &str, input: &str) -> Result<TaskPhase, QueryError> {
+    input
+        .parse::<TaskPhase>()
+        .map_err(|source| QueryError::InvalidPhase {
+            field: field.to_owned(),
+            source,
+        })
+}
+
+/// Parses a label selector in its string syntax (`zone=eu,gpu in (a,b)`).
+pub(crate) fn parse_selector(field: &str, input: &str) -> Result<LabelSelector, QueryError> {
+    input
+        .parse::<LabelSelector>()
+        .map_err(|source| QueryError::InvalidSelector {
+            field: field.to_owned(),
+            source,
+        })
+}

@@ -1,0 +1,154 @@
+//! The JSON form of `TaskQuery`: a raw twin that serde reads, then validated into the query.
+
+use std::fmt;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+
+use crate::{
+    error::QueryError,
+    order::SortOrder,
+    query::TaskQuery,
+    range::{TimeRange, format_time, parse_time},
+    token::{CONTINUE_FIELD, ContinueToken},
+    values::{MAX_PHASES, check_len, check_limit, parse_phase, parse_selector, parse_slot},
+};
+
+/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct RawTaskQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    slot: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "bounded_phases"
+    )]
+    phases: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label_selector: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    created_since: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    created_before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    updated_since: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    updated_before: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    order: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    limit: Option<i64>,
+    #[serde(default, rename = "continue", skip_serializing_if = "Option::is_none")]
+    cursor: Option<String>,
+}
+
+/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on.
+fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    struct Visitor;
+    impl<'de> de::Visitor<'de> for Visitor {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "an array of at most {MAX_PHASES} task phases")
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+            let mut phases = Vec::new();
+            while let Some(phase) = seq.next_element::<String>()? {
+                if phases.len() == MAX_PHASES {
+                    return Err(de::Error::custom(QueryError::TooManyPhases {
+                        field: "phases".to_owned(),
+                        max: MAX_PHASES,
+                    }));
+                }
+                phases.push(phase);
+            }
+            Ok(phases)
+        }
+    }
+    deserializer.deserialize_seq(Visitor)
+}
+
+/// Checks a string field's length, then parses it.
+fn field<T>(
+    name: &str,
+    value: Option<String>,
+    parse: impl FnOnce(&str, &str) -> Result<T, QueryError>,
+) -> Result<Option<T>, QueryError> {
+    value
+        .map(|value| {
+            check_len(name, &value)?;
+            parse(name, &value)
+        })
+        .transpose()
+}
+
+impl TryFrom<RawTaskQuery> for TaskQuery {
+    type Error = QueryError;
+
+    fn try_from(raw: RawTaskQuery) -> Result<Self, Self::Error> {
+        let mut builder = TaskQuery::builder();
+        if let Some(slot) = field("slot", raw.slot, parse_slot)? {
+            builder = builder.slot(slot);
+        }
+        for (index, phase) in raw.phases.iter().enumerate() {
+            let name = format!("phases[{index}]");
+            check_len(&name, phase)?;
+            builder = builder.phase(parse_phase(&name, phase)?);
+        }
+        if let Some(selector) = field("labelSelector", raw.label_selector, parse_selector)? {
+            builder = builder.label_selector(selector);
+        }
+        builder = builder
+            .created(TimeRange::new(
+                field("createdSince", raw.created_since, parse_time)?,
+                field("createdBefore", raw.created_before, parse_time)?,
+            ))
+            .updated(TimeRange::new(
+                field("updatedSince", raw.updated_since, parse_time)?,
+                field("updatedBefore", raw.updated_before, parse_time)?,
+            ));
+        if let Some(order) = field("order", raw.order, SortOrder::parse_for)? {
+            builder = builder.order(order);
+        }
+        if let Some(limit) = raw.limit {
+            builder = builder.limit(check_limit("limit", limit)?);
+        }
+        if let Some(cursor) = raw.cursor {
+            builder = builder.continue_from(ContinueToken::parse_for(CONTINUE_FIELD, &cursor)?);
+        }
+        builder.build()
+    }
+}
+
+impl From<&TaskQuery> for RawTaskQuery {
+    fn from(query: &TaskQuery) -> Self {
+        RawTaskQuery {
+            slot: query.slot.as_ref().map(ToString::to_string),
+            phases: query.phases.iter().map(ToString::to_string).collect(),
+            label_selector: query.selector.as_ref().map(ToString::to_string),
+            created_since: query.created.since.map(format_time),
+            created_before: query.created.before.map(format_time),
+            updated_since: query.updated.since.map(format_time),
+            updated_before: query.updated.before.map(format_time),
+            order: Some(query.order.to_string()),
+            limit: Some(i64::from(query.limit)),
+            cursor: query.cursor.as_ref().map(ToString::to_string),
+        }
+    }
+}
+
+/// Serializes as the camelCase JSON object; `order` and `limit` are always written.
+impl Serialize for TaskQuery {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawTaskQuery::from(self).serialize(serializer)
+    }
+}
+
+/// Deserializes from the camelCase JSON object and validates like the builder; unknown
+/// fields are rejected and the error names the field.
+impl<'de> Deserialize<'de> for TaskQuery {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = RawTaskQuery::deserialize(deserializer)?;
+        TaskQuery::try_from(raw).map_err(de::Error::custom)
+    }
+}

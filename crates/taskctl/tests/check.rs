@@ -139,7 +139,11 @@ fn the_submit_boundary_rejects_embedded_specs() {
     let spec = r#"{"slot": "inproc", "kind": {"type": "embedded"}, "timeoutMs": 1000}"#;
     let out = taskctl(&["check", "-"], spec);
     assert_eq!(out.code, 1, "{}", out.stdout);
-    assert!(out.stdout.starts_with("<stdin>: kind.type: "), "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with("<stdin>: kind.type: "),
+        "{}",
+        out.stdout
+    );
 }
 
 #[test]

@@ -101,7 +101,7 @@ pub(crate) struct SelectorArgs {
     #[arg(value_name = "EXPR")]
     pub(crate) expr: String,
     /// Labels to match against, as k=v,k=v.
-    #[arg(long, value_name = "K=V,...")]
+    #[arg(long, value_name = "K=V,...", allow_hyphen_values = true)]
     pub(crate) labels: Option<String>,
 }
 

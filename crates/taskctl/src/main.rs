@@ -6,11 +6,6 @@
 //!
 //! Exit codes: 0 when the input is valid (or the command simply reports), 1 when an input
 //! is invalid, 2 for a usage error: bad arguments, or a file that cannot be read.
-#![allow(
-    dead_code,
-    reason = "parts used by check, selector and route wait for model-selector and model-task on main"
-)]
-
 mod cli;
 mod commands;
 mod diagnose;

@@ -24,6 +24,17 @@ const _: () = {
     send_sync::<SeededRandom>();
     send_sync::<model_policy::PolicyError>();
     send_sync::<model_policy::BackoffSchedule<SeededRandom>>();
+    send_sync::<model_selector::Labels>();
+    send_sync::<model_selector::LabelSelector>();
+    send_sync::<model_selector::SelectorError>();
+    send_sync::<model_task::Task>();
+    send_sync::<model_task::TaskSpec>();
+    send_sync::<model_task::TaskKind>();
+    send_sync::<model_task::TaskStatus>();
+    send_sync::<model_task::TaskPhase>();
+    send_sync::<model_task::ObjectMeta>();
+    send_sync::<model_task::RestartDecision>();
+    send_sync::<model_task::TaskError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

@@ -2,6 +2,8 @@
 
 use model_ids::IdError;
 use model_policy::PolicyError;
+use model_selector::SelectorError;
+use model_task::TaskError;
 
 /// `Result` with the facade's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -28,7 +30,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// let err = parse("no spaces", "never").unwrap_err();
 /// assert_eq!(err.kind(), ErrorKind::Invalid);
 /// ```
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// An identifier is malformed (layer 0, [`model_ids`]).
@@ -37,6 +39,12 @@ pub enum Error {
     /// A policy name is unknown or a backoff policy breaks a rule (layer 1, [`model_policy`]).
     #[error(transparent)]
     Policy(#[from] PolicyError),
+    /// Labels or a label selector are invalid (layer 1, [`model_selector`]).
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+    /// A task, its spec or status is invalid, or a change to it is refused (layer 2, [`model_task`]).
+    #[error(transparent)]
+    Task(#[from] TaskError),
 }
 
 impl Error {
@@ -46,6 +54,8 @@ impl Error {
         match self {
             Self::Id(_) => ErrorKind::Invalid,
             Self::Policy(err) => policy_kind(err),
+            Self::Selector(_) => ErrorKind::Invalid,
+            Self::Task(err) => task_kind(err),
         }
     }
 }
@@ -55,6 +65,19 @@ fn policy_kind(err: &PolicyError) -> ErrorKind {
         PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
         PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
         PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
+        _ => ErrorKind::Invalid,
+    }
+}
+
+fn task_kind(err: &TaskError) -> ErrorKind {
+    match err {
+        TaskError::Policy { error, .. } => policy_kind(error),
+        TaskError::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
+        TaskError::Conflict { .. } => ErrorKind::Conflict,
+        // Starting an attempt before its restart is due is a transition not allowed yet.
+        TaskError::InvalidTransition { .. } | TaskError::RestartNotDue { .. } => {
+            ErrorKind::InvalidTransition
+        }
         _ => ErrorKind::Invalid,
     }
 }

@@ -76,3 +76,7 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
+pub use model_selector::{LabelSelector, Labels, RunnerSelector};
+pub use model_task::{
+    ObjectMeta, RestartDecision, Task, TaskKind, TaskPhase, TaskSpec, TaskStatus,
+};

@@ -1,7 +1,9 @@
 //! The subcommands, one module each, and the dispatch from parsed arguments.
 
 mod backoff;
+mod check;
 mod schema;
+mod selector;
 
 use std::io::Write;
 
@@ -14,6 +16,8 @@ pub(crate) fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CommandErro
     match &cli.command {
         Command::Backoff(args) => backoff::run(args, cli.output, out),
         Command::Schema(args) => schema::run(args, cli.output, out),
-        Command::Check(_) | Command::Route(_) | Command::Selector(_) => Err(CommandError::NotYet),
+        Command::Check(args) => check::run(args, cli.output, out),
+        Command::Selector(args) => selector::run(args, cli.output, out),
+        Command::Route(_) => Err(CommandError::NotYet),
     }
 }

@@ -31,11 +31,30 @@ fn kinds_of_layer_errors() {
 }
 
 #[test]
+fn kinds_of_selector_and_task_errors() {
+    use model_selector::{LabelSelector, Labels};
+    use model_task::TaskPhase;
+    check(
+        "zone in (eu".parse::<LabelSelector>().unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        Labels::from_pairs([("-x", "1")]).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        "sleeping".parse::<TaskPhase>().unwrap_err(),
+        ErrorKind::UnknownTaskPhase,
+    );
+}
+
+#[test]
 fn display_and_source_are_the_layer_error() {
     use std::error::Error as _;
     let inner = Slot::new("a/b").unwrap_err();
     let err = Error::from(inner.clone());
     assert_eq!(err.to_string(), inner.to_string());
+    assert!(matches!(&err, Error::Id(e) if *e == inner));
     // transparent: the wrapper adds no level, so a report walking source() prints the cause once
     assert_eq!(
         err.source().map(ToString::to_string),

@@ -1,0 +1,199 @@
+//! `taskctl check`: validate task specs and whole tasks, reporting every problem with its path.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use serde::Serialize;
+use serde_json::Value;
+use taskmodel::Slot;
+use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::task::{ObjectMeta, Task, TaskError, TaskKind, TaskSpec, TaskStatus, Timeout};
+
+use crate::cli::{CheckArgs, Output};
+use crate::diagnose::{Field, Problem, parse_fields, parse_json};
+use crate::input::{self, Input};
+use crate::outcome::Outcome;
+use crate::report::{CommandError, write_json};
+
+/// The keys that make a document a whole task rather than a spec.
+const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+
+/// What a document is, told by its shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) enum Shape {
+    /// A task spec, held to the submit-boundary rules.
+    TaskSpec,
+    /// A whole task: metadata, spec and status.
+    Task,
+}
+
+impl Shape {
+    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
+    /// task (and told what it lacks), anything else for a spec.
+    pub(crate) fn of(value: &Value) -> Self {
+        match value.as_object() {
+            Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
+            _ => Self::TaskSpec,
+        }
+    }
+
+    const fn describe(self) -> &'static str {
+        match self {
+            Self::TaskSpec => "task spec",
+            Self::Task => "task",
+        }
+    }
+}
+
+/// The result for one file.
+#[derive(Debug, Serialize)]
+struct FileReport {
+    file: String,
+    /// `None` when the document is not JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: Option<Shape>,
+    valid: bool,
+    problems: Vec<Problem>,
+}
+
+/// The result for all files, as `--output json` prints it.
+#[derive(Debug, Serialize)]
+struct Report {
+    valid: bool,
+    files: Vec<FileReport>,
+}
+
+/// Checks every file; an unreadable file stops the command before anything is checked.
+pub(crate) fn run(
+    args: &CheckArgs,
+    output: Output,
+    out: &mut dyn Write,
+) -> Result<Outcome, CommandError> {
+    let inputs = read_all(&args.files)?;
+    let files: Vec<FileReport> = inputs.iter().map(check_input).collect();
+    let report = Report {
+        valid: files.iter().all(|file| file.valid),
+        files,
+    };
+    match output {
+        Output::Json => write_json(out, &report)?,
+        Output::Text => write_text(out, &report)?,
+    }
+    Ok(if report.valid {
+        Outcome::Valid
+    } else {
+        Outcome::Invalid
+    })
+}
+
+/// Reads every input; standard input may be named once.
+pub(crate) fn read_all(paths: &[PathBuf]) -> Result<Vec<Input>, CommandError> {
+    if paths.iter().filter(|path| path.as_os_str() == "-").count() > 1 {
+        return Err(CommandError::Argument(
+            "standard input (-) can be read only once".into(),
+        ));
+    }
+    paths
+        .iter()
+        .map(|path| input::read(path).map_err(CommandError::Read))
+        .collect()
+}
+
+fn check_input(input: &Input) -> FileReport {
+    let (shape, problems) = match &input.text {
+        Err(reason) => (None, vec![Problem::at("", reason.clone())]),
+        Ok(text) => match parse_json(text) {
+            Err(syntax) => (None, vec![syntax]),
+            Ok(value) => {
+                let shape = Shape::of(&value);
+                (Some(shape), check_value(shape, &value))
+            }
+        },
+    };
+    FileReport {
+        file: input.name.clone(),
+        shape,
+        valid: problems.is_empty(),
+        problems,
+    }
+}
+
+/// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
+pub(crate) fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
+    let result = match shape {
+        Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
+        Shape::Task => parse_fields::<Task>(value, TASK_FIELDS).map(drop),
+    };
+    result.err().unwrap_or_default()
+}
+
+/// The fields of a spec, each checked on its own so that all bad fields are reported.
+const SPEC_FIELDS: &[Field] = &[
+    Field::of::<Slot>("slot"),
+    Field::of::<TaskKind>("kind"),
+    Field::of::<Timeout>("timeoutMs"),
+    Field::of::<RestartPolicy>("restart"),
+    Field::of::<BackoffPolicy>("backoff"),
+    Field::of::<AdmissionPolicy>("admission"),
+    Field::of::<LabelSelector>("runnerSelector"),
+    Field::of::<Labels>("labels"),
+    Field::of::<u32>("maxRetries"),
+];
+
+/// The fields of a task; the spec is checked field by field too.
+const TASK_FIELDS: &[Field] = &[
+    Field::of::<ObjectMeta>("metadata"),
+    Field {
+        name: "spec",
+        check: |value| parse_spec(value).map(drop),
+    },
+    Field::of::<TaskStatus>("status"),
+];
+
+/// Parses a spec, reporting every bad field.
+pub(crate) fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
+    parse_fields::<TaskSpec>(value, SPEC_FIELDS)
+}
+
+/// The submit boundary: what parsing checks, plus the rules for submitting (no embedded kind).
+fn submit(spec: &TaskSpec) -> Result<(), Vec<Problem>> {
+    spec.validate().map_err(|err| vec![task_problem(&err)])
+}
+
+/// A model-task error as a problem, at the path the error names.
+pub(crate) fn task_problem(err: &TaskError) -> Problem {
+    Problem::at(err.path().unwrap_or_default(), err.to_string())
+}
+
+fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> {
+    for file in &report.files {
+        for problem in &file.problems {
+            let name = &file.file;
+            match (problem.line, problem.column, problem.path.as_str()) {
+                (Some(line), Some(column), _) => {
+                    writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
+                }
+                (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
+                (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
+            }
+        }
+        let what = file.shape.map_or("JSON document", Shape::describe);
+        match file.problems.len() {
+            0 => writeln!(out, "{}: valid {what}", file.file)?,
+            1 => writeln!(out, "{}: invalid {what} (1 problem)", file.file)?,
+            n => writeln!(out, "{}: invalid {what} ({n} problems)", file.file)?,
+        }
+    }
+    if report.files.len() > 1 {
+        let invalid = report.files.iter().filter(|file| !file.valid).count();
+        writeln!(
+            out,
+            "{} files checked: {} valid, {invalid} invalid",
+            report.files.len(),
+            report.files.len() - invalid
+        )?;
+    }
+    Ok(())
+}

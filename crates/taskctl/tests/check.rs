@@ -1,0 +1,173 @@
+//! `taskctl check` on the shipped examples, on stdin, and on broken documents.
+
+mod common;
+
+use common::{run, taskctl};
+
+const VALID: [&str; 5] = [
+    "examples/spec-command.json",
+    "examples/spec-script.json",
+    "examples/spec-container.json",
+    "examples/spec-wasm.json",
+    "examples/task.json",
+];
+
+#[test]
+fn every_valid_example_is_valid() {
+    for file in VALID {
+        let out = run(&["check", file]);
+        assert_eq!(out.code, 0, "{file}: {}{}", out.stdout, out.stderr);
+        let shape = if file.ends_with("task.json") {
+            "task"
+        } else {
+            "task spec"
+        };
+        assert_eq!(out.stdout, format!("{file}: valid {shape}\n"));
+    }
+}
+
+#[test]
+fn the_invalid_example_reports_each_problem_with_its_path() {
+    let out = run(&["check", "examples/invalid-spec.json"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let expected_paths = [
+        "slot",
+        "kind",
+        "timeoutMs",
+        "restart",
+        "backoff",
+        "runnerSelector",
+        "labels",
+        "retries",
+    ];
+    for path in expected_paths {
+        let prefix = format!("examples/invalid-spec.json: {path}: ");
+        assert!(
+            lines.iter().any(|line| line.starts_with(&prefix)),
+            "no line for {path}:\n{}",
+            out.stdout
+        );
+    }
+    assert_eq!(lines.len(), expected_paths.len() + 1, "{}", out.stdout);
+    assert_eq!(
+        lines.last().unwrap(),
+        &"examples/invalid-spec.json: invalid task spec (8 problems)"
+    );
+    assert!(
+        out.stdout.contains(r#""nightly backup""#),
+        "the input is quoted:\n{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("sometimes"));
+    assert!(out.stdout.contains("matchExpressions[0].values"));
+}
+
+#[test]
+fn json_output_lists_the_problems_per_file() {
+    let out = run(&[
+        "check",
+        "--output",
+        "json",
+        "examples/spec-wasm.json",
+        "examples/invalid-spec.json",
+    ]);
+    assert_eq!(out.code, 1);
+    let json = out.json();
+    assert_eq!(json["valid"], false);
+    let files = json["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[0]["file"], "examples/spec-wasm.json");
+    assert_eq!(files[0]["shape"], "taskSpec");
+    assert_eq!(files[0]["valid"], true);
+    assert_eq!(files[0]["problems"].as_array().unwrap().len(), 0);
+    assert_eq!(files[1]["valid"], false);
+    let paths: Vec<&str> = files[1]["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"slot") && paths.contains(&"timeoutMs"),
+        "{paths:?}"
+    );
+}
+
+#[test]
+fn syntax_errors_give_line_and_column() {
+    let out = taskctl(&["check", "-"], "{\n  \"slot\": \"a\",\n  \"kind\" {}\n}\n");
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout.lines().next().unwrap(),
+        "<stdin>:3:10: expected `:`"
+    );
+    let json = taskctl(&["check", "-o", "json", "-"], "[1,").json();
+    let problem = &json["files"][0]["problems"][0];
+    assert_eq!(
+        (problem["line"].as_u64(), problem["column"].as_u64()),
+        (Some(1), Some(3))
+    );
+}
+
+#[test]
+fn a_document_with_metadata_spec_and_status_is_a_task() {
+    let task = std::fs::read_to_string(common::root().join("examples/task.json")).unwrap();
+    let out = taskctl(&["check", "-o", "json", "-"], &task);
+    assert_eq!(out.json()["files"][0]["shape"], "task");
+    // A bad field inside the task's spec is reported under spec.
+    let broken = task.replace(r#""timeoutMs": 600000"#, r#""timeoutMs": 0"#);
+    let out = taskctl(&["check", "-"], &broken);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with("<stdin>: spec.timeoutMs: "),
+        "{}",
+        out.stdout
+    );
+    // A document with only some of the three is a task that lacks the rest.
+    let out = taskctl(&["check", "-"], r#"{"spec": {}}"#);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.contains("missing field `metadata`"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn the_submit_boundary_rejects_embedded_specs() {
+    let spec = r#"{"slot": "inproc", "kind": {"type": "embedded"}, "timeoutMs": 1000}"#;
+    let out = taskctl(&["check", "-"], spec);
+    assert_eq!(out.code, 1, "{}", out.stdout);
+    assert!(
+        out.stdout.starts_with("<stdin>: kind.type: "),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn several_files_get_a_summary_and_any_invalid_one_fails_the_run() {
+    let mut args = vec!["check"];
+    args.extend(VALID);
+    let out = run(&args);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert_eq!(
+        out.stdout.lines().last().unwrap(),
+        "5 files checked: 5 valid, 0 invalid"
+    );
+    args.push("examples/invalid-spec.json");
+    let out = run(&args);
+    assert_eq!(out.code, 1);
+    assert_eq!(
+        out.stdout.lines().last().unwrap(),
+        "6 files checked: 5 valid, 1 invalid"
+    );
+}
+
+#[test]
+fn stdin_can_be_named_once() {
+    let out = run(&["check", "-", "-"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("only once"), "{}", out.stderr);
+}

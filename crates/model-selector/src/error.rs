@@ -1,6 +1,6 @@
 //! The crate's one error type, carrying a field path relative to the value being validated.
 
-use crate::requirement::SelectorOperator;
+use crate::operator::SelectorOperator;
 
 /// Why labels or a selector were rejected.
 ///

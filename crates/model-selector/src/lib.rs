@@ -29,6 +29,7 @@ mod error;
 mod explain;
 mod labels;
 mod limits;
+mod operator;
 mod parse;
 mod requirement;
 mod selector;
@@ -46,6 +47,7 @@ pub use crate::{
         MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS, MAX_VALUE_LEN,
         MAX_VALUES,
     },
-    requirement::{SelectorOperator, SelectorRequirement},
+    operator::SelectorOperator,
+    requirement::SelectorRequirement,
     selector::{LabelSelector, LabelSelectorBuilder, RequirementView, RunnerSelector},
 };

@@ -6,7 +6,8 @@ use crate::{
     error::SelectorError,
     labels::{Entry, Labels},
     limits::MAX_REQUIREMENTS,
-    requirement::{SelectorOperator, SelectorRequirement},
+    operator::SelectorOperator,
+    requirement::SelectorRequirement,
     text::{Packed, key_bit, parse_i64},
 };
 

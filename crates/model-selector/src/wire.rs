@@ -13,7 +13,8 @@ use crate::{
     error::SelectorError,
     labels::Labels,
     limits::{MAX_LABELS, MAX_REQUIREMENTS, MAX_VALUES},
-    requirement::{SelectorOperator, SelectorRequirement},
+    operator::SelectorOperator,
+    requirement::SelectorRequirement,
     selector::{LabelSelector, RequirementView, too_many_requirements},
 };
 

@@ -1,5 +1,9 @@
 //! Measures parsing a typical subprocess `TaskSpec` from JSON with full validation, against plain serde parsing of the same JSON into an unvalidated twin, and serializing it.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
+#![allow(
+    clippy::expect_used,
+    reason = "the bench inputs are constants; a broken one should stop the run"
+)]
 
 use std::collections::BTreeMap;
 use std::hint::black_box;

@@ -2,9 +2,10 @@
 
 use std::{fmt, io, path::PathBuf};
 
-/// Why `check-layering` could not judge the workspace (usage and I/O problems, exit code 2).
+/// Why a command could not do its job (usage and I/O problems, exit code 2).
 ///
-/// A broken rule is not an error: it is reported in the [`Report`](crate::Report).
+/// A broken rule is not an error: it is reported in the [`Report`](crate::Report); nor is
+/// a fuzzing finding: it is reported in the [`FuzzSummary`](crate::FuzzSummary).
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum XtaskError {
@@ -23,7 +24,12 @@ pub enum XtaskError {
         /// The field path inside the table and the reason.
         message: String,
     },
-    /// A source file could not be read.
+    /// `cargo +nightly fuzz` could not build or run, or a target name is unknown.
+    Fuzz {
+        /// What went wrong.
+        message: String,
+    },
+    /// A file or directory could not be read or written.
     Io {
         /// The file that could not be read.
         path: PathBuf,
@@ -40,7 +46,10 @@ impl fmt::Display for XtaskError {
             Self::LayerTable { message } => {
                 write!(f, "bad [workspace.metadata.layers] table: {message}")
             }
-            Self::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Self::Fuzz { message } => write!(f, "fuzzing failed: {message}"),
+            Self::Io { path, source } => {
+                write!(f, "cannot read or write {}: {source}", path.display())
+            }
         }
     }
 }
@@ -49,7 +58,10 @@ impl std::error::Error for XtaskError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Self::Io { source, .. } => Some(source),
-            Self::Cargo { .. } | Self::Metadata { .. } | Self::LayerTable { .. } => None,
+            Self::Cargo { .. }
+            | Self::Metadata { .. }
+            | Self::LayerTable { .. }
+            | Self::Fuzz { .. } => None,
         }
     }
 }

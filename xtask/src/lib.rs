@@ -5,8 +5,13 @@
 //! broken, naming the offending edges. The same check runs as a test of this crate, so
 //! `cargo test --workspace` enforces the layering.
 //!
+//! `cargo xtask fuzz [--seconds N] [TARGET...]` runs the cargo-fuzz targets in `fuzz/`
+//! one after another for N seconds each and prints a summary per target (see
+//! `docs/limits.md`).
+//!
 //! A tool, not a model crate: it may use any crate and no model crate may use it.
 mod error;
+mod fuzz;
 mod layers;
 mod metadata;
 mod modgraph;
@@ -16,6 +21,10 @@ mod scan;
 
 pub use crate::{
     error::XtaskError,
+    fuzz::{
+        DEFAULT_FUZZ_SECONDS, FUZZ_INPUT_TIMEOUT_SECONDS, FuzzOptions, FuzzSummary, fuzz_targets,
+        run_fuzz,
+    },
     report::{Report, Rule, RuleOutcome},
     rules::check_layering,
 };

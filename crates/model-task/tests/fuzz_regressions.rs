@@ -175,3 +175,33 @@ fn the_largest_finite_factor_parses_and_its_delays_stay_capped() {
     assert_eq!(backoff.base_delay_ms(2), backoff.max_ms());
     assert_eq!(backoff.base_delay_ms(u32::MAX), backoff.max_ms());
 }
+
+#[test]
+fn status_error_text_is_bounded_on_the_wire() {
+    use model_task::{InvalidReason, MAX_STATUS_ERROR_BYTES};
+
+    let example = include_str!("../../../examples/task.json");
+    let with_error = |text: &str| {
+        example.replace(
+            r#""error": "upload failed: connection reset""#,
+            &format!(r#""error": "{text}""#),
+        )
+    };
+    // Multi-byte characters: the bound is in bytes.
+    let at_bound = "é".repeat(MAX_STATUS_ERROR_BYTES / 2);
+    let task: Task = serde_json::from_str(&with_error(&at_bound)).unwrap();
+    assert_eq!(
+        task.status().error().map(str::len),
+        Some(MAX_STATUS_ERROR_BYTES)
+    );
+
+    let over = format!("x{at_bound}");
+    let err = serde_json::from_str::<Task>(&with_error(&over)).unwrap_err();
+    let message = err.to_string();
+    assert!(message.contains("status.error"), "{message}");
+    let reason = InvalidReason::TooLong {
+        len: MAX_STATUS_ERROR_BYTES + 1,
+        max: MAX_STATUS_ERROR_BYTES,
+    };
+    assert!(message.contains(&reason.to_string()), "{message}");
+}

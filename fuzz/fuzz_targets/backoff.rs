@@ -11,8 +11,12 @@ use taskmodel::policy::{BackoffPolicy, JitterPolicy};
 
 fuzz_target!(|data: &[u8]| {
     let (Some(retry), Some(word), Some(json)) = (
-        data.get(..4).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes),
-        data.get(4..12).and_then(|b| b.try_into().ok()).map(u64::from_le_bytes),
+        data.get(..4)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes),
+        data.get(4..12)
+            .and_then(|b| b.try_into().ok())
+            .map(u64::from_le_bytes),
         data.get(12..),
     ) else {
         return;
@@ -35,12 +39,29 @@ fuzz_target!(|data: &[u8]| {
 
     let (first, max) = (policy.first_ms(), policy.max_ms());
     assert!(first >= 1 && first <= max);
-    for n in [retry, retry.wrapping_add(1), 0, 1, 2, 63, 64, 1075, u32::MAX - 1, u32::MAX] {
+    for n in [
+        retry,
+        retry.wrapping_add(1),
+        0,
+        1,
+        2,
+        63,
+        64,
+        1075,
+        u32::MAX - 1,
+        u32::MAX,
+    ] {
         let base = policy.base_delay_ms(n);
-        assert!((first..=max).contains(&base), "base {base} out of range at retry {n}");
+        assert!(
+            (first..=max).contains(&base),
+            "base {base} out of range at retry {n}"
+        );
         if let Some(next) = n.checked_add(1) {
             let later = policy.base_delay_ms(next);
-            assert!(later >= base, "base decreases from retry {n} ({base}) to {next} ({later})");
+            assert!(
+                later >= base,
+                "base decreases from retry {n} ({base}) to {next} ({later})"
+            );
         }
         for previous in [None, Some(word), Some(0), Some(u64::MAX)] {
             for value in [word, 0, u64::MAX, word.rotate_left(17)] {
@@ -70,7 +91,9 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut source = word;
     let schedule = policy.schedule(move || {
-        source = source.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        source = source
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1);
         source
     });
     for delay in schedule.take(70) {

@@ -13,7 +13,9 @@ use taskmodel::TaskId;
 use taskmodel::query::{ContinueToken, MAX_TOKEN_LEN, SortKey, SortOrder, TaskQuery};
 
 fuzz_target!(|data: &[u8]| {
-    let ascending = TaskQuery::builder().build().expect("the default query is valid");
+    let ascending = TaskQuery::builder()
+        .build()
+        .expect("the default query is valid");
     let descending = TaskQuery::builder()
         .order(SortOrder::Descending)
         .build()
@@ -42,21 +44,30 @@ fuzz_target!(|data: &[u8]| {
     }
 
     let (Some(secs), Some(nanos), Some(id)) = (
-        data.get(..8).and_then(|b| b.try_into().ok()).map(i64::from_le_bytes),
-        data.get(8..12).and_then(|b| b.try_into().ok()).map(u32::from_le_bytes),
+        data.get(..8)
+            .and_then(|b| b.try_into().ok())
+            .map(i64::from_le_bytes),
+        data.get(8..12)
+            .and_then(|b| b.try_into().ok())
+            .map(u32::from_le_bytes),
         data.get(12..),
     ) else {
         return;
     };
     let (Some(created_at), Ok(id)) = (
         DateTime::from_timestamp(secs, nanos),
-        std::str::from_utf8(id).map_err(drop).and_then(|id| TaskId::new(id).map_err(drop)),
+        std::str::from_utf8(id)
+            .map_err(drop)
+            .and_then(|id| TaskId::new(id).map_err(drop)),
     ) else {
         return;
     };
     let key = SortKey::new(created_at, id);
     let token = ascending.continue_after(key.clone());
-    assert!(token.as_str().len() <= MAX_TOKEN_LEN, "issued token too long");
+    assert!(
+        token.as_str().len() <= MAX_TOKEN_LEN,
+        "issued token too long"
+    );
     let parsed = ContinueToken::parse(token.as_str())
         .unwrap_or_else(|err| panic!("an issued token does not parse: {err}"));
     assert_eq!(parsed, token);

@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use taskmodel::ids::{
-    AgentId, Base36, BASE36_MAX_LEN, IdKind, RunnerId, Slot, TaskId, decode_base36, encode_base36,
+    AgentId, BASE36_MAX_LEN, Base36, IdKind, RunnerId, Slot, TaskId, decode_base36, encode_base36,
 };
 
 /// The identifier rule as DESIGN.md writes it.
@@ -26,7 +26,13 @@ fn reference_valid(text: &str, max: usize) -> bool {
 
 fn check_id<T>(text: &str, kind: IdKind, new: fn(&str) -> Result<T, taskmodel::ids::IdError>)
 where
-    T: std::fmt::Display + std::str::FromStr + Serialize + DeserializeOwned + PartialEq + std::fmt::Debug + AsRef<str>,
+    T: std::fmt::Display
+        + std::str::FromStr
+        + Serialize
+        + DeserializeOwned
+        + PartialEq
+        + std::fmt::Debug
+        + AsRef<str>,
 {
     let made = new(text);
     assert_eq!(
@@ -62,11 +68,19 @@ fuzz_target!(|data: &[u8]| {
         } else {
             None
         };
-        assert_eq!(decoded.as_ref().ok().copied(), reference, "slug {text:?}: {decoded:?}");
+        assert_eq!(
+            decoded.as_ref().ok().copied(),
+            reference,
+            "slug {text:?}: {decoded:?}"
+        );
         if let Ok(value) = decoded {
             let canonical = encode_base36(value);
             let trimmed = text.trim_start_matches('0').to_ascii_lowercase();
-            let expected = if trimmed.is_empty() { "0".to_owned() } else { trimmed };
+            let expected = if trimmed.is_empty() {
+                "0".to_owned()
+            } else {
+                trimmed
+            };
             assert_eq!(canonical, expected, "slug {text:?} is not canonicalized");
             assert_eq!(decode_base36(&canonical).ok(), Some(value));
         }
@@ -77,7 +91,13 @@ fuzz_target!(|data: &[u8]| {
         assert!(slug.len() <= BASE36_MAX_LEN);
         assert_eq!(Base36(value).to_string(), slug);
         assert_eq!(decode_base36(&slug).ok(), Some(value));
-        assert!(slug.bytes().all(|b| b.is_ascii_digit() || b.is_ascii_lowercase()));
-        assert!(slug == "0" || !slug.starts_with('0'), "leading zero in {slug:?}");
+        assert!(
+            slug.bytes()
+                .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        );
+        assert!(
+            slug == "0" || !slug.starts_with('0'),
+            "leading zero in {slug:?}"
+        );
     }
 });

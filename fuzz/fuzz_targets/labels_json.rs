@@ -16,7 +16,10 @@ fuzz_target!(|data: &[u8]| {
     common::check_labels(&labels);
     if let Ok(selector) = LabelSelector::from_parts(&labels, &[]) {
         common::check_selector(&selector);
-        assert!(selector.matches(&labels), "{selector} does not match its own labels");
+        assert!(
+            selector.matches(&labels),
+            "{selector} does not match its own labels"
+        );
         common::check_match(&selector, &labels);
     }
 });

@@ -12,10 +12,10 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use libfuzzer_sys::fuzz_target;
+use taskmodel::TaskId;
 use taskmodel::query::{Queryable, SortKey, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::{Task, TaskKind, TaskSpec};
-use taskmodel::TaskId;
 
 /// 40 tasks in two slots, with creation-time ties, a few labels and several phases.
 static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
@@ -33,7 +33,11 @@ static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
                 .build()
                 .expect("valid spec");
             let created = t0 + TimeDelta::milliseconds(i / 3 * 500);
-            let mut task = Task::new(TaskId::new(format!("t{}", 97 - i)).expect("id"), spec, created);
+            let mut task = Task::new(
+                TaskId::new(format!("t{}", 97 - i)).expect("id"),
+                spec,
+                created,
+            );
             if i % 4 == 0 {
                 task.start_attempt(None, created).expect("starts");
             }
@@ -86,7 +90,10 @@ fuzz_target!(|data: &[u8]| {
     let mut page_query = query.clone();
     for _ in 0..=TASKS.len() {
         let page = page_query.evaluate(TASKS.iter());
-        assert!(page.items.len() <= query.limit() as usize, "page longer than the limit");
+        assert!(
+            page.items.len() <= query.limit() as usize,
+            "page longer than the limit"
+        );
         listed.extend(page.items.iter().copied());
         match page.next {
             Some(token) => {
@@ -100,5 +107,9 @@ fuzz_target!(|data: &[u8]| {
         }
     }
     let ids = |tasks: &[&Task]| tasks.iter().map(|t| t.id().to_string()).collect::<Vec<_>>();
-    assert_eq!(ids(&listed), ids(&expected), "pages differ from the reference");
+    assert_eq!(
+        ids(&listed),
+        ids(&expected),
+        "pages differ from the reference"
+    );
 });

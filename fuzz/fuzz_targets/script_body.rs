@@ -17,7 +17,10 @@ fuzz_target!(|data: &[u8]| {
         let encoded = body.to_base64();
         assert_eq!(encoded, text, "the wire form is not canonical");
         assert_eq!(ScriptBody::from_base64(&encoded).ok(), Some(body.clone()));
-        assert_eq!(ScriptBody::from_text(body.as_str()).ok(), Some(body.clone()));
+        assert_eq!(
+            ScriptBody::from_text(body.as_str()).ok(),
+            Some(body.clone())
+        );
         let json = serde_json::to_string(&body).expect("a body serializes");
         let back: ScriptBody = serde_json::from_str(&json).expect("a body parses back");
         assert_eq!(back, body);

@@ -8,15 +8,23 @@
 mod common;
 
 use libfuzzer_sys::fuzz_target;
-use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::selector::{LabelSelector, Labels, SelectorError};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
     let (expr, labels) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(selector) = expr.parse::<LabelSelector>() else {
-        return;
+    let selector = match expr.parse::<LabelSelector>() {
+        Ok(selector) => selector,
+        Err(SelectorError::Syntax { position, .. }) => {
+            assert!(
+                position <= expr.len(),
+                "syntax error position {position} past the end"
+            );
+            return;
+        }
+        Err(_) => return,
     };
     common::check_selector(&selector);
     if let Ok(labels) = Labels::from_pairs(common::label_pairs(labels)) {

@@ -53,10 +53,7 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         let mut canceled = task.clone();
-        if canceled
-            .cancel(Some(task.resource_version()), now)
-            .is_ok()
-        {
+        if canceled.cancel(Some(task.resource_version()), now).is_ok() {
             bumped(&task, &canceled);
         }
         let mut finished = task.clone();

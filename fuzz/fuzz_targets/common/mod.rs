@@ -105,9 +105,11 @@ pub fn check_labels(labels: &Labels) {
     assert_eq!(labels.len(), labels.iter().count());
 }
 
-/// Splits `text` into `k=v` pairs separated by `,` (a pair without `=` has an empty value).
+/// Splits `text` into `k=v` pairs separated by `,` as `taskctl selector --labels` does
+/// (items trimmed, empty items skipped, an item without `=` has an empty value).
 pub fn label_pairs(text: &str) -> Vec<(&str, &str)> {
     text.split(',')
+        .map(str::trim)
         .filter(|pair| !pair.is_empty())
         .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
         .collect()

@@ -6,7 +6,11 @@
 //! every problem has a message.
 #![no_main]
 
-#[allow(dead_code, unreachable_pub, reason = "taskctl's module, used here in part")]
+#[allow(
+    dead_code,
+    unreachable_pub,
+    reason = "taskctl's module, used here in part"
+)]
 #[path = "../../crates/taskctl/src/diagnose.rs"]
 mod diagnose;
 
@@ -57,15 +61,22 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    let is_task = value
-        .as_object()
-        .is_some_and(|o| ["metadata", "spec", "status"].iter().any(|k| o.contains_key(*k)));
+    let is_task = value.as_object().is_some_and(|o| {
+        ["metadata", "spec", "status"]
+            .iter()
+            .any(|k| o.contains_key(*k))
+    });
     let (problems, library_ok) = if is_task {
-        let found = parse_fields::<Task>(&value, TASK_FIELDS).err().unwrap_or_default();
+        let found = parse_fields::<Task>(&value, TASK_FIELDS)
+            .err()
+            .unwrap_or_default();
         (found, serde_json::from_value::<Task>(value.clone()).is_ok())
     } else {
         let found = match parse_spec(&value) {
-            Ok(spec) => spec.validate().err().map(|e| vec![Problem::at("", e.to_string())]),
+            Ok(spec) => spec
+                .validate()
+                .err()
+                .map(|e| vec![Problem::at("", e.to_string())]),
             Err(found) => Some(found),
         };
         let library = serde_json::from_value::<TaskSpec>(value.clone());
@@ -80,6 +91,9 @@ fuzz_target!(|data: &[u8]| {
         "taskctl and the library disagree on {text}: {problems:?}"
     );
     for problem in &problems {
-        assert!(!problem.message.is_empty(), "a problem without a message: {problem:?}");
+        assert!(
+            !problem.message.is_empty(),
+            "a problem without a message: {problem:?}"
+        );
     }
 });

@@ -16,6 +16,9 @@
 //! [`LabelSelector::matches`] is one allocation-free merge walk over the sorted labels.
 //! `docs/performance.md` records how that compares with other implementations.
 //!
+//! With the `schema` feature, [`Labels`], [`LabelSelector`], [`SelectorRequirement`] and
+//! [`SelectorOperator`] implement `schemars::JsonSchema`.
+//!
 //! ```
 //! use model_selector::{LabelSelector, Labels};
 //!
@@ -32,6 +35,8 @@ mod limits;
 mod operator;
 mod parse;
 mod requirement;
+#[cfg(feature = "schema")]
+mod schema;
 mod selector;
 mod text;
 mod wire;

@@ -12,6 +12,9 @@
 //! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
 //! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
 //! slot is busy. The JSON shapes are in `docs/wire-format.md`.
+//!
+//! With the `schema` feature every wire type implements `schemars::JsonSchema`; the schemas
+//! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).
 mod admission;
 mod env;
 mod error;
@@ -20,6 +23,8 @@ mod limits;
 mod meta;
 mod phase;
 mod restart;
+#[cfg(feature = "schema")]
+mod schema;
 mod spec;
 mod status;
 mod task;

@@ -23,6 +23,9 @@
 //!
 //! Every input is bounded by a public constant: [`MAX_QUERY_PAIRS`], [`MAX_VALUE_LEN`],
 //! [`MAX_PHASES`], [`MAX_TOKEN_LEN`].
+//!
+//! With the `schema` feature, [`TaskQuery`] (its JSON form), [`SortOrder`] and
+//! [`ContinueToken`] implement `schemars::JsonSchema`.
 mod error;
 mod hash;
 mod item;
@@ -30,6 +33,8 @@ mod order;
 mod pairs;
 mod query;
 mod range;
+#[cfg(feature = "schema")]
+mod schema;
 mod select;
 mod token;
 mod values;

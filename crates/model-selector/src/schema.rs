@@ -66,7 +66,8 @@ impl JsonSchema for SelectorOperator {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "How a requirement tests a label, in PascalCase as Kubernetes writes it.",
+            "description": "How a requirement tests a label, in PascalCase as Kubernetes \
+                writes it.",
             "type": "string",
             "enum": SelectorOperator::ALL.map(SelectorOperator::as_str),
         })
@@ -108,10 +109,11 @@ impl JsonSchema for SelectorRequirement {
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
         let operator = generator.subschema_for::<SelectorOperator>();
         let when = |operators: &[SelectorOperator], then: Schema| {
+            let names: Vec<&str> = operators.iter().map(|o| o.as_str()).collect();
             json_schema!({
                 "if": {
                     "required": ["operator"],
-                    "properties": { "operator": { "enum": operators.iter().map(|o| o.as_str()).collect::<Vec<_>>() } },
+                    "properties": { "operator": { "enum": names } },
                 },
                 "then": then,
             })
@@ -214,10 +216,13 @@ mod tests {
 
     #[test]
     fn the_selector_refers_to_labels_and_requirements() {
-        let schema = serde_json::to_value(schema_for!(LabelSelector)).unwrap_or_default();
+        let schema = serde_json::to_value(schema_for!(LabelSelector)).unwrap();
         let defs = &schema["$defs"];
         for name in ["Labels", "SelectorRequirement", "SelectorOperator"] {
-            assert!(defs.get(name).is_some(), "{name} missing from $defs: {schema}");
+            assert!(
+                defs.get(name).is_some(),
+                "{name} missing from $defs: {schema}"
+            );
         }
         assert_eq!(schema["additionalProperties"], false);
     }

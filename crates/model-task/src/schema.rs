@@ -341,11 +341,19 @@ schema!(TaskStatus, "TaskStatus", |generator| {
         generator,
         "When the next attempt may start; set exactly while pending after an attempt.",
     );
-    let when = |phase: &str, then: Schema| json_schema!({ "if": { "properties": { "phase": { "const": phase } } }, "then": then });
+    let when = |phase: &str, then: Schema| {
+        json_schema!({
+            "if": { "properties": { "phase": { "const": phase } } },
+            "then": then,
+        })
+    };
     let final_outcome = |name: &str| {
         when(
             name,
-            json_schema!({ "required": ["outcome"], "properties": { "outcome": { "const": name } } }),
+            json_schema!({
+                "required": ["outcome"],
+                "properties": { "outcome": { "const": name } },
+            }),
         )
     };
     json_schema!({

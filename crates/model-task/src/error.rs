@@ -17,7 +17,7 @@ const QUOTE_MAX_CHARS: usize = 48;
 #[non_exhaustive]
 pub enum TaskError {
     /// A field holds a value that breaks one of the crate's rules.
-    #[error("invalid {path}{}: {reason}", quote_input(.input.as_deref()))]
+    #[error("invalid {}{}: {reason}", name_path(.path), quote_input(.input.as_deref()))]
     Invalid {
         /// Field path, relative to the value being validated (`kind.env[2].key`).
         path: String,
@@ -27,7 +27,7 @@ pub enum TaskError {
         reason: InvalidReason,
     },
     /// An identifier (slot, task id) is invalid; `error` says why.
-    #[error("{path}: {error}")]
+    #[error("{}{error}", path_prefix(.path))]
     Id {
         /// Field path of the identifier.
         path: String,
@@ -35,7 +35,7 @@ pub enum TaskError {
         error: model_ids::IdError,
     },
     /// A policy (backoff) is invalid; `error` says why.
-    #[error("{path}: {error}")]
+    #[error("{}{error}", path_prefix(.path))]
     Policy {
         /// Field path of the offending policy field (`backoff.firstMs`).
         path: String,
@@ -257,6 +257,21 @@ pub(crate) fn shorten(input: &str) -> String {
     match input.char_indices().nth(QUOTE_MAX_CHARS) {
         None => input.to_owned(),
         Some((cut, _)) => format!("{}...", &input[..cut]),
+    }
+}
+
+/// The path as an error names it: `value` when the value itself (empty path) is invalid,
+/// as when a `Timeout` is parsed on its own.
+fn name_path(path: &str) -> &str {
+    if path.is_empty() { "value" } else { path }
+}
+
+/// `path: ` in front of a lower layer's message, or nothing for an empty path.
+fn path_prefix(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
     }
 }
 

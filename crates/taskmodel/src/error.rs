@@ -73,11 +73,17 @@ fn task_kind(err: &TaskError) -> ErrorKind {
     match err {
         TaskError::Policy { error, .. } => policy_kind(error),
         TaskError::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
-        TaskError::Conflict { .. } => ErrorKind::Conflict,
-        // Starting an attempt before its restart is due is a transition not allowed yet.
-        TaskError::InvalidTransition { .. } | TaskError::RestartNotDue { .. } => {
-            ErrorKind::InvalidTransition
-        }
+        // A stale read of the task or its run, or a different result for an ended attempt.
+        TaskError::Conflict { .. }
+        | TaskError::RunConflict { .. }
+        | TaskError::RunMismatch { .. } => ErrorKind::Conflict,
+        // Starting an attempt before its restart is due, or expiring a lease before its
+        // expiry, is a transition not allowed yet.
+        TaskError::InvalidTransition { .. }
+        | TaskError::RestartNotDue { .. }
+        | TaskError::InvalidRunTransition { .. }
+        | TaskError::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
+        TaskError::Gone { .. } => ErrorKind::Gone,
         _ => ErrorKind::Invalid,
     }
 }

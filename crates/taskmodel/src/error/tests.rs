@@ -49,6 +49,51 @@ fn kinds_of_selector_and_task_errors() {
 }
 
 #[test]
+fn kinds_of_attempt_errors() {
+    use chrono::{TimeZone, Utc};
+    use model_task::{GoneReason, RunState, TaskError, TaskPhase};
+    let now = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
+    check(
+        TaskError::Gone {
+            attempt: 1,
+            reason: GoneReason::NotCurrentLease,
+        },
+        ErrorKind::Gone,
+    );
+    check(
+        TaskError::RunConflict {
+            attempt: 1,
+            state: RunState::Failed,
+            rule: "a different result is already recorded",
+        },
+        ErrorKind::Conflict,
+    );
+    check(
+        TaskError::RunMismatch {
+            task_attempt: 2,
+            task_phase: TaskPhase::Pending,
+            run_attempt: 1,
+            run_state: RunState::Failed,
+        },
+        ErrorKind::Conflict,
+    );
+    check(
+        TaskError::InvalidRunTransition {
+            from: RunState::Leased,
+            to: RunState::Failed,
+        },
+        ErrorKind::InvalidTransition,
+    );
+    check(
+        TaskError::LeaseNotExpired {
+            expires_at: now,
+            now,
+        },
+        ErrorKind::InvalidTransition,
+    );
+}
+
+#[test]
 fn display_and_source_are_the_layer_error() {
     use std::error::Error as _;
     let inner = Slot::new("a/b").unwrap_err();

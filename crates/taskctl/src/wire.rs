@@ -5,7 +5,8 @@ use taskmodel::query::TaskQuery;
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{
-    AttemptOutcome, ObjectMeta, RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec, TaskStatus,
+    AttemptOutcome, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec,
+    TaskStatus,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
@@ -121,6 +122,11 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "AttemptOutcome",
         about: "how an attempt ended",
         schema: schema_of::<AttemptOutcome>,
+    },
+    WireType {
+        name: "RunState",
+        about: "where one attempt (a run under a lease) is",
+        schema: schema_of::<RunState>,
     },
     WireType {
         name: "TaskQuery",

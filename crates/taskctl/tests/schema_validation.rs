@@ -23,8 +23,8 @@ use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPol
 use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{
-    AttemptOutcome, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, ObjectMeta, RunnerEnv, Task,
-    TaskEnv, TaskKind, TaskPhase, TaskSpec, TaskStatus,
+    AttemptOutcome, LogKey, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, ObjectMeta, RunState,
+    RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
 use taskmodel::{AgentId, RunnerId, Slot, TaskId};
 
@@ -98,6 +98,9 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskStatus" => parse::<TaskStatus>(json),
         "TaskPhase" => parse::<TaskPhase>(json),
         "AttemptOutcome" => parse::<AttemptOutcome>(json),
+        "TaskRun" => parse::<TaskRun>(json),
+        "RunState" => parse::<RunState>(json),
+        "LogKey" => parse::<LogKey>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
         other => panic!("no parser for {other}: add it here"),
     }
@@ -276,6 +279,10 @@ fn blocks(markdown: &str) -> Vec<Block> {
     found
 }
 
+/// Wire types of `docs/wire-format.md` that have no schema yet; their blocks are checked
+/// by the parser only. An entry must be removed when its type gets a schema.
+const NO_SCHEMA_YET: &[&str] = &["TaskRun", "LogKey"];
+
 /// Rejected blocks whose rule JSON Schema cannot express: type, a fragment that picks the
 /// block, and the rule.
 const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[(
@@ -289,9 +296,24 @@ fn every_wire_format_block_agrees_with_its_schema() {
     let markdown = std::fs::read_to_string(root().join("docs/wire-format.md")).unwrap();
     let blocks = blocks(&markdown);
     assert!(blocks.len() >= 20, "only {} blocks found", blocks.len());
+    for name in NO_SCHEMA_YET {
+        assert!(
+            !schemas().contains_key(*name),
+            "{name} has a schema now: drop it from NO_SCHEMA_YET"
+        );
+    }
     let mut parser_only_used = vec![0; DOCS_PARSER_ONLY.len()];
     for block in &blocks {
         let what = format!("docs/wire-format.md line {}", block.line);
+        if NO_SCHEMA_YET.contains(&block.type_name.as_str()) {
+            assert_eq!(
+                parser_check(&block.type_name, &block.json).is_err(),
+                block.rejected,
+                "{what}: the {} parser disagrees with the marker",
+                block.type_name
+            );
+            continue;
+        }
         if !block.rejected {
             both_accept(&block.type_name, &block.json, &what);
             continue;

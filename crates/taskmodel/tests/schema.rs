@@ -88,6 +88,7 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<task::TaskStatus>("TaskStatus");
     check::<task::TaskPhase>("TaskPhase");
     check::<task::AttemptOutcome>("AttemptOutcome");
+    check::<task::RunState>("RunState");
     check::<task::Timeout>("Timeout");
     check::<task::Flag>("Flag");
     check::<query::TaskQuery>("TaskQuery");

@@ -453,3 +453,14 @@ fn error_paths_and_messages() {
         .to_string();
     assert!(msg.len() < 300, "long input is shortened: {msg}");
 }
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync + Clone + std::fmt::Debug>() {}
+    check::<Labels>();
+    check::<LabelSelector>();
+    check::<SelectorRequirement>();
+    check::<SelectorOperator>();
+    check::<SelectorError>();
+    check::<crate::RequirementFailure>();
+}

@@ -20,6 +20,7 @@ mod limits;
 mod meta;
 mod phase;
 mod restart;
+mod router;
 mod spec;
 mod status;
 mod task;
@@ -40,6 +41,10 @@ pub use crate::{
     meta::ObjectMeta,
     phase::TaskPhase,
     restart::{RestartDecision, decide_restart},
+    router::{
+        KindSet, Pick, RouteExplanation, RouteOutcome, RouterBatch, RunnerInfo, RunnerRouter,
+        RunnerVerdict, rendezvous_weight,
+    },
     spec::{TaskSpec, TaskSpecBuilder},
     status::{AttemptOutcome, AttemptResult, TaskStatus},
     task::Task,

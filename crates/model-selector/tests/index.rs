@@ -126,6 +126,17 @@ fn check(snapshot: &Snapshot<u32>, model: &Model, selectors: &[LabelSelector]) {
             .collect();
         assert_eq!(got, want, "selector {sel}");
         assert_eq!(snapshot.count(sel), want.len(), "count {sel}");
+        // Internal iteration (fold), from the start and after a partial `next`.
+        let mut folded = Vec::new();
+        snapshot
+            .select(sel)
+            .for_each(|e| folded.push(e.id().as_ref()));
+        assert_eq!(folded, want, "for_each {sel}");
+        let mut it = snapshot.select(sel);
+        let first = it.next().map(|e| e.id().as_ref());
+        let mut rest: Vec<&str> = first.into_iter().collect();
+        it.for_each(|e| rest.push(e.id().as_ref()));
+        assert_eq!(rest, want, "next then for_each {sel}");
     }
     for (id, (labels, p)) in model.iter().take(5) {
         let e = snapshot.get(id).unwrap();

@@ -467,17 +467,17 @@ impl RunnerRouter {
         let task = task_key(task_id);
         let mut best: Option<(u64, RunnerEntry<'_, RunnerInfo>)> = None;
         let mut eligible = 0;
-        for entry in snapshot.select(spec.runner_selector()) {
+        // `for_each` runs the index's internal iteration: one tight loop per chunk.
+        snapshot.select(spec.runner_selector()).for_each(|entry| {
             let info = entry.payload();
-            if !info.kinds.contains(wanted) {
-                continue;
+            if info.kinds.contains(wanted) {
+                eligible += 1;
+                let w = weight(task, info.key);
+                if best.is_none_or(|(b, _)| w > b) {
+                    best = Some((w, entry));
+                }
             }
-            eligible += 1;
-            let w = weight(task, info.key);
-            if best.is_none_or(|(b, _)| w > b) {
-                best = Some((w, entry));
-            }
-        }
+        });
         match best {
             Some((weight, entry)) => Ok(Pick {
                 runner: entry.id().clone(),

@@ -42,12 +42,12 @@ fn fleet(n: usize) -> Vec<(String, Vec<(&'static str, String)>)> {
     let mut rng = Rng(42);
     let mut runners: Vec<_> = (0..n)
         .map(|i| {
-            let gpu = if rng.next() % 20 == 0 {
+            let gpu = if rng.next().is_multiple_of(20) {
                 "l4"
             } else {
                 rng.pick(&["a100", "h100"])
             };
-            let os = if rng.next() % 20 == 0 {
+            let os = if rng.next().is_multiple_of(20) {
                 "windows"
             } else {
                 "linux"

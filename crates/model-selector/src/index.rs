@@ -42,7 +42,7 @@ pub const MAX_RUNNERS: usize = 1_000_000;
 pub const MAX_BATCH_OPS: usize = 100_000;
 
 /// Most entries in one chunk of a [`Snapshot`]: the width of its bitmaps.
-pub const CHUNK_CAPACITY: usize = 512;
+pub const CHUNK_CAPACITY: usize = 1024;
 
 /// Words in one chunk bitmap.
 const WORDS: usize = CHUNK_CAPACITY / 64;

@@ -53,7 +53,18 @@ fn shifts_at_word_edges() {
             assert_eq!(down, to_bits(&want), "down {len} {at}");
         }
     };
-    for at in [0, 1, 62, 63, 64, 65, 127, 128, CHUNK_CAPACITY - 2, CHUNK_CAPACITY - 1] {
+    for at in [
+        0,
+        1,
+        62,
+        63,
+        64,
+        65,
+        127,
+        128,
+        CHUNK_CAPACITY - 2,
+        CHUNK_CAPACITY - 1,
+    ] {
         check(CHUNK_CAPACITY, at);
         check(CHUNK_CAPACITY - 1, at);
         check(130, at.min(130));

@@ -81,6 +81,22 @@ pub enum SelectorError {
         /// The operator given, quoted.
         found: String,
     },
+    /// A runner is registered in an index that already holds it.
+    #[error("{}runner {:?} is already registered", at(.path), .id.as_ref() as &str)]
+    RunnerExists {
+        /// Where in the batch or entry list (`[3]`).
+        path: String,
+        /// The runner.
+        id: model_ids::RunnerId,
+    },
+    /// A runner is updated or removed but the index does not hold it.
+    #[error("{}runner {:?} is not registered", at(.path), .id.as_ref() as &str)]
+    UnknownRunner {
+        /// Where in the batch (`[3]`).
+        path: String,
+        /// The runner.
+        id: model_ids::RunnerId,
+    },
     /// The string syntax is malformed.
     #[error("selector syntax error at byte {position}: expected {expected}, found {found}")]
     Syntax {
@@ -112,7 +128,9 @@ impl SelectorError {
             | Self::TooMany { path, .. }
             | Self::ValueCount { path, .. }
             | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. } => path,
+            | Self::UnknownOperator { path, .. }
+            | Self::RunnerExists { path, .. }
+            | Self::UnknownRunner { path, .. } => path,
             Self::Syntax { .. } => "",
         }
     }
@@ -136,7 +154,9 @@ impl SelectorError {
             | Self::TooMany { path, .. }
             | Self::ValueCount { path, .. }
             | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. } => {
+            | Self::UnknownOperator { path, .. }
+            | Self::RunnerExists { path, .. }
+            | Self::UnknownRunner { path, .. } => {
                 let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
                     ""
                 } else {

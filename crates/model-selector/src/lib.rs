@@ -30,6 +30,7 @@
 //! ```
 mod error;
 mod explain;
+mod index;
 mod labels;
 mod limits;
 mod operator;
@@ -47,6 +48,10 @@ mod tests;
 pub use crate::{
     error::SelectorError,
     explain::{FailureReason, RequirementFailure},
+    index::{
+        Batch, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry, RunnerIndex, Select,
+        Snapshot,
+    },
     labels::{Labels, LabelsIter},
     limits::{
         MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS, MAX_VALUE_LEN,

@@ -47,6 +47,36 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A task kind cannot be routed to a runner (an embedded task runs in process).
+    #[error("task kind {kind} is not routable: it runs in process")]
+    NotRoutable {
+        /// The kind's wire name.
+        kind: &'static str,
+    },
+    /// No runner both runs the task's kind and matches its runner selector; the counts say
+    /// which of the two rules out the runners.
+    #[error(
+        "no runner for a {kind} task with runnerSelector {}: {runners} registered, {supporting} run {kind}, {matching} match the selector, none both",
+        quote(.selector)
+    )]
+    NoRunner {
+        /// The task's kind (wire name).
+        kind: &'static str,
+        /// The runner selector in string syntax, shortened if long.
+        selector: String,
+        /// Runners registered.
+        runners: usize,
+        /// Runners that run the kind.
+        supporting: usize,
+        /// Runners whose labels match the selector.
+        matching: usize,
+    },
+    /// A string names no routable task kind.
+    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    UnknownKind {
+        /// The input, shortened if long.
+        input: String,
+    },
     /// A string names no task phase.
     #[error(
         "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",

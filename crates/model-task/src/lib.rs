@@ -31,6 +31,7 @@ mod log;
 mod meta;
 mod phase;
 mod restart;
+mod router;
 mod run;
 mod run_state;
 #[cfg(feature = "schema")]
@@ -57,6 +58,10 @@ pub use crate::{
     meta::ObjectMeta,
     phase::TaskPhase,
     restart::{RestartDecision, decide_restart},
+    router::{
+        KindSet, Pick, RouteExplanation, RouteOutcome, RouterBatch, RunnerInfo, RunnerRouter,
+        RunnerVerdict, rendezvous_weight,
+    },
     run::{Applied, TaskRun},
     run_state::{GoneReason, RunState},
     spec::{TaskSpec, TaskSpecBuilder},

@@ -16,9 +16,6 @@ pub(crate) enum CommandError {
     /// An argument is valid for clap but not for the model.
     #[error("{0}")]
     Argument(String),
-    /// A subcommand that waits for a layer not yet in the workspace.
-    #[error("this subcommand is not available yet")]
-    NotYet,
 }
 
 /// Writes `value` as pretty JSON and a newline.

@@ -236,26 +236,33 @@ fn is_zero(bits: &Bits) -> bool {
 /// The top bit falls off (callers never insert into a full chunk).
 fn shift_up(bits: &mut Bits, pos: usize) {
     let (w, b) = (pos / 64, pos % 64);
-    for j in (w + 1..WORDS).rev() {
-        bits[j] = (bits[j] << 1) | (bits[j - 1] >> 63);
-    }
-    if let Some(word) = bits.get_mut(w) {
-        let low = (1_u64 << b) - 1;
-        *word = (*word & low) | ((*word & !low) << 1);
+    let low = (1_u64 << b) - 1;
+    let mut carry = 0;
+    for (j, word) in bits.iter_mut().enumerate().skip(w) {
+        let old = *word;
+        *word = if j == w {
+            (old & low) | ((old & !low) << 1)
+        } else {
+            (old << 1) | carry
+        };
+        carry = old >> 63;
     }
 }
 
 /// Closes the gap at `pos`: bit `pos` is dropped and every bit above moves down by one.
 fn shift_down(bits: &mut Bits, pos: usize) {
     let (w, b) = (pos / 64, pos % 64);
-    if w >= WORDS {
-        return;
-    }
     let low = (1_u64 << b) - 1;
-    let carry = |bits: &Bits, j: usize| bits.get(j + 1).map_or(0, |next| next << 63);
-    bits[w] = (bits[w] & low) | ((bits[w] >> 1) & !low) | carry(bits, w);
-    for j in w + 1..WORDS {
-        bits[j] = (bits[j] >> 1) | carry(bits, j);
+    for j in w..WORDS {
+        // The lowest bit of the next word (read before that word is shifted) comes down.
+        let carry = bits.get(j + 1).map_or(0, |next| next << 63);
+        if let Some(word) = bits.get_mut(j) {
+            *word = if j == w {
+                (*word & low) | ((*word >> 1) & !low) | carry
+            } else {
+                (*word >> 1) | carry
+            };
+        }
     }
 }
 
@@ -600,10 +607,15 @@ impl<P> Snapshot<P> {
             all.push(entry);
         }
         all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        if let Some(i) = all.windows(2).position(|w| w[0].0 == w[1].0) {
+        let duplicate = all.windows(2).find_map(|pair| match pair {
+            [(a, _, _), (b, _, _)] if a == b => Some(a),
+            _ => None,
+        });
+        if let Some(id) = duplicate {
+            let i = all.iter().position(|entry| &entry.0 == id).unwrap_or(0);
             return Err(SelectorError::RunnerExists {
                 path: format!("[{}]", i + 1),
-                id: all[i].0.clone(),
+                id: id.clone(),
             });
         }
         let len = all.len();
@@ -795,8 +807,10 @@ impl<P: Clone> Snapshot<P> {
             ))
         };
         let (low, high) = (part(0..half), part(half..chunk.len()));
-        self.chunks[c] = low;
-        self.chunks.insert(c + 1, high);
+        if let Some(slot) = self.chunks.get_mut(c) {
+            *slot = low;
+            self.chunks.insert(c + 1, high);
+        }
     }
 
     /// Drops chunk `c` when empty, or merges it with its successor when it is small and
@@ -823,8 +837,10 @@ impl<P: Clone> Snapshot<P> {
                     .cloned()
                     .collect(),
             );
-            self.chunks[c] = Arc::new(merged);
-            self.chunks.remove(c + 1);
+            if let Some(slot) = self.chunks.get_mut(c) {
+                *slot = Arc::new(merged);
+                self.chunks.remove(c + 1);
+            }
         }
     }
 }

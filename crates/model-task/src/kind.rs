@@ -456,11 +456,11 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
                     ty = Some(value);
                 }
                 Some("mode") => mode = Some(map.next_value::<SubprocessModeRaw>()?),
-                Some("env") => env = Some(map.next_value::<EnvListRaw>()?),
+                Some("env") => env = map.next_value::<Option<EnvListRaw>>()?,
                 Some("cwd") => cwd = map.next_value::<Option<String>>()?,
                 Some("image") => image = Some(map.next_value::<String>()?),
-                Some("command") => command = Some(map.next_value::<Vec<String>>()?),
-                Some("args") => args = Some(map.next_value::<Vec<String>>()?),
+                Some("command") => command = map.next_value::<Option<Vec<String>>>()?,
+                Some("args") => args = map.next_value::<Option<Vec<String>>>()?,
                 Some("module") => module = Some(map.next_value::<String>()?),
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
@@ -636,7 +636,7 @@ impl<'de> serde::de::Visitor<'de> for ModeVisitor {
                 Some("command") => command = Some(map.next_value::<String>()?),
                 Some("interpreter") => interpreter = Some(map.next_value::<InterpreterRaw>()?),
                 Some("body") => body = Some(map.next_value::<ScriptBodyRaw>()?),
-                Some("args") => args = Some(map.next_value::<Vec<String>>()?),
+                Some("args") => args = map.next_value::<Option<Vec<String>>>()?,
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
         }

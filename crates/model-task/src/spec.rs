@@ -256,11 +256,11 @@ pub(crate) struct TaskSpecRaw {
     kind: TaskKindRaw,
     timeout_ms: u64,
     #[serde(default)]
-    restart: RestartPolicy,
+    restart: Option<RestartPolicy>,
     #[serde(default)]
     backoff: Option<BackoffRaw>,
     #[serde(default)]
-    admission: AdmissionPolicy,
+    admission: Option<AdmissionPolicy>,
     #[serde(default)]
     runner_selector: Option<SelectorRaw>,
     #[serde(default)]
@@ -296,9 +296,9 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             slot,
             kind,
             timeout,
-            restart: raw.restart,
+            restart: raw.restart.unwrap_or_default(),
             backoff,
-            admission: raw.admission,
+            admission: raw.admission.unwrap_or_default(),
             runner_selector,
             labels,
             max_retries: raw.max_retries,
@@ -345,9 +345,9 @@ impl BackoffRaw {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SelectorRaw {
     #[serde(default)]
-    match_labels: PairsRaw,
+    match_labels: Option<PairsRaw>,
     #[serde(default)]
-    match_expressions: Vec<RequirementRaw>,
+    match_expressions: Option<Vec<RequirementRaw>>,
 }
 
 /// The wire form of one selector requirement.
@@ -357,13 +357,15 @@ struct RequirementRaw {
     key: String,
     operator: SelectorOperator,
     #[serde(default)]
-    values: Vec<String>,
+    values: Option<Vec<String>>,
 }
 
 impl SelectorRaw {
     /// Paths are relative to the selector (`matchExpressions[1].values`).
     fn validate(self) -> Result<RunnerSelector, TaskError> {
-        let total = self.match_labels.0.len() + self.match_expressions.len();
+        let match_labels = self.match_labels.unwrap_or_default().0;
+        let match_expressions = self.match_expressions.unwrap_or_default();
+        let total = match_labels.len() + match_expressions.len();
         if total > MAX_REQUIREMENTS {
             return Err(TaskError::invalid(
                 "",
@@ -374,11 +376,12 @@ impl SelectorRaw {
             ));
         }
         let mut builder = LabelSelector::builder();
-        for (key, value) in self.match_labels.0 {
+        for (key, value) in match_labels {
             builder = builder.label(key, value);
         }
-        for (i, req) in self.match_expressions.into_iter().enumerate() {
-            let requirement = SelectorRequirement::new(req.key, req.operator, req.values)
+        for (i, req) in match_expressions.into_iter().enumerate() {
+            let values = req.values.unwrap_or_default();
+            let requirement = SelectorRequirement::new(req.key, req.operator, values)
                 .map_err(|e| TaskError::Selector(e.prefixed(&format!("matchExpressions[{i}]"))))?;
             builder = builder.requirement(requirement);
         }

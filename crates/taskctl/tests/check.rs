@@ -171,3 +171,32 @@ fn stdin_can_be_named_once() {
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("only once"), "{}", out.stderr);
 }
+
+/// `null` in an optional field reads as absent, as the library reads it
+/// (docs/wire-format.md); a required field must hold a value.
+#[test]
+fn null_reads_as_absent_like_the_library() {
+    let spec = r#"{"slot":"s","kind":{"type":"wasm","module":"m.wasm","args":null,"env":null},
+        "timeoutMs":1000,"restart":null,"backoff":null,"admission":null,"runnerSelector":null,
+        "labels":null,"maxRetries":null}"#;
+    let out = taskctl(&["check", "-"], spec);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "<stdin>: valid task spec\n");
+
+    let task = r#"{"metadata":{"id":"t","resourceVersion":1,"createdAt":"2025-01-01T00:00:00Z",
+        "updatedAt":"2025-01-01T00:00:00Z"},"spec":{"slot":"s","kind":{"type":"embedded"},
+        "timeoutMs":1,"backoff":null},"status":null}"#;
+    let out = taskctl(&["check", "-"], task);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+
+    let out = taskctl(
+        &["check", "-"],
+        r#"{"slot":"s","kind":{"type":"wasm","module":"m"},"timeoutMs":null}"#,
+    );
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("<stdin>: timeoutMs: "),
+        "{}",
+        out.stdout
+    );
+}

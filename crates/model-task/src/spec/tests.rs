@@ -282,3 +282,78 @@ fn validate_rejects_embedded_only() {
             .is_ok()
     );
 }
+
+/// The wire rule (docs/wire-format.md): `null` in an optional field reads as if the field
+/// were absent; a required field must hold a value.
+#[test]
+fn null_reads_as_absent_in_every_optional_field() {
+    #[track_caller]
+    fn same_as_absent(with_null: &str, without: &str) {
+        let a = serde_json::from_str::<TaskSpec>(with_null);
+        let b = serde_json::from_str::<TaskSpec>(without);
+        match (a, b) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{with_null}"),
+            (a, b) => panic!("{with_null}: {a:?} vs {without}: {b:?}"),
+        }
+    }
+    for field in [
+        "restart",
+        "backoff",
+        "admission",
+        "runnerSelector",
+        "labels",
+        "maxRetries",
+    ] {
+        same_as_absent(&spec_json(&format!(r#","{field}":null"#)), &spec_json(""));
+    }
+    for field in ["jitter", "firstMs", "maxMs", "factor"] {
+        same_as_absent(
+            &spec_json(&format!(r#","backoff":{{"{field}":null}}"#)),
+            &spec_json(r#","backoff":{}"#),
+        );
+    }
+    for field in ["matchLabels", "matchExpressions"] {
+        same_as_absent(
+            &spec_json(&format!(r#","runnerSelector":{{"{field}":null}}"#)),
+            &spec_json(""),
+        );
+    }
+    same_as_absent(
+        &spec_json(
+            r#","runnerSelector":{"matchExpressions":[{"key":"a","operator":"Exists","values":null}]}"#,
+        ),
+        &spec_json(r#","runnerSelector":{"matchExpressions":[{"key":"a","operator":"Exists"}]}"#),
+    );
+    let kind = |fields: &str| format!(r#"{{"slot":"s","timeoutMs":1,"kind":{fields}}}"#);
+    for (with_null, without) in [
+        (
+            r#"{"type":"subprocess","mode":{"type":"command","command":"x","args":null},"env":null,"cwd":null}"#,
+            r#"{"type":"subprocess","mode":{"type":"command","command":"x"}}"#,
+        ),
+        (
+            r#"{"type":"container","image":"i","command":null,"args":null,"env":null}"#,
+            r#"{"type":"container","image":"i"}"#,
+        ),
+        (
+            r#"{"type":"wasm","module":"m","args":null,"env":null}"#,
+            r#"{"type":"wasm","module":"m"}"#,
+        ),
+    ] {
+        same_as_absent(&kind(with_null), &kind(without));
+    }
+
+    for required in [
+        r#"{"slot":null,"kind":{"type":"embedded"},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":null,"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"embedded"},"timeoutMs":null}"#,
+        r#"{"slot":"s","kind":{"type":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"wasm","module":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"subprocess","mode":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"subprocess","mode":{"type":"command","command":null}},"timeoutMs":1}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<TaskSpec>(required).is_err(),
+            "{required}"
+        );
+    }
+}

@@ -130,16 +130,17 @@ pub(crate) fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
 }
 
 /// The fields of a spec, each checked on its own so that all bad fields are reported.
+/// Optional fields are read as `Option`, so `null` is absent there, as the library reads it.
 const SPEC_FIELDS: &[Field] = &[
     Field::of::<Slot>("slot"),
     Field::of::<TaskKind>("kind"),
     Field::of::<Timeout>("timeoutMs"),
-    Field::of::<RestartPolicy>("restart"),
-    Field::of::<BackoffPolicy>("backoff"),
-    Field::of::<AdmissionPolicy>("admission"),
-    Field::of::<LabelSelector>("runnerSelector"),
-    Field::of::<Labels>("labels"),
-    Field::of::<u32>("maxRetries"),
+    Field::of::<Option<RestartPolicy>>("restart"),
+    Field::of::<Option<BackoffPolicy>>("backoff"),
+    Field::of::<Option<AdmissionPolicy>>("admission"),
+    Field::of::<Option<LabelSelector>>("runnerSelector"),
+    Field::of::<Option<Labels>>("labels"),
+    Field::of::<Option<u32>>("maxRetries"),
 ];
 
 /// The fields of a task; the spec is checked field by field too.
@@ -149,7 +150,7 @@ const TASK_FIELDS: &[Field] = &[
         name: "spec",
         check: |value| parse_spec(value).map(drop),
     },
-    Field::of::<TaskStatus>("status"),
+    Field::of::<Option<TaskStatus>>("status"),
 ];
 
 /// Parses a spec, reporting every bad field.

@@ -6,6 +6,7 @@ use base64::Engine as _;
 use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::{Args, BoundedVec, Command};
 use crate::env::{EnvListRaw, TaskEnv};
 use crate::error::{InvalidReason, TaskError};
 use crate::limits::{
@@ -459,8 +460,10 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
                 Some("env") => env = map.next_value::<Option<EnvListRaw>>()?,
                 Some("cwd") => cwd = map.next_value::<Option<String>>()?,
                 Some("image") => image = Some(map.next_value::<String>()?),
-                Some("command") => command = map.next_value::<Option<Vec<String>>>()?,
-                Some("args") => args = map.next_value::<Option<Vec<String>>>()?,
+                Some("command") => {
+                    command = map.next_value::<Option<BoundedVec<String, Command>>>()?
+                }
+                Some("args") => args = map.next_value::<Option<BoundedVec<String, Args>>>()?,
                 Some("module") => module = Some(map.next_value::<String>()?),
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
@@ -474,13 +477,13 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
             },
             KindType::Container => TaskKindRaw::Container {
                 image: image.ok_or_else(|| A::Error::missing_field("image"))?,
-                command: command.unwrap_or_default(),
-                args: args.unwrap_or_default(),
+                command: command.unwrap_or_default().into_vec(),
+                args: args.unwrap_or_default().into_vec(),
                 env: env.unwrap_or_default(),
             },
             KindType::Wasm => TaskKindRaw::Wasm {
                 module: module.ok_or_else(|| A::Error::missing_field("module"))?,
-                args: args.unwrap_or_default(),
+                args: args.unwrap_or_default().into_vec(),
                 env: env.unwrap_or_default(),
             },
             KindType::Embedded => TaskKindRaw::Embedded,
@@ -636,7 +639,7 @@ impl<'de> serde::de::Visitor<'de> for ModeVisitor {
                 Some("command") => command = Some(map.next_value::<String>()?),
                 Some("interpreter") => interpreter = Some(map.next_value::<InterpreterRaw>()?),
                 Some("body") => body = Some(map.next_value::<ScriptBodyRaw>()?),
-                Some("args") => args = map.next_value::<Option<Vec<String>>>()?,
+                Some("args") => args = map.next_value::<Option<BoundedVec<String, Args>>>()?,
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
         }
@@ -644,12 +647,12 @@ impl<'de> serde::de::Visitor<'de> for ModeVisitor {
         Ok(match ty {
             ModeType::Command => SubprocessModeRaw::Command {
                 command: command.ok_or_else(|| A::Error::missing_field("command"))?,
-                args: args.unwrap_or_default(),
+                args: args.unwrap_or_default().into_vec(),
             },
             ModeType::Script => SubprocessModeRaw::Script {
                 interpreter: interpreter.ok_or_else(|| A::Error::missing_field("interpreter"))?,
                 body: body.ok_or_else(|| A::Error::missing_field("body"))?,
-                args: args.unwrap_or_default(),
+                args: args.unwrap_or_default().into_vec(),
             },
         })
     }

@@ -22,6 +22,7 @@
 //! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).
 mod admission;
 mod attempt;
+mod bounded;
 mod env;
 mod error;
 mod kind;

@@ -1,17 +1,15 @@
 //! `TaskSpec`, the desired state of a task, its builder, and the raw wire twin parsing goes
 //! through so that every parsed spec is valid and every error names its field.
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
 use model_ids::{IdError, Slot};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy};
 use model_selector::{
-    LabelSelector, Labels, MAX_LABELS, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator,
-    SelectorRequirement,
+    LabelSelector, Labels, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator, SelectorRequirement,
 };
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::{self, BoundedPairs, BoundedVec, MatchExpressions, MatchLabels, Values};
 use crate::error::{InvalidReason, TaskError};
 use crate::kind::{TaskKind, TaskKindRaw};
 use crate::restart::{RestartDecision, decide_restart};
@@ -264,7 +262,7 @@ pub(crate) struct TaskSpecRaw {
     #[serde(default)]
     runner_selector: Option<SelectorRaw>,
     #[serde(default)]
-    labels: Option<PairsRaw>,
+    labels: Option<BoundedPairs<bounded::Labels>>,
     #[serde(default)]
     max_retries: Option<u32>,
 }
@@ -288,7 +286,7 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             None => RunnerSelector::default(),
         };
         let labels = match raw.labels {
-            Some(pairs) => Labels::from_pairs(pairs.0)
+            Some(pairs) => Labels::from_pairs(pairs.into_vec())
                 .map_err(|e| TaskError::Selector(e.prefixed("labels")))?,
             None => Labels::default(),
         };
@@ -345,9 +343,9 @@ impl BackoffRaw {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct SelectorRaw {
     #[serde(default)]
-    match_labels: Option<PairsRaw>,
+    match_labels: Option<BoundedPairs<MatchLabels>>,
     #[serde(default)]
-    match_expressions: Option<Vec<RequirementRaw>>,
+    match_expressions: Option<BoundedVec<RequirementRaw, MatchExpressions>>,
 }
 
 /// The wire form of one selector requirement.
@@ -357,14 +355,14 @@ struct RequirementRaw {
     key: String,
     operator: SelectorOperator,
     #[serde(default)]
-    values: Option<Vec<String>>,
+    values: Option<BoundedVec<String, Values>>,
 }
 
 impl SelectorRaw {
     /// Paths are relative to the selector (`matchExpressions[1].values`).
     fn validate(self) -> Result<RunnerSelector, TaskError> {
-        let match_labels = self.match_labels.unwrap_or_default().0;
-        let match_expressions = self.match_expressions.unwrap_or_default();
+        let match_labels = self.match_labels.unwrap_or_default().into_vec();
+        let match_expressions = self.match_expressions.unwrap_or_default().into_vec();
         let total = match_labels.len() + match_expressions.len();
         if total > MAX_REQUIREMENTS {
             return Err(TaskError::invalid(
@@ -380,44 +378,12 @@ impl SelectorRaw {
             builder = builder.label(key, value);
         }
         for (i, req) in match_expressions.into_iter().enumerate() {
-            let values = req.values.unwrap_or_default();
+            let values = req.values.unwrap_or_default().into_vec();
             let requirement = SelectorRequirement::new(req.key, req.operator, values)
                 .map_err(|e| TaskError::Selector(e.prefixed(&format!("matchExpressions[{i}]"))))?;
             builder = builder.requirement(requirement);
         }
         builder.build().map_err(TaskError::Selector)
-    }
-}
-
-/// The pairs of a JSON object of strings, in input order, keeping at most
-/// `MAX_LABELS + 1` so an oversized object is reported without being stored.
-#[derive(Default)]
-struct PairsRaw(Vec<(String, String)>);
-
-impl<'de> Deserialize<'de> for PairsRaw {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PairsRaw;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of strings")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<PairsRaw, A::Error> {
-                let mut pairs = Vec::new();
-                while let Some(pair) = map.next_entry::<String, String>()? {
-                    if pairs.len() <= MAX_LABELS {
-                        pairs.push(pair);
-                    }
-                }
-                Ok(PairsRaw(pairs))
-            }
-        }
-        deserializer.deserialize_map(Visitor)
     }
 }
 

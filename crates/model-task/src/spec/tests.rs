@@ -1,7 +1,7 @@
 //! Unit tests for `spec`: parsing validates with full field paths, defaults, builder, submit rules.
 
 use model_policy::PolicyError;
-use model_selector::SelectorError;
+use model_selector::{MAX_LABELS, SelectorError};
 
 use super::*;
 use crate::env::TaskEnv;
@@ -152,7 +152,7 @@ fn lower_errors_keep_their_type() {
 fn too_many_labels_and_requirements_are_rejected() {
     let labels: Vec<String> = (0..=MAX_LABELS).map(|i| format!(r#""k{i}":"v""#)).collect();
     assert!(
-        parse(&spec_json(&format!(
+        serde_json::from_str::<TaskSpec>(&spec_json(&format!(
             r#","labels":{{{}}}"#,
             labels.join(",")
         )))
@@ -166,11 +166,15 @@ fn too_many_labels_and_requirements_are_rejected() {
             .len(),
         MAX_LABELS
     );
-    let reqs: Vec<String> = (0..=MAX_REQUIREMENTS)
+    // Each part fits on its own; together they are one requirement too many.
+    let half = MAX_REQUIREMENTS / 2;
+    let reqs: Vec<String> = (0..=half)
         .map(|i| format!(r#"{{"key":"k{i}","operator":"Exists"}}"#))
         .collect();
+    let labels: Vec<String> = (0..half).map(|i| format!(r#""l{i}":"v""#)).collect();
     let err = parse(&spec_json(&format!(
-        r#","runnerSelector":{{"matchExpressions":[{}]}}"#,
+        r#","runnerSelector":{{"matchLabels":{{{}}},"matchExpressions":[{}]}}"#,
+        labels.join(","),
         reqs.join(",")
     )))
     .unwrap_err();

@@ -300,6 +300,11 @@ impl EnvListRaw {
     pub(crate) fn into_task_env(self) -> Result<TaskEnv, TaskError> {
         TaskEnv::new(self.into_vars())
     }
+
+    /// Validates into a [`RunnerEnv`]; paths are relative to the list.
+    pub(crate) fn into_runner_env(self) -> Result<RunnerEnv, TaskError> {
+        RunnerEnv::new(self.into_vars())
+    }
 }
 
 /// The environment a task runs with: the runner's variables, overridden by the task's.

@@ -30,6 +30,7 @@ mod lease;
 mod limits;
 mod log;
 mod meta;
+mod parsed;
 mod phase;
 mod restart;
 mod run;
@@ -56,6 +57,7 @@ pub use crate::{
     },
     log::{LogCursor, LogKey},
     meta::ObjectMeta,
+    parsed::Parsed,
     phase::TaskPhase,
     restart::{RestartDecision, decide_restart},
     run::{Applied, TaskRun},

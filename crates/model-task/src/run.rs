@@ -266,7 +266,7 @@ pub(crate) fn stored_result(result: AttemptResult) -> AttemptResult {
 /// The wire form of [`TaskRun`], unvalidated.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TaskRunRaw {
+pub(crate) struct TaskRunRaw {
     task_id: TaskId,
     attempt: u32,
     runner: RunnerId,

@@ -307,7 +307,7 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
 /// The wire form of a backoff policy; absent fields take the policy's defaults.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BackoffRaw {
+pub(crate) struct BackoffRaw {
     #[serde(default)]
     jitter: Option<JitterPolicy>,
     #[serde(default)]
@@ -320,7 +320,7 @@ struct BackoffRaw {
 
 impl BackoffRaw {
     /// Paths are relative to the backoff object (`firstMs`).
-    fn validate(self) -> Result<BackoffPolicy, TaskError> {
+    pub(crate) fn validate(self) -> Result<BackoffPolicy, TaskError> {
         let default = BackoffPolicy::default();
         BackoffPolicy::new(
             self.jitter.unwrap_or(default.jitter()),
@@ -341,7 +341,7 @@ impl BackoffRaw {
 /// The wire form of a label selector (Kubernetes `metav1.LabelSelector`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SelectorRaw {
+pub(crate) struct SelectorRaw {
     #[serde(default)]
     match_labels: Option<BoundedPairs<MatchLabels>>,
     #[serde(default)]
@@ -360,7 +360,7 @@ struct RequirementRaw {
 
 impl SelectorRaw {
     /// Paths are relative to the selector (`matchExpressions[1].values`).
-    fn validate(self) -> Result<RunnerSelector, TaskError> {
+    pub(crate) fn validate(self) -> Result<RunnerSelector, TaskError> {
         let match_labels = self.match_labels.unwrap_or_default().into_vec();
         let match_expressions = self.match_expressions.unwrap_or_default().into_vec();
         let total = match_labels.len() + match_expressions.len();

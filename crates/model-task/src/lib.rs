@@ -8,7 +8,9 @@
 //! construction: [`TaskSpec::builder`] and serde (through a raw twin) run the same checks,
 //! and every error names its field path (`kind.mode.body`,
 //! `runnerSelector.matchExpressions[1].values`); [`TaskSpec::validate`] adds the submit rule
-//! that embedded tasks cannot be submitted. The lifecycle table is [`TaskPhase::can_become`];
+//! that embedded tasks cannot be submitted. [`Parsed`] reads a wire value keeping a broken
+//! rule as a typed [`TaskError`], whose [`path`](TaskError::path) and
+//! [`message`](TaskError::message) a caller prints on its own (`taskctl check` does). The lifecycle table is [`TaskPhase::can_become`];
 //! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
 //! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
 //! slot is busy. Attempts run as [`TaskRun`]s under leases (seed 003): the task's

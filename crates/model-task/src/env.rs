@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::{BoundedVec, Env};
 use crate::error::{InvalidReason, TaskError, index_path};
 use crate::limits::{MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS};
 use crate::text::check_text;
@@ -278,13 +279,15 @@ env_list! {
 
 /// The unvalidated wire form of an environment list, used inside raw twins so that
 /// validation can report the full field path.
+/// At most [`MAX_ENV_VARS`] entries are read; one more stops the reading with an error.
 #[derive(Deserialize, Default)]
 #[serde(transparent)]
-pub(crate) struct EnvListRaw(Vec<EnvVarRaw>);
+pub(crate) struct EnvListRaw(BoundedVec<EnvVarRaw, Env>);
 
 impl EnvListRaw {
     fn into_vars(self) -> Vec<EnvVar> {
         self.0
+            .into_vec()
             .into_iter()
             .map(|r| EnvVar {
                 key: r.key,
@@ -296,6 +299,11 @@ impl EnvListRaw {
     /// Validates into a [`TaskEnv`]; paths are relative to the list.
     pub(crate) fn into_task_env(self) -> Result<TaskEnv, TaskError> {
         TaskEnv::new(self.into_vars())
+    }
+
+    /// Validates into a [`RunnerEnv`]; paths are relative to the list.
+    pub(crate) fn into_runner_env(self) -> Result<RunnerEnv, TaskError> {
+        RunnerEnv::new(self.into_vars())
     }
 }
 

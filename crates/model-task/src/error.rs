@@ -305,6 +305,37 @@ impl TaskError {
         }
     }
 
+    /// The error's message without its field path, for callers that show the path on their
+    /// own: a field-level cause in an API answer (`{"field": ..., "message": ...}`), or
+    /// `FILE: PATH: MESSAGE` in `taskctl check`. For errors without a path it is the whole
+    /// message.
+    ///
+    /// ```
+    /// use model_task::{SubprocessMode, TaskError};
+    /// let err = SubprocessMode::command(String::new(), vec![]).unwrap_err().at("kind.mode");
+    /// assert_eq!(err.path(), Some("kind.mode.command"));
+    /// assert_eq!(err.message(), "must not be empty");
+    /// assert_eq!(err.to_string(), "invalid kind.mode.command: must not be empty");
+    /// ```
+    pub fn message(&self) -> String {
+        match self {
+            Self::Invalid {
+                input: Some(input),
+                reason,
+                ..
+            } => format!("{input:?}: {reason}"),
+            Self::Invalid { reason, .. } => reason.to_string(),
+            Self::Id { error, .. } => error.to_string(),
+            Self::Policy {
+                error: model_policy::PolicyError::InvalidBackoff { reason, .. },
+                path,
+            } if !path.is_empty() => reason.to_string(),
+            Self::Policy { error, .. } => error.to_string(),
+            Self::Selector(error) => selector_message(error),
+            other => other.to_string(),
+        }
+    }
+
     /// The field path of a validation error, relative to the value that was validated.
     pub fn path(&self) -> Option<&str> {
         match self {
@@ -315,6 +346,23 @@ impl TaskError {
             _ => None,
         }
     }
+}
+
+/// A selector error's message without its path (the path is cleared, then displayed).
+fn selector_message(error: &model_selector::SelectorError) -> String {
+    use model_selector::SelectorError as E;
+    let mut error = error.clone();
+    match &mut error {
+        E::InvalidKey { path, .. }
+        | E::InvalidValue { path, .. }
+        | E::DuplicateKey { path, .. }
+        | E::TooMany { path, .. }
+        | E::ValueCount { path, .. }
+        | E::NotAnInteger { path, .. }
+        | E::UnknownOperator { path, .. } => path.clear(),
+        _ => {}
+    }
+    error.to_string()
 }
 
 /// Joins a prefix and a relative path: `a` + `b.c` = `a.b.c`, `a` + `[1]` = `a[1]`, `a` + `` = `a`.

@@ -8,7 +8,9 @@
 //! construction: [`TaskSpec::builder`] and serde (through a raw twin) run the same checks,
 //! and every error names its field path (`kind.mode.body`,
 //! `runnerSelector.matchExpressions[1].values`); [`TaskSpec::validate`] adds the submit rule
-//! that embedded tasks cannot be submitted. The lifecycle table is [`TaskPhase::can_become`];
+//! that embedded tasks cannot be submitted. [`Parsed`] reads a wire value keeping a broken
+//! rule as a typed [`TaskError`], whose [`path`](TaskError::path) and
+//! [`message`](TaskError::message) a caller prints on its own (`taskctl check` does). The lifecycle table is [`TaskPhase::can_become`];
 //! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
 //! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
 //! slot is busy. Attempts run as [`TaskRun`]s under leases (seed 003): the task's
@@ -22,6 +24,7 @@
 //! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).
 mod admission;
 mod attempt;
+mod bounded;
 mod env;
 mod error;
 mod kind;
@@ -29,6 +32,7 @@ mod lease;
 mod limits;
 mod log;
 mod meta;
+mod parsed;
 mod phase;
 mod restart;
 mod router;
@@ -56,6 +60,7 @@ pub use crate::{
     },
     log::{LogCursor, LogKey},
     meta::ObjectMeta,
+    parsed::Parsed,
     phase::TaskPhase,
     restart::{RestartDecision, decide_restart},
     router::{

@@ -266,7 +266,7 @@ pub(crate) fn stored_result(result: AttemptResult) -> AttemptResult {
 /// The wire form of [`TaskRun`], unvalidated.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct TaskRunRaw {
+pub(crate) struct TaskRunRaw {
     task_id: TaskId,
     attempt: u32,
     runner: RunnerId,
@@ -274,7 +274,7 @@ struct TaskRunRaw {
     lease_expires_at: DateTime<Utc>,
     state: RunState,
     #[serde(default)]
-    cancel_requested: bool,
+    cancel_requested: Option<bool>,
     leased_at: DateTime<Utc>,
     #[serde(default)]
     started_at: Option<DateTime<Utc>>,
@@ -297,7 +297,7 @@ impl TryFrom<TaskRunRaw> for TaskRun {
             lease: raw.lease,
             lease_expires_at: raw.lease_expires_at,
             state: raw.state,
-            cancel_requested: raw.cancel_requested,
+            cancel_requested: raw.cancel_requested.unwrap_or_default(),
             leased_at: raw.leased_at,
             started_at: raw.started_at,
             finished_at: raw.finished_at,

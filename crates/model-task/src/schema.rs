@@ -4,13 +4,14 @@
 //! The schemas say as much of each rule as JSON Schema can. What only parsing checks:
 //! byte lengths of non-ASCII text (`maxLength` counts characters, the limits count UTF-8
 //! bytes); a script body's decoded size, UTF-8 and NUL bytes; unique environment keys;
-//! `updatedAt` not before `createdAt`; and the rules of the lower layers their own schemas
+//! `updatedAt` not before `createdAt`; a run's times in order (`leasedAt` < `leaseExpiresAt`,
+//! `leasedAt` <= `startedAt` <= `finishedAt`) and its lease id within a `u64`; and the rules of the lower layers their own schemas
 //! leave out (`maxMs >= firstMs`, selector requirements in all, `Gt`/`Lt` values in `i64`).
 
 use std::borrow::Cow;
 
 use chrono::{DateTime, Utc};
-use model_ids::{Slot, TaskId};
+use model_ids::{BASE36_MAX_LEN, RunnerId, Slot, TaskId};
 use model_policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use model_selector::{LabelSelector, Labels};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -18,13 +19,17 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use crate::{
     env::{EnvVar, RunnerEnv, TaskEnv},
     kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
+    lease::LeaseId,
     limits::{
         MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
         MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
         MAX_STATUS_ERROR_BYTES, MAX_TIMEOUT_MS,
     },
+    log::LogKey,
     meta::ObjectMeta,
     phase::TaskPhase,
+    run::TaskRun,
+    run_state::RunState,
     spec::TaskSpec,
     status::{AttemptOutcome, TaskStatus},
     task::Task,
@@ -429,5 +434,117 @@ schema!(Task, "Task", |generator| {
         "required": ["metadata", "spec"],
         "properties": { "metadata": metadata, "spec": spec, "status": status },
         "additionalProperties": false,
+    })
+});
+
+schema!(LeaseId, "LeaseId", |_generator| json_schema!({
+    "description": "The identity of one lease: a u64 written in base 36 (lowercase when \
+        written; uppercase and leading zeros are read too), so JSON readers cannot round it.",
+    "type": "string",
+    "minLength": 1,
+    "maxLength": BASE36_MAX_LEN,
+    "pattern": "^[0-9A-Za-z]+$",
+}));
+
+schema!(LogKey, "LogKey", |_generator| json_schema!({
+    "description": "The identity of one log line: the attempt that wrote it and its sequence \
+        number within that attempt.",
+    "type": "object",
+    "required": ["attempt", "sequence"],
+    "properties": {
+        "attempt": integer("The attempt that wrote the line.", 0, u64::from(u32::MAX)),
+        "sequence": integer("The line's sequence number within its attempt.", 0, u64::MAX),
+    },
+    "additionalProperties": false,
+}));
+
+schema!(TaskRun, "TaskRun", |generator| {
+    let task_id = generator.subschema_for::<TaskId>();
+    let runner = generator.subschema_for::<RunnerId>();
+    let lease = generator.subschema_for::<LeaseId>();
+    let state = generator.subschema_for::<RunState>();
+    let expires = time(
+        generator,
+        "When the lease expires unless a heartbeat extends it; after leasedAt.",
+    );
+    let leased = time(generator, "When the attempt was leased.");
+    let started = time(
+        generator,
+        "When the runner started the attempt; not before leasedAt.",
+    );
+    let finished = time(
+        generator,
+        "When the attempt ended; set exactly in a final state, not before the start.",
+    );
+    let states = |names: &[&str]| json_schema!({ "properties": { "state": { "enum": names } } });
+    let when = |names: &[&str], then: Schema| json_schema!({ "if": states(names), "then": then });
+    let unless = |names: &[&str], then: Schema| json_schema!({ "if": states(names), "else": then });
+    json_schema!({
+        "description": "One attempt of a task: which runner holds it under which lease until \
+            when, its state, its times and its result.",
+        "type": "object",
+        "required": ["taskId", "attempt", "runner", "lease", "leaseExpiresAt", "state", "leasedAt"],
+        "properties": {
+            "taskId": task_id,
+            "attempt": integer("The attempt number, from 1.", 1, u64::from(u32::MAX)),
+            "runner": runner,
+            "lease": lease,
+            "leaseExpiresAt": expires,
+            "state": state,
+            "cancelRequested": {
+                "description": "Whether cancel was requested: true in cancelling, may stay \
+                    true in canceled, false elsewhere.",
+                "type": "boolean",
+            },
+            "leasedAt": leased,
+            "startedAt": started,
+            "finishedAt": finished,
+            "exitCode": {
+                "description": "The exit code the runner reported, on a final attempt with a \
+                    reported result.",
+                "type": "integer",
+                "minimum": i32::MIN,
+                "maximum": i32::MAX,
+            },
+            "error": {
+                "description": format!(
+                    "The error text the runner reported, at most {MAX_STATUS_ERROR_BYTES} bytes."
+                ),
+                "type": "string",
+                "maxLength": MAX_STATUS_ERROR_BYTES,
+            },
+        },
+        "additionalProperties": false,
+        "allOf": [
+            when(&["leased"], json_schema!({ "not": { "required": ["startedAt"] } })),
+            when(
+                &["running", "succeeded", "failed", "timeout"],
+                json_schema!({ "required": ["startedAt"] }),
+            ),
+            when(
+                &["leased", "running", "cancelling"],
+                json_schema!({ "not": { "anyOf": [
+                    { "required": ["finishedAt"] },
+                    { "required": ["exitCode"] },
+                    { "required": ["error"] },
+                ] } }),
+            ),
+            unless(&["leased", "running", "cancelling"], json_schema!({ "required": ["finishedAt"] })),
+            when(
+                &["expired"],
+                json_schema!({ "not": { "anyOf": [{ "required": ["exitCode"] }, { "required": ["error"] }] } }),
+            ),
+            when(
+                &["cancelling"],
+                json_schema!({
+                    "required": ["cancelRequested"],
+                    "properties": { "cancelRequested": { "const": true } },
+                }),
+            ),
+            unless(
+                &["cancelling", "canceled"],
+                json_schema!({ "properties": { "cancelRequested": { "const": false } } }),
+            ),
+        ],
     })
 });

@@ -232,7 +232,7 @@ impl Task {
 /// `metadata.`, `spec.` or `status.` prefix. An absent status is a new task's status.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TaskRaw {
+pub(crate) struct TaskRaw {
     metadata: ObjectMetaRaw,
     spec: TaskSpecRaw,
     #[serde(default)]

@@ -5,8 +5,8 @@ use taskmodel::query::TaskQuery;
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{
-    AttemptOutcome, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec,
-    TaskStatus,
+    AttemptOutcome, LeaseId, LogKey, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind,
+    TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
@@ -124,9 +124,24 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         schema: schema_of::<AttemptOutcome>,
     },
     WireType {
+        name: "TaskRun",
+        about: "one attempt of a task under a lease",
+        schema: schema_of::<TaskRun>,
+    },
+    WireType {
         name: "RunState",
         about: "where one attempt (a run under a lease) is",
         schema: schema_of::<RunState>,
+    },
+    WireType {
+        name: "LeaseId",
+        about: "the lease a runner names in its calls (base 36)",
+        schema: schema_of::<LeaseId>,
+    },
+    WireType {
+        name: "LogKey",
+        about: "the identity of one log line: attempt and sequence",
+        schema: schema_of::<LogKey>,
     },
     WireType {
         name: "TaskQuery",

@@ -23,8 +23,9 @@ use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPol
 use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{
-    AttemptOutcome, LogKey, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, ObjectMeta, RunState,
-    RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    AttemptOutcome, LeaseId, LogKey, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_STATUS_ERROR_BYTES,
+    MAX_TIMEOUT_MS, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
+    TaskSpec, TaskStatus,
 };
 use taskmodel::{AgentId, RunnerId, Slot, TaskId};
 
@@ -101,6 +102,7 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskRun" => parse::<TaskRun>(json),
         "RunState" => parse::<RunState>(json),
         "LogKey" => parse::<LogKey>(json),
+        "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
         other => panic!("no parser for {other}: add it here"),
     }
@@ -281,15 +283,22 @@ fn blocks(markdown: &str) -> Vec<Block> {
 
 /// Wire types of `docs/wire-format.md` that have no schema yet; their blocks are checked
 /// by the parser only. An entry must be removed when its type gets a schema.
-const NO_SCHEMA_YET: &[&str] = &["TaskRun", "LogKey"];
+const NO_SCHEMA_YET: &[&str] = &[];
 
 /// Rejected blocks whose rule JSON Schema cannot express: type, a fragment that picks the
 /// block, and the rule.
-const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[(
-    "TaskEnv",
-    r#"{ "key": "MODE", "value": "slow" }"#,
-    "environment keys are unique",
-)];
+const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
+    (
+        "TaskEnv",
+        r#"{ "key": "MODE", "value": "slow" }"#,
+        "environment keys are unique",
+    ),
+    (
+        "TaskRun",
+        r#""finishedAt": "2025-01-01T00:00:04Z""#,
+        "finishedAt is not before startedAt",
+    ),
+];
 
 #[test]
 fn every_wire_format_block_agrees_with_its_schema() {
@@ -995,5 +1004,195 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
         json!({ "labelSelector": "zone in (" }).to_string(),
         CannotExpress,
         "a selector syntax error",
+    );
+}
+
+// ---- TaskRun, LogKey, LeaseId
+
+/// A leased run (attempt 1, lease "z", leased at T0 until T9) with `patch`'s fields set
+/// (a `null` in the patch removes the field).
+fn task_run(patch: Value) -> String {
+    let mut doc = json!({
+        "taskId": "t", "attempt": 1, "runner": "r", "lease": "z",
+        "leaseExpiresAt": T9, "state": "leased", "leasedAt": T0,
+    });
+    let map = doc.as_object_mut().unwrap();
+    for (key, value) in patch.as_object().unwrap() {
+        if value.is_null() {
+            map.remove(key);
+        } else {
+            map.insert(key.clone(), value.clone());
+        }
+    }
+    doc.to_string()
+}
+
+const T9: &str = "2025-01-01T00:00:09Z";
+const T2: &str = "2025-01-01T00:00:02Z";
+
+/// Every state with the fields it needs and may have, and each rule between state and
+/// fields broken once: the schema and the parser agree on all of them.
+#[test]
+fn task_run_schema_agrees_with_the_parser_on_each_state_rule() {
+    let accepted = [
+        (json!({}), "leased"),
+        (json!({ "state": "running", "startedAt": T1 }), "running"),
+        (
+            json!({ "state": "running", "startedAt": T1, "cancelRequested": false }),
+            "cancel not requested",
+        ),
+        (
+            json!({ "state": "cancelling", "cancelRequested": true }),
+            "cancelling before start",
+        ),
+        (
+            json!({ "state": "cancelling", "cancelRequested": true, "startedAt": T1 }),
+            "cancelling after start",
+        ),
+        (
+            json!({ "state": "succeeded", "startedAt": T1, "finishedAt": T2, "exitCode": 0 }),
+            "succeeded",
+        ),
+        (
+            json!({ "state": "failed", "startedAt": T1, "finishedAt": T2, "exitCode": 1, "error": "e" }),
+            "failed",
+        ),
+        (
+            json!({ "state": "timeout", "startedAt": T1, "finishedAt": T2 }),
+            "timeout",
+        ),
+        (
+            json!({ "state": "canceled", "cancelRequested": true, "finishedAt": T2 }),
+            "canceled before start",
+        ),
+        (
+            json!({ "state": "canceled", "startedAt": T1, "finishedAt": T2, "exitCode": 143 }),
+            "canceled by the runner",
+        ),
+        (
+            json!({ "state": "expired", "startedAt": T1, "finishedAt": T9 }),
+            "expired",
+        ),
+        (
+            json!({ "lease": "0000000000001", "attempt": u32::MAX }),
+            "13 base-36 digits, the last attempt",
+        ),
+        (json!({ "lease": "3W5E11264SGSF" }), "u64::MAX in uppercase"),
+        (
+            json!({ "state": "failed", "startedAt": T1, "finishedAt": T2, "error": "e".repeat(MAX_STATUS_ERROR_BYTES) }),
+            "the longest error",
+        ),
+    ];
+    for (patch, what) in accepted {
+        both_accept("TaskRun", &task_run(patch), what);
+    }
+    let rejected = [
+        (json!({ "attempt": 0 }), "attempt 0"),
+        (json!({ "lease": "" }), "an empty lease"),
+        (json!({ "lease": "9-x" }), "a lease outside base 36"),
+        (json!({ "lease": "00000000000001" }), "a lease of 14 digits"),
+        (json!({ "lease": 7 }), "a lease as a number"),
+        (json!({ "runner": null }), "no runner"),
+        (json!({ "extra": 1 }), "an unknown field"),
+        (json!({ "startedAt": T1 }), "leased but started"),
+        (
+            json!({ "cancelRequested": true }),
+            "cancel requested while leased",
+        ),
+        (json!({ "finishedAt": T1 }), "leased but finished"),
+        (json!({ "exitCode": 0 }), "an exit code before the end"),
+        (json!({ "state": "running" }), "running without startedAt"),
+        (
+            json!({ "state": "running", "startedAt": T1, "error": "e" }),
+            "an error before the end",
+        ),
+        (
+            json!({ "state": "cancelling" }),
+            "cancelling without cancel requested",
+        ),
+        (
+            json!({ "state": "cancelling", "cancelRequested": false }),
+            "cancelling with cancel not requested",
+        ),
+        (
+            json!({ "state": "succeeded", "startedAt": T1 }),
+            "final without finishedAt",
+        ),
+        (
+            json!({ "state": "succeeded", "finishedAt": T2 }),
+            "succeeded without startedAt",
+        ),
+        (
+            json!({ "state": "succeeded", "startedAt": T1, "finishedAt": T2, "cancelRequested": true }),
+            "cancel intent ending succeeded",
+        ),
+        (
+            json!({ "state": "expired", "finishedAt": T9, "exitCode": 1 }),
+            "an expired attempt with an exit code",
+        ),
+        (
+            json!({ "state": "expired", "finishedAt": T9, "error": "e" }),
+            "an expired attempt with an error",
+        ),
+        (
+            json!({ "state": "failed", "startedAt": T1, "finishedAt": T2, "error": "e".repeat(MAX_STATUS_ERROR_BYTES + 1) }),
+            "an error one byte too long",
+        ),
+    ];
+    for (patch, what) in rejected {
+        parser_rejects("TaskRun", &task_run(patch), Schema::Rejects, what);
+    }
+    let parser_only = [
+        (
+            json!({ "leaseExpiresAt": T0 }),
+            "a lease expiring when it is leased",
+        ),
+        (
+            json!({ "state": "running", "startedAt": "2024-12-31T23:59:59Z" }),
+            "started before leased",
+        ),
+        (
+            json!({ "state": "timeout", "startedAt": T2, "finishedAt": T1 }),
+            "finished before started",
+        ),
+        (json!({ "lease": "3w5e11264sgsg" }), "a lease past u64::MAX"),
+    ];
+    for (patch, what) in parser_only {
+        parser_rejects("TaskRun", &task_run(patch), Schema::CannotExpress, what);
+    }
+}
+
+#[test]
+fn log_key_and_lease_id_schemas_agree_with_the_parser() {
+    both_accept("LogKey", r#"{"attempt":1,"sequence":0}"#, "a log key");
+    both_accept(
+        "LogKey",
+        &format!(r#"{{"attempt":{},"sequence":{}}}"#, u32::MAX, u64::MAX),
+        "the largest",
+    );
+    for (json, what) in [
+        (r#"{"attempt":1}"#, "no sequence"),
+        (r#"{"attempt":-1,"sequence":0}"#, "a negative attempt"),
+        (
+            r#"{"attempt":1,"sequence":0,"line":"x"}"#,
+            "an unknown field",
+        ),
+    ] {
+        parser_rejects("LogKey", json, Schema::Rejects, what);
+    }
+    both_accept("LeaseId", r#""9ix""#, "lowercase");
+    both_accept("LeaseId", r#""9IX""#, "uppercase");
+    for (json, what) in [
+        (r#""""#, "empty"),
+        (r#""9_x""#, "not base 36"),
+        ("12345", "a number"),
+    ] {
+        parser_rejects("LeaseId", json, Schema::Rejects, what);
+    }
+    parser_rejects(
+        "LeaseId",
+        r#""zzzzzzzzzzzzz""#,
+        Schema::CannotExpress,
+        "past u64::MAX",
     );
 }

@@ -35,6 +35,14 @@ const _: () = {
     send_sync::<model_task::ObjectMeta>();
     send_sync::<model_task::RestartDecision>();
     send_sync::<model_task::TaskError>();
+    send_sync::<crate::TaskRun>();
+    send_sync::<crate::RunState>();
+    send_sync::<crate::LeaseId>();
+    send_sync::<crate::Applied<crate::RestartDecision>>();
+    send_sync::<model_task::Parsed<crate::TaskSpec>>();
+    send_sync::<crate::TaskQuery>();
+    send_sync::<crate::TaskPage<crate::Task>>();
+    send_sync::<model_query::QueryError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

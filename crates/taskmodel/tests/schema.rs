@@ -89,6 +89,9 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<task::TaskPhase>("TaskPhase");
     check::<task::AttemptOutcome>("AttemptOutcome");
     check::<task::RunState>("RunState");
+    check::<task::TaskRun>("TaskRun");
+    check::<task::LeaseId>("LeaseId");
+    check::<task::LogKey>("LogKey");
     check::<task::Timeout>("Timeout");
     check::<task::Flag>("Flag");
     check::<query::TaskQuery>("TaskQuery");

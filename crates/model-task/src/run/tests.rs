@@ -208,3 +208,21 @@ fn stored_results_cut_the_error_on_a_char_boundary() {
     check(&straddling, MAX_STATUS_ERROR_BYTES - 1);
     check("", 0);
 }
+
+#[test]
+fn null_reads_as_absent_in_every_optional_run_field() {
+    let base = r#""taskId":"t","attempt":1,"runner":"r","lease":"1","leaseExpiresAt":"2025-01-01T00:00:30Z","state":"leased","leasedAt":"2025-01-01T00:00:00Z""#;
+    let without: TaskRun = serde_json::from_str(&format!("{{{base}}}")).unwrap();
+    for field in [
+        "cancelRequested",
+        "startedAt",
+        "finishedAt",
+        "exitCode",
+        "error",
+    ] {
+        let with_null = format!(r#"{{{base},"{field}":null}}"#);
+        let parsed: TaskRun =
+            serde_json::from_str(&with_null).unwrap_or_else(|e| panic!("{with_null}: {e}"));
+        assert_eq!(parsed, without, "{with_null}");
+    }
+}

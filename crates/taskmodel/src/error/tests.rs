@@ -106,3 +106,30 @@ fn display_and_source_are_the_layer_error() {
         inner.source().map(ToString::to_string)
     );
 }
+
+#[test]
+fn kinds_of_query_errors() {
+    use model_query::{MAX_LIMIT, QueryError, TaskQuery};
+    let query = |pairs: &[(&str, &str)]| TaskQuery::from_pairs(pairs.iter().copied());
+    check(
+        query(&[("limit", &(MAX_LIMIT + 1).to_string())]).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(query(&[("slot", "a b")]).unwrap_err(), ErrorKind::Invalid);
+    check(
+        query(&[("phase", "sleeping")]).unwrap_err(),
+        ErrorKind::UnknownTaskPhase,
+    );
+    // Every continuation token error is an invalid input: the caller sends a bad token.
+    for token in ["", "not base64!", "AAAA"] {
+        let err = query(&[("continue", token)]).unwrap_err();
+        assert!(err.is_token_error(), "{token:?}: {err}");
+        check(err, ErrorKind::Invalid);
+    }
+    let err: Error = query(&[("limit", "0")]).unwrap_err().into();
+    assert!(
+        matches!(err, Error::Query(QueryError::LimitOutOfRange { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+}

@@ -5,11 +5,11 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 use taskmodel::selector::Labels;
-use taskmodel::task::{KindSet, RouteOutcome, RunnerRouter, TaskError, TaskSpec};
+use taskmodel::task::{KindSet, Parsed, RouteOutcome, RunnerRouter, TaskError, TaskSpec};
 use taskmodel::{RunnerId, TaskId};
 
 use crate::cli::{Output, RouteArgs};
-use crate::diagnose::{Problem, parse_all, parse_json};
+use crate::diagnose::{Problem, Wire, parse_all, parse_json};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json};
@@ -22,6 +22,19 @@ struct RunnerDoc {
     #[serde(default)]
     labels: Labels,
     kinds: KindSet,
+}
+
+/// The inventory file: a JSON array of runners, every rule of which serde checks.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+struct Inventory(Vec<RunnerDoc>);
+
+impl Wire for Inventory {
+    type Value = Vec<RunnerDoc>;
+
+    fn check(self) -> Result<Self::Value, TaskError> {
+        Ok(self.0)
+    }
 }
 
 /// One requirement a runner's labels fail.
@@ -104,8 +117,8 @@ pub(crate) fn run(
     })
 }
 
-/// Parses one input as a `T`, with every problem prefixed by the file name.
-fn parse<T: serde::de::DeserializeOwned>(input: &Input) -> Result<T, Vec<Problem>> {
+/// Parses one input as a `W`, with every problem prefixed by the file name.
+fn parse<W: Wire>(input: &Input) -> Result<W::Value, Vec<Problem>> {
     let named = |p: Problem| Problem {
         path: format!("{}: {}", input.name, p.path)
             .trim_end_matches(": ")
@@ -117,12 +130,12 @@ fn parse<T: serde::de::DeserializeOwned>(input: &Input) -> Result<T, Vec<Problem
         .as_ref()
         .map_err(|reason| vec![Problem::at(input.name.clone(), reason.clone())])?;
     let value = parse_json(text).map_err(|p| vec![named(p)])?;
-    parse_all(&value).map_err(|ps| ps.into_iter().map(named).collect())
+    parse_all::<W>(&value).map_err(|ps| ps.into_iter().map(named).collect())
 }
 
 fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
-    let spec: Result<TaskSpec, _> = parse(spec);
-    let runners: Result<Vec<RunnerDoc>, _> = parse(runners);
+    let spec: Result<TaskSpec, _> = parse::<Parsed<TaskSpec>>(spec);
+    let runners: Result<Vec<RunnerDoc>, _> = parse::<Inventory>(runners);
     let (spec, runners) = match (spec, runners) {
         (Ok(spec), Ok(runners)) => (spec, runners),
         (spec, runners) => {

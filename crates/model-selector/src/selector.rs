@@ -8,7 +8,7 @@ use crate::{
     limits::MAX_REQUIREMENTS,
     operator::SelectorOperator,
     requirement::SelectorRequirement,
-    text::{Packed, key_bit, parse_i64},
+    text::{Packed, key_hash, parse_i64},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -70,23 +70,28 @@ enum Test {
 /// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Req {
+    /// The key's [`key_hash`], for a label set's index.
+    pub(crate) hash: u64,
     pub(crate) key: Packed,
+    /// For [`Req::fast`]: the value words, repeated to fill the array.
+    words: [u64; FAST_VALUES],
+    /// Bit `outcome` is set when the requirement holds for that outcome: 0 key absent,
+    /// 1 value not among `words`, 2 value among them; or [`SLOW`] when the requirement
+    /// needs [`LabelSelector::test`] (keys or values of 8 bytes or more, lists of more
+    /// than [`FAST_VALUES`], `Gt`, `Lt`).
+    fast: u8,
     /// The only value, when there is exactly one.
     value: Packed,
     test: Test,
     pub(crate) kind: Kind,
-    /// The integer of `Gt` and `Lt`.
-    pub(crate) bound: i64,
-    pub(crate) start: u32,
-    pub(crate) end: u32,
     /// Every value is shorter than 8 bytes, so equal words mean equal strings.
     short_values: bool,
-    /// The key's bit in a label set's key filter ([`key_bit`]).
-    key_bit: u64,
-    /// The result when the key is absent.
-    absent_ok: bool,
     /// For long lists, the index of their [`ValueHash`] in `LabelSelector::hashes`.
-    hash: Option<u8>,
+    list_hash: Option<u8>,
+    pub(crate) start: u32,
+    pub(crate) end: u32,
+    /// The integer of `Gt` and `Lt`.
+    pub(crate) bound: i64,
 }
 
 /// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
@@ -102,6 +107,12 @@ struct ValueHash {
 
 /// Lists longer than this get a [`ValueHash`]; shorter ones are scanned.
 const HASH_ABOVE: usize = 8;
+
+/// Most values of a requirement [`Req::fast`] handles.
+const FAST_VALUES: usize = 4;
+
+/// [`Req::fast`] for a requirement that needs [`LabelSelector::test`].
+const SLOW: u8 = 0;
 
 impl ValueHash {
     #[inline(always)]
@@ -273,28 +284,49 @@ impl LabelSelector {
 
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
-    /// Requirements are sorted by key and labels are sorted by key, so this is one merge
-    /// walk; keys and values of up to 8 bytes compare as single integers.
+    /// Each requirement looks its key up in the label set's collision-free hash index
+    /// (one probe; keys and values of up to 8 bytes compare as single integers).
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
-        let entries = labels.entries();
-        let arena = labels.arena();
-        let key_bits = labels.key_bits();
-        let mut at = 0;
+        if !labels.is_indexed() {
+            return self.matches_searching(labels);
+        }
         for req in &self.reqs {
-            if key_bits & req.key_bit == 0 {
-                // The key filter says the key is absent: no search needed.
-                if req.absent_ok {
-                    continue;
-                }
-                return false;
-            }
-            let found = seek(entries, arena, &mut at, req, &self.arena);
-            if !self.test(req, found, arena) {
+            let holds = if req.fast == SLOW {
+                self.test_slow(req, labels)
+            } else {
+                let outcome = match labels.find_short(req.hash, req.key.word) {
+                    None => 0,
+                    Some(e) => {
+                        let w = e.value.word;
+                        let [a, b, c, d] = req.words;
+                        1 + u32::from((w == a) | (w == b) | (w == c) | (w == d))
+                    }
+                };
+                req.fast >> outcome & 1 != 0
+            };
+            if !holds {
                 return false;
             }
         }
         true
+    }
+
+    /// Looks up and tests a requirement [`Req::fast`] does not handle, out of line.
+    #[inline(never)]
+    fn test_slow(&self, req: &Req, labels: &Labels) -> bool {
+        let found = labels.find(req.hash, &req.key, &self.arena);
+        self.test(req, found, labels.arena())
+    }
+
+    /// [`LabelSelector::matches`] for label sets without an index.
+    #[inline(never)]
+    fn matches_searching(&self, labels: &Labels) -> bool {
+        let arena = labels.arena();
+        self.reqs.iter().all(|req| {
+            let found = labels.search(&req.key, &self.arena);
+            self.test(req, found, arena)
+        })
     }
 
     /// Whether `req` holds given the label found for its key (if any).
@@ -333,7 +365,7 @@ impl LabelSelector {
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
         let word = entry.value.word;
-        let hash = req.hash.and_then(|i| self.hashes.get(usize::from(i)));
+        let hash = req.list_hash.and_then(|i| self.hashes.get(usize::from(i)));
         let from = match hash {
             Some(hash) => match self.slots.get(hash.slot(word)) {
                 Some(&slot) if slot > 0 => usize::from(slot) - 1,
@@ -348,7 +380,7 @@ impl LabelSelector {
         }
         // Long values: check every value with this word (they are adjacent).
         rest.iter()
-            .skip_while(|v| req.hash.is_none() && v.word != word)
+            .skip_while(|v| req.list_hash.is_none() && v.word != word)
             .take_while(|v| v.word == word)
             .any(|v| v.eq_in(&self.arena, &entry.value, arena))
     }
@@ -423,59 +455,6 @@ impl LabelSelector {
     }
 }
 
-/// Advances `at` to the first entry whose key is not below `req`'s key and returns it if
-/// the keys are equal. `at` stays on a found entry, since the next requirement may have
-/// the same key.
-#[inline(always)]
-pub(crate) fn seek<'e>(
-    entries: &'e [Entry],
-    arena: &str,
-    at: &mut usize,
-    req: &Req,
-    req_arena: &str,
-) -> Option<&'e Entry> {
-    let rest = entries.get(*at..).unwrap_or(&[]);
-    let word = req.key.word;
-    // A tight linear scan: on the few labels a runner has it beats a binary search.
-    let skip = if rest.len() <= 32 {
-        rest.iter()
-            .position(|e| e.key.word >= word)
-            .unwrap_or(rest.len())
-    } else {
-        rest.partition_point(|e| e.key.word < word)
-    };
-    *at += skip;
-    let entry = rest.get(skip)?;
-    if entry.key.word != word {
-        return None;
-    }
-    if req.key.span.len < 8 {
-        // The word holds a zero byte, which no key has: equal words, equal keys.
-        return Some(entry);
-    }
-    seek_long(entries, arena, at, req, req_arena)
-}
-
-/// [`seek`] among keys longer than 8 bytes that share their first 8 bytes.
-#[cold]
-#[inline(never)]
-fn seek_long<'e>(
-    entries: &'e [Entry],
-    arena: &str,
-    at: &mut usize,
-    req: &Req,
-    req_arena: &str,
-) -> Option<&'e Entry> {
-    while let Some(entry) = entries.get(*at) {
-        match entry.key.cmp_in(arena, &req.key, req_arena) {
-            Ordering::Less => *at += 1,
-            Ordering::Equal => return Some(entry),
-            Ordering::Greater => return None,
-        }
-    }
-    None
-}
-
 /// The integer value of a label, for `Gt` and `Lt`.
 #[inline(never)]
 fn compare(entry: &Entry, arena: &str) -> Option<i64> {
@@ -533,18 +512,20 @@ impl Compiler {
 
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
         let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+        let hash = key_hash(key.bytes(&self.sel.arena));
         self.sel.reqs.push(Req {
+            hash,
             key,
+            words: [0; FAST_VALUES],
+            fast: SLOW,
             value: key,
             test: Test::Exists,
             kind,
-            bound: 0,
+            short_values: true,
+            list_hash: None,
             start,
             end: start,
-            short_values: true,
-            key_bit: key_bit(key.word),
-            absent_ok: false,
-            hash: None,
+            bound: 0,
         });
     }
 
@@ -633,7 +614,7 @@ impl Compiler {
         if own.len() > HASH_ABOVE
             && let Some(hash) = ValueHash::build(own, &mut self.sel.slots)
         {
-            req.hash = u8::try_from(self.sel.hashes.len()).ok();
+            req.list_hash = u8::try_from(self.sel.hashes.len()).ok();
             self.sel.hashes.push(hash);
         }
         req.test = match (req.kind, single) {
@@ -646,7 +627,18 @@ impl Compiler {
             (Kind::Gt, _) => Test::Greater,
             (Kind::Lt, _) => Test::Less,
         };
-        req.absent_ok = matches!(req.test, Test::NotEqual | Test::NoneOf | Test::Absent);
+        if req.key.span.len < 8 && req.short_values && own.len() <= FAST_VALUES {
+            for (i, w) in req.words.iter_mut().enumerate() {
+                *w = own.get(i).or(own.first()).map_or(0, |v| v.word);
+            }
+            req.fast = match req.test {
+                Test::Equal | Test::OneOf => 0b100,
+                Test::NotEqual | Test::NoneOf => 0b011,
+                Test::Exists => 0b110,
+                Test::Absent => 0b001,
+                Test::Greater | Test::Less => SLOW,
+            };
+        }
     }
 
     /// Sorts the requirements into canonical order.

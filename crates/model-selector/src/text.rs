@@ -265,9 +265,22 @@ pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
     Some(n)
 }
 
-/// The bit a key sets in a label set's key filter (one of 64, from its word), so a
-/// selector can tell without a search that a key is absent.
-#[inline]
-pub(crate) fn key_bit(word: u64) -> u64 {
-    1 << (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+/// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):
+/// the prefix word, the length and any bytes past the first 8, through a 64-bit finalizer,
+/// so every bit window of it is usable as a table index. Computed at construction only.
+pub(crate) fn key_hash(key: &[u8]) -> u64 {
+    let mut h = word(key) ^ (key.len() as u64);
+    for chunk in key.get(8..).unwrap_or(&[]).chunks(8) {
+        h = mix(h) ^ word(chunk);
+    }
+    mix(h)
+}
+
+/// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }

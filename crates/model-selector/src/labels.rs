@@ -235,15 +235,15 @@ impl Labels {
         self.index.shift != KeyIndex::NONE
     }
 
-    /// The entry of the key shorter than 8 bytes whose [`word`] is `word` and whose
+    /// The entry of the key of `len` (at most 8) bytes whose [`word`] is `word` and whose
     /// [`key_hash`] is `hash`, through the index; only when [`Labels::is_indexed`].
     #[inline(always)]
-    pub(crate) fn find_short(&self, hash: u64, word: u64) -> Option<&Entry> {
+    pub(crate) fn find_short(&self, hash: u64, word: u64, len: u32) -> Option<&Entry> {
         let slot = self.index.slots[(hash >> self.index.shift) as usize % SLOTS];
         // Slot 0 (no key) wraps to an index past every entry.
         let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
-        // The word holds a zero byte, which no key has: equal words, equal keys.
-        (entry.key.word == word).then_some(entry)
+        // The word holds the whole key: equal words and lengths, equal keys.
+        (entry.key.word == word && entry.key.span.len == len).then_some(entry)
     }
 
     /// The entry of `key` (whose [`key_hash`] is `hash`), through the index; only when

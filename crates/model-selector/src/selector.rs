@@ -73,32 +73,47 @@ pub(crate) struct Req {
     /// The key's [`key_hash`], for a label set's index.
     pub(crate) hash: u64,
     pub(crate) key: Packed,
-    /// For [`Req::fast`]: the value words, repeated to fill the array.
+    /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
+    form: Form,
+    /// For the fast forms, bit `outcome` is set when the requirement holds for that
+    /// outcome: 0 key absent, 1 value not listed, 2 value listed.
+    mask: u8,
+    /// For [`Form::One`] and [`Form::Four`]: the value words, repeated to fill the array.
     words: [u64; FAST_VALUES],
-    /// Bit `outcome` is set when the requirement holds for that outcome: 0 key absent,
-    /// 1 value not among `words`, 2 value among them; or [`SLOW`] when the requirement
-    /// needs [`LabelSelector::test`] (keys or values of 8 bytes or more, lists of more
-    /// than [`FAST_VALUES`], `Gt`, `Lt`).
-    fast: u8,
+    /// For long lists ([`Req::hashed`]), their perfect hash.
+    list: ValueHash,
+    hashed: bool,
     /// The only value, when there is exactly one.
     value: Packed,
     test: Test,
     pub(crate) kind: Kind,
     /// Every value is shorter than 8 bytes, so equal words mean equal strings.
     short_values: bool,
-    /// For long lists, the index of their [`ValueHash`] in `LabelSelector::hashes`.
-    list_hash: Option<u8>,
     pub(crate) start: u32,
     pub(crate) end: u32,
     /// The integer of `Gt` and `Lt`.
     pub(crate) bound: i64,
 }
 
+/// How [`LabelSelector::matches`] tests a requirement on a key of at most 8 bytes whose
+/// values are all shorter than 8 bytes (so equal words mean equal strings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Anything else: [`LabelSelector::test`], out of line.
+    Slow,
+    /// The value word is `words[0]` (`Exists` and `DoesNotExist` too: the mask ignores it).
+    One,
+    /// The value word is among `words` (2 to [`FAST_VALUES`] values).
+    Four,
+    /// The value word is `slot_words[list.slot(word)]` (lists of more than [`HASH_ABOVE`]).
+    Hashed,
+}
+
 /// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
 /// `slots[start + (word * mult) >> shift]` holds 1 + the index of the first value with
-/// that word, or 0. Found at construction by trying a fixed list of multipliers, so it
-/// is deterministic.
-#[derive(Debug, Clone, Copy)]
+/// that word, or 0, and `slot_words` the same slot's word ([`NO_WORD`] when empty).
+/// Found at construction by trying a fixed list of multipliers, so it is deterministic.
+#[derive(Debug, Clone, Copy, Default)]
 struct ValueHash {
     mult: u64,
     shift: u32,
@@ -111,8 +126,9 @@ const HASH_ABOVE: usize = 8;
 /// Most values of a requirement [`Req::fast`] handles.
 const FAST_VALUES: usize = 4;
 
-/// [`Req::fast`] for a requirement that needs [`LabelSelector::test`].
-const SLOW: u8 = 0;
+/// The word of an empty hash slot: its last byte is not zero, so it is not the word of
+/// any string shorter than 8 bytes.
+const NO_WORD: u64 = u64::MAX;
 
 impl ValueHash {
     #[inline(always)]
@@ -120,8 +136,9 @@ impl ValueHash {
         self.start as usize + (word.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
-    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`.
-    fn build(values: &[Packed], slots: &mut Vec<u8>) -> Option<Self> {
+    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`
+    /// and `words`, which have the same length.
+    fn build(values: &[Packed], slots: &mut Vec<u8>, words: &mut Vec<u64>) -> Option<Self> {
         let distinct = values.len();
         let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
         for bits in min_bits..=min_bits + 2 {
@@ -147,6 +164,12 @@ impl ValueHash {
                     slots[slot] = u8::try_from(i + 1).ok()?;
                 }
                 if ok {
+                    words.resize(start, NO_WORD);
+                    words.extend(slots.get(start..).unwrap_or(&[]).iter().map(|&s| {
+                        values
+                            .get(usize::from(s).wrapping_sub(1))
+                            .map_or(NO_WORD, |v| v.word)
+                    }));
                     return Some(hash);
                 }
                 slots.truncate(start);
@@ -202,9 +225,9 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Packed>,
-    /// The [`ValueHash`] of each long list, and their tables.
-    hashes: Vec<ValueHash>,
+    /// The tables of the [`ValueHash`]es of long lists.
     slots: Vec<u8>,
+    slot_words: Vec<u64>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
@@ -292,18 +315,27 @@ impl LabelSelector {
             return self.matches_searching(labels);
         }
         for req in &self.reqs {
-            let holds = if req.fast == SLOW {
+            let holds = if req.form == Form::Slow {
                 self.test_slow(req, labels)
             } else {
-                let outcome = match labels.find_short(req.hash, req.key.word) {
+                let outcome = match labels.find_short(req.hash, req.key.word, req.key.span.len) {
                     None => 0,
                     Some(e) => {
                         let w = e.value.word;
-                        let [a, b, c, d] = req.words;
-                        1 + u32::from((w == a) | (w == b) | (w == c) | (w == d))
+                        let listed = match req.form {
+                            Form::One => w == req.words[0],
+                            Form::Four => {
+                                let [a, b, c, d] = req.words;
+                                (w == a) | (w == b) | (w == c) | (w == d)
+                            }
+                            Form::Hashed | Form::Slow => {
+                                self.slot_words.get(req.list.slot(w)) == Some(&w)
+                            }
+                        };
+                        1 + u32::from(listed)
                     }
                 };
-                req.fast >> outcome & 1 != 0
+                req.mask >> outcome & 1 != 0
             };
             if !holds {
                 return false;
@@ -365,7 +397,7 @@ impl LabelSelector {
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
         let word = entry.value.word;
-        let hash = req.list_hash.and_then(|i| self.hashes.get(usize::from(i)));
+        let hash = req.hashed.then_some(&req.list);
         let from = match hash {
             Some(hash) => match self.slots.get(hash.slot(word)) {
                 Some(&slot) if slot > 0 => usize::from(slot) - 1,
@@ -380,7 +412,7 @@ impl LabelSelector {
         }
         // Long values: check every value with this word (they are adjacent).
         rest.iter()
-            .skip_while(|v| req.list_hash.is_none() && v.word != word)
+            .skip_while(|v| !req.hashed && v.word != word)
             .take_while(|v| v.word == word)
             .any(|v| v.eq_in(&self.arena, &entry.value, arena))
     }
@@ -493,8 +525,8 @@ impl Compiler {
                 arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
                 values: Vec::with_capacity(values),
-                hashes: Vec::new(),
                 slots: Vec::new(),
+                slot_words: Vec::new(),
             },
         }
     }
@@ -516,13 +548,15 @@ impl Compiler {
         self.sel.reqs.push(Req {
             hash,
             key,
+            form: Form::Slow,
+            mask: 0,
             words: [0; FAST_VALUES],
-            fast: SLOW,
+            list: ValueHash::default(),
+            hashed: false,
             value: key,
             test: Test::Exists,
             kind,
             short_values: true,
-            list_hash: None,
             start,
             end: start,
             bound: 0,
@@ -612,10 +646,10 @@ impl Compiler {
         }
         req.short_values = own.iter().all(|v| v.span.len < 8);
         if own.len() > HASH_ABOVE
-            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots)
+            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots, &mut self.sel.slot_words)
         {
-            req.list_hash = u8::try_from(self.sel.hashes.len()).ok();
-            self.sel.hashes.push(hash);
+            req.list = hash;
+            req.hashed = true;
         }
         req.test = match (req.kind, single) {
             (Kind::Label | Kind::In, true) => Test::Equal,
@@ -627,18 +661,23 @@ impl Compiler {
             (Kind::Gt, _) => Test::Greater,
             (Kind::Lt, _) => Test::Less,
         };
-        if req.key.span.len < 8 && req.short_values && own.len() <= FAST_VALUES {
-            for (i, w) in req.words.iter_mut().enumerate() {
-                *w = own.get(i).or(own.first()).map_or(0, |v| v.word);
-            }
-            req.fast = match req.test {
-                Test::Equal | Test::OneOf => 0b100,
-                Test::NotEqual | Test::NoneOf => 0b011,
-                Test::Exists => 0b110,
-                Test::Absent => 0b001,
-                Test::Greater | Test::Less => SLOW,
-            };
+        for (i, w) in req.words.iter_mut().enumerate() {
+            *w = own.get(i).or(own.first()).map_or(0, |v| v.word);
         }
+        req.mask = match req.test {
+            Test::Equal | Test::OneOf => 0b100,
+            Test::NotEqual | Test::NoneOf => 0b011,
+            Test::Exists => 0b110,
+            Test::Absent => 0b001,
+            Test::Greater | Test::Less => 0,
+        };
+        req.form = match own.len() {
+            _ if req.key.span.len > 8 || !req.short_values || req.mask == 0 => Form::Slow,
+            0 | 1 => Form::One,
+            2..=FAST_VALUES => Form::Four,
+            _ if req.hashed => Form::Hashed,
+            _ => Form::Slow,
+        };
     }
 
     /// Sorts the requirements into canonical order.

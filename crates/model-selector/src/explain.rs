@@ -106,7 +106,7 @@ impl LabelSelector {
         let arena = labels.arena();
         let mut failures = Vec::new();
         let mut expression = 0;
-        for req in self.reqs() {
+        for req in self.ordered() {
             let found = labels.find(req.hash, &req.key, self.arena());
             let key = req.key.get(self.arena());
             let path = if req.kind == Kind::Label {

@@ -41,7 +41,7 @@ impl KeyIndex {
         }
         let mut hashes = [0_u64; INDEX_MAX];
         for (h, e) in hashes.iter_mut().zip(entries) {
-            *h = key_hash(e.key.bytes(arena));
+            *h = key_hash(e.key.word, e.key.bytes(arena));
         }
         let hashes = hashes.get(..entries.len()).unwrap_or(&[]);
         for shift in 0..=(u64::BITS - SLOTS.trailing_zeros()) {

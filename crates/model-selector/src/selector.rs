@@ -192,9 +192,10 @@ impl ValueHash {
 ///
 /// # Canonical form
 ///
-/// A selector is stored canonically: requirements sorted by key (then `matchLabels` before
+/// A selector has a canonical form: requirements sorted by key (then `matchLabels` before
 /// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, then values), values sorted and
-/// deduplicated. `Display`, serialization and [`PartialEq`] use that form, so two selectors
+/// deduplicated. `Display`, serialization, [`LabelSelector::explain`],
+/// [`LabelSelector::match_expressions`] and [`PartialEq`] use that form, so two selectors
 /// written in a different order compare equal. It preserves meaning, and which part a
 /// requirement came from: a `matchLabels` entry prints `k=v`, an `In` with one value prints
 /// `k in (v)`.
@@ -285,7 +286,7 @@ impl LabelSelector {
 
     /// The `matchLabels` entries in key order.
     pub fn match_labels(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.reqs.iter().filter(|r| r.kind == Kind::Label).map(|r| {
+        self.ordered().filter(|r| r.kind == Kind::Label).map(|r| {
             let value = self
                 .req_values(r)
                 .first()
@@ -296,8 +297,7 @@ impl LabelSelector {
 
     /// The `matchExpressions` in canonical order.
     pub fn match_expressions(&self) -> impl Iterator<Item = RequirementView<'_>> + '_ {
-        self.reqs
-            .iter()
+        self.ordered()
             .filter(|r| r.kind != Kind::Label)
             .map(|req| RequirementView {
                 selector: self,
@@ -424,8 +424,26 @@ impl LabelSelector {
             .unwrap_or(&[])
     }
 
-    pub(crate) fn reqs(&self) -> &[Req] {
-        &self.reqs
+    /// The requirements in canonical order. They are stored in the order they came in
+    /// (matching does not care), so this sorts their positions, on the stack.
+    pub(crate) fn ordered(&self) -> Ordered<'_> {
+        let mut order = [0_u8; MAX_REQUIREMENTS];
+        if let Some(order) = order.get_mut(..self.reqs.len()) {
+            for (i, o) in order.iter_mut().enumerate() {
+                *o = i as u8;
+            }
+            order.sort_unstable_by(|&a, &b| {
+                match (self.reqs.get(usize::from(a)), self.reqs.get(usize::from(b))) {
+                    (Some(a), Some(b)) => self.cmp_reqs(a, b),
+                    _ => Ordering::Equal,
+                }
+            });
+        }
+        Ordered {
+            reqs: &self.reqs,
+            order,
+            at: 0,
+        }
     }
 
     pub(crate) fn arena(&self) -> &str {
@@ -487,6 +505,29 @@ impl LabelSelector {
     }
 }
 
+/// A selector's requirements in canonical order, from [`LabelSelector::ordered`].
+pub(crate) struct Ordered<'a> {
+    reqs: &'a [Req],
+    /// Positions in `reqs`, sorted; unused past [`MAX_REQUIREMENTS`] requirements, which
+    /// [`Compiler::finish`] sorts in place instead.
+    order: [u8; MAX_REQUIREMENTS],
+    at: usize,
+}
+
+impl<'a> Iterator for Ordered<'a> {
+    type Item = &'a Req;
+
+    fn next(&mut self) -> Option<&'a Req> {
+        let at = self.at;
+        self.at += 1;
+        if self.reqs.len() > MAX_REQUIREMENTS {
+            return self.reqs.get(at);
+        }
+        let i = self.order.get(..self.reqs.len())?.get(at)?;
+        self.reqs.get(usize::from(*i))
+    }
+}
+
 /// The integer value of a label, for `Gt` and `Lt`.
 #[inline(never)]
 fn compare(entry: &Entry, arena: &str) -> Option<i64> {
@@ -544,7 +585,7 @@ impl Compiler {
 
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
         let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
-        let hash = key_hash(key.bytes(&self.sel.arena));
+        let hash = key_hash(key.word, key.bytes(&self.sel.arena));
         self.sel.reqs.push(Req {
             hash,
             key,
@@ -680,11 +721,15 @@ impl Compiler {
         };
     }
 
-    /// Sorts the requirements into canonical order.
+    /// The selector. Requirements stay in the order they came in
+    /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
+    /// more than callers allow.
     pub(crate) fn finish(mut self) -> LabelSelector {
-        let mut reqs = std::mem::take(&mut self.sel.reqs);
-        reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
-        self.sel.reqs = reqs;
+        if self.sel.reqs.len() > MAX_REQUIREMENTS {
+            let mut reqs = std::mem::take(&mut self.sel.reqs);
+            reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
+            self.sel.reqs = reqs;
+        }
         self.sel
     }
 }
@@ -751,7 +796,7 @@ impl fmt::Display for RequirementView<'_> {
 /// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
 impl fmt::Display for LabelSelector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, req) in self.reqs.iter().enumerate() {
+        for (i, req) in self.ordered().enumerate() {
             if i > 0 {
                 f.write_str(",")?;
             }
@@ -770,7 +815,7 @@ impl fmt::Debug for LabelSelector {
 impl PartialEq for LabelSelector {
     fn eq(&self, other: &Self) -> bool {
         self.reqs.len() == other.reqs.len()
-            && self.reqs.iter().zip(&other.reqs).all(|(a, b)| {
+            && self.ordered().zip(other.ordered()).all(|(a, b)| {
                 a.kind == b.kind
                     && a.bound == b.bound
                     && a.key.get(&self.arena) == b.key.get(&other.arena)

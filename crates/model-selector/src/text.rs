@@ -268,8 +268,14 @@ pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
 /// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):
 /// the prefix word, the length and any bytes past the first 8, through a 64-bit finalizer,
 /// so every bit window of it is usable as a table index. Computed at construction only.
-pub(crate) fn key_hash(key: &[u8]) -> u64 {
-    let mut h = word(key) ^ (key.len() as u64);
+///
+/// `prefix` is the key's [`word`].
+#[inline]
+pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
+    let mut h = prefix ^ (key.len() as u64);
+    if key.len() <= 8 {
+        return mix(h);
+    }
     for chunk in key.get(8..).unwrap_or(&[]).chunks(8) {
         h = mix(h) ^ word(chunk);
     }
@@ -277,6 +283,7 @@ pub(crate) fn key_hash(key: &[u8]) -> u64 {
 }
 
 /// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
+#[inline]
 fn mix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);

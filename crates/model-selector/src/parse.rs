@@ -22,7 +22,7 @@ impl FromStr for LabelSelector {
         Parser {
             input,
             pos: 0,
-            out: Compiler::over(input, 4, 4),
+            out: Compiler::over(input, 4),
         }
         .selector()
     }

@@ -8,7 +8,7 @@ use crate::{
     limits::MAX_REQUIREMENTS,
     operator::SelectorOperator,
     requirement::SelectorRequirement,
-    text::{Packed, key_hash, parse_i64},
+    text::{Packed, Span, key_hash, parse_i64},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -67,7 +67,9 @@ enum Test {
     Less,
 }
 
-/// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
+/// One compiled requirement. Its `len` values, sorted and distinct, are `inline[..len]`
+/// when there are at most [`FAST_VALUES`] (so most selectors need no value vector), else
+/// `values[start..start + len]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Req {
     /// The key's [`key_hash`], for a label set's index.
@@ -78,19 +80,18 @@ pub(crate) struct Req {
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
     /// outcome: 0 key absent, 1 value not listed, 2 value listed.
     mask: u8,
-    /// For [`Form::One`] and [`Form::Four`]: the value words, repeated to fill the array.
-    words: [u64; FAST_VALUES],
+    /// Up to [`FAST_VALUES`] values; past `len`, copies of the first, so [`Form::Four`]
+    /// can compare all four words.
+    inline: [Packed; FAST_VALUES],
     /// For long lists ([`Req::hashed`]), their perfect hash.
     list: ValueHash,
     hashed: bool,
-    /// The only value, when there is exactly one.
-    value: Packed,
     test: Test,
     pub(crate) kind: Kind,
     /// Every value is shorter than 8 bytes, so equal words mean equal strings.
     short_values: bool,
-    pub(crate) start: u32,
-    pub(crate) end: u32,
+    start: u32,
+    len: u32,
     /// The integer of `Gt` and `Lt`.
     pub(crate) bound: i64,
 }
@@ -125,6 +126,12 @@ const HASH_ABOVE: usize = 8;
 
 /// Most values of a requirement [`Req::fast`] handles.
 const FAST_VALUES: usize = 4;
+
+/// A placeholder value before a requirement's values are known.
+const NO_VALUE: Packed = Packed {
+    word: 0,
+    span: Span { start: 0, len: 0 },
+};
 
 /// The word of an empty hash slot: its last byte is not zero, so it is not the word of
 /// any string shorter than 8 bytes.
@@ -323,10 +330,10 @@ impl LabelSelector {
                     Some(e) => {
                         let w = e.value.word;
                         let listed = match req.form {
-                            Form::One => w == req.words[0],
+                            Form::One => w == req.inline[0].word,
                             Form::Four => {
-                                let [a, b, c, d] = req.words;
-                                (w == a) | (w == b) | (w == c) | (w == d)
+                                let [a, b, c, d] = &req.inline;
+                                (w == a.word) | (w == b.word) | (w == c.word) | (w == d.word)
                             }
                             Form::Hashed | Form::Slow => {
                                 self.slot_words.get(req.list.slot(w)) == Some(&w)
@@ -382,14 +389,14 @@ impl LabelSelector {
     /// Whether the value of `entry` is the one value of `req`.
     #[inline(always)]
     fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.value.word == entry.value.word
+        req.inline[0].word == entry.value.word
             && (req.short_values || self.long_equals(req, entry, arena))
     }
 
     #[cold]
     #[inline(never)]
     fn long_equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.value.eq_in(&self.arena, &entry.value, arena)
+        req.inline[0].eq_in(&self.arena, &entry.value, arena)
     }
 
     /// Whether the value of `entry` is among the (several) values of `req`.
@@ -418,10 +425,15 @@ impl LabelSelector {
     }
 
     #[inline]
-    pub(crate) fn req_values(&self, req: &Req) -> &[Packed] {
-        self.values
-            .get(req.start as usize..req.end as usize)
-            .unwrap_or(&[])
+    pub(crate) fn req_values<'a>(&'a self, req: &'a Req) -> &'a [Packed] {
+        let len = req.len as usize;
+        let values = if len <= FAST_VALUES {
+            req.inline.get(..len)
+        } else {
+            let start = req.start as usize;
+            self.values.get(start..start + len)
+        };
+        values.unwrap_or(&[])
     }
 
     /// The requirements in canonical order. They are stored in the order they came in
@@ -560,12 +572,12 @@ pub(crate) struct Compiler {
 impl Compiler {
     /// A compiler whose arena is `input`, for strings that are slices of it
     /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
-    pub(crate) fn over(input: &str, reqs: usize, values: usize) -> Self {
+    pub(crate) fn over(input: &str, reqs: usize) -> Self {
         Self {
             sel: LabelSelector {
                 arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
-                values: Vec::with_capacity(values),
+                values: Vec::new(),
                 slots: Vec::new(),
                 slot_words: Vec::new(),
             },
@@ -584,22 +596,20 @@ impl Compiler {
     }
 
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
-        let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
         let hash = key_hash(key.word, key.bytes(&self.sel.arena));
         self.sel.reqs.push(Req {
             hash,
             key,
             form: Form::Slow,
             mask: 0,
-            words: [0; FAST_VALUES],
+            inline: [NO_VALUE; FAST_VALUES],
             list: ValueHash::default(),
             hashed: false,
-            value: key,
             test: Test::Exists,
             kind,
             short_values: true,
-            start,
-            end: start,
+            start: 0,
+            len: 0,
             bound: 0,
         });
     }
@@ -643,76 +653,101 @@ impl Compiler {
     }
 
     fn value_packed(&mut self, value: Packed) {
-        if let Some(req) = self.sel.reqs.last_mut() {
+        let Some(req) = self.sel.reqs.last_mut() else {
+            return;
+        };
+        let len = req.len as usize;
+        if let Some(slot) = req.inline.get_mut(len) {
+            *slot = value;
+        } else {
+            if len == FAST_VALUES {
+                // The list outgrows the requirement: move it to the value vector.
+                req.start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+                self.sel.values.extend_from_slice(&req.inline);
+            }
             self.sel.values.push(value);
-            req.end += 1;
         }
+        req.len += 1;
     }
 
     /// Number of values in the current requirement.
     pub(crate) fn value_count(&self) -> usize {
-        self.sel
-            .reqs
-            .last()
-            .map_or(0, |r| (r.end - r.start) as usize)
+        self.sel.reqs.last().map_or(0, |r| r.len as usize)
     }
 
     /// Ends the current requirement: sorts and deduplicates its values and decides
     /// how [`LabelSelector::matches`] tests it.
     pub(crate) fn end(&mut self) {
-        let Some(req) = self.sel.reqs.last_mut() else {
+        let sel = &mut self.sel;
+        let Some(req) = sel.reqs.last_mut() else {
             return;
         };
+        let len = req.len as usize;
         let start = req.start as usize;
-        if self.sel.values.len() > start + 1 {
-            let arena = &self.sel.arena;
-            let values = &mut self.sel.values;
-            if let Some(own) = values.get_mut(start..) {
-                own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
-            }
-            let mut kept = start + 1;
-            for i in start + 1..values.len() {
-                if !values[i].eq_in(arena, &values[kept - 1], arena) {
-                    values[kept] = values[i];
+        if len > 1 {
+            let arena = &sel.arena;
+            let own = if len <= FAST_VALUES {
+                req.inline.get_mut(..len)
+            } else {
+                sel.values.get_mut(start..start + len)
+            };
+            let own = own.unwrap_or(&mut []);
+            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
+            let mut kept = 1;
+            for i in 1..own.len() {
+                if !own[i].eq_in(arena, &own[kept - 1], arena) {
+                    own[kept] = own[i];
                     kept += 1;
                 }
             }
-            values.truncate(kept);
-            req.end = u32::try_from(kept).unwrap_or(u32::MAX);
+            if len > FAST_VALUES && kept <= FAST_VALUES {
+                // Duplicates made the list short: back into the requirement.
+                for (slot, v) in req.inline.iter_mut().zip(&sel.values[start..start + kept]) {
+                    *slot = *v;
+                }
+            }
+            if len > FAST_VALUES {
+                sel.values.truncate(if kept > FAST_VALUES {
+                    start + kept
+                } else {
+                    start
+                });
+            }
+            req.len = kept as u32;
         }
-        let own = self.sel.values.get(start..).unwrap_or(&[]);
-        let single = own.len() == 1;
-        if let [only] = own {
-            req.value = *only;
+        let len = req.len as usize;
+        let inline = len <= FAST_VALUES;
+        if inline && len > 0 {
+            let first = req.inline[0];
+            for slot in req.inline.iter_mut().skip(len) {
+                *slot = first;
+            }
         }
+        let own = if inline {
+            req.inline.get(..len)
+        } else {
+            sel.values.get(start..start + len)
+        };
+        let own = own.unwrap_or(&[]);
         req.short_values = own.iter().all(|v| v.span.len < 8);
-        if own.len() > HASH_ABOVE
-            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots, &mut self.sel.slot_words)
+        if len > HASH_ABOVE
+            && let Some(hash) = ValueHash::build(own, &mut sel.slots, &mut sel.slot_words)
         {
             req.list = hash;
             req.hashed = true;
         }
-        req.test = match (req.kind, single) {
-            (Kind::Label | Kind::In, true) => Test::Equal,
-            (Kind::Label | Kind::In, false) => Test::OneOf,
-            (Kind::NotIn, true) => Test::NotEqual,
-            (Kind::NotIn, false) => Test::NoneOf,
-            (Kind::Exists, _) => Test::Exists,
-            (Kind::DoesNotExist, _) => Test::Absent,
-            (Kind::Gt, _) => Test::Greater,
-            (Kind::Lt, _) => Test::Less,
+        let single = len == 1;
+        (req.test, req.mask) = match req.kind {
+            Kind::Label | Kind::In if single => (Test::Equal, 0b100),
+            Kind::Label | Kind::In => (Test::OneOf, 0b100),
+            Kind::NotIn if single => (Test::NotEqual, 0b011),
+            Kind::NotIn => (Test::NoneOf, 0b011),
+            Kind::Exists => (Test::Exists, 0b110),
+            Kind::DoesNotExist => (Test::Absent, 0b001),
+            Kind::Gt => (Test::Greater, 0),
+            Kind::Lt => (Test::Less, 0),
         };
-        for (i, w) in req.words.iter_mut().enumerate() {
-            *w = own.get(i).or(own.first()).map_or(0, |v| v.word);
-        }
-        req.mask = match req.test {
-            Test::Equal | Test::OneOf => 0b100,
-            Test::NotEqual | Test::NoneOf => 0b011,
-            Test::Exists => 0b110,
-            Test::Absent => 0b001,
-            Test::Greater | Test::Less => 0,
-        };
-        req.form = match own.len() {
+        req.form = match len {
             _ if req.key.span.len > 8 || !req.short_values || req.mask == 0 => Form::Slow,
             0 | 1 => Form::One,
             2..=FAST_VALUES => Form::Four,

@@ -398,12 +398,36 @@ fn display_is_canonical() {
         ("cores > 007, mem<-2", "cores>7,mem<-2"),
         ("k=\"\",j in (\"\", a)", "j in (\"\",a),k=\"\""),
         ("b,a,b", "a,b,b"),
+        // Lists around the four values a requirement holds itself, duplicates included.
+        ("k in (d,c,b,a)", "k in (a,b,c,d)"),
+        ("k in (e,d,c,b,a)", "k in (a,b,c,d,e)"),
+        ("k in (b,a,b,a,b,a)", "k in (a,b)"),
+        ("k notin (d,d,c,c,b,a)", "k notin (a,b,c,d)"),
+        (
+            "k in (e,d,c,b,a,e),j in (x,y,z,x,y)",
+            "j in (x,y,z),k in (a,b,c,d,e)",
+        ),
     ];
     for (input, want) in cases {
         assert_eq!(sel(input).to_string(), want, "{input:?}");
         assert_eq!(sel(want).to_string(), want, "fixpoint of {want:?}");
     }
     assert_eq!(sel("a,b"), sel("b,a"));
+    assert_eq!(sel("k in (b,a,b,a,b)"), sel("k in (a,b)"));
+    for (selector, value, want) in [
+        ("k in (b,a,b,a,b)", "a", true),
+        ("k in (b,a,b,a,b)", "c", false),
+        ("k notin (b,a,b,a,b)", "b", false),
+        ("k notin (b,a,b,a,b)", "c", true),
+        ("k in (e,d,c,b,a)", "e", true),
+        ("k in (e,d,c,b,a)", "f", false),
+    ] {
+        assert_eq!(
+            sel(selector).matches(&labels(&[("k", value)])),
+            want,
+            "{selector} on {value}"
+        );
+    }
     assert_ne!(sel("k=v"), sel("k in (v)"));
 }
 

@@ -591,10 +591,12 @@ impl Compiler {
     }
 
     /// Starts a requirement on `key`, already in the arena at byte `start`.
-    pub(crate) fn begin_at(&mut self, start: usize, key: &str, kind: Kind) {
-        self.begin_packed(Packed::at(&self.sel.arena, start, key), kind);
+    #[inline]
+    pub(crate) fn begin_at(&mut self, start: usize, len: usize, kind: Kind) {
+        self.begin_packed(Packed::at(&self.sel.arena, start, len), kind);
     }
 
+    #[inline]
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
         let hash = key_hash(key.word, key.bytes(&self.sel.arena));
         self.sel.reqs.push(Req {
@@ -631,11 +633,15 @@ impl Compiler {
     }
 
     /// [`Compiler::value`] for a value already in the arena at byte `start`.
-    pub(crate) fn value_at(&mut self, start: usize, value: &str) {
+    #[inline]
+    pub(crate) fn value_at(&mut self, start: usize, len: usize) {
         if self.is_integer() {
-            self.bound(value);
+            let value = self.sel.arena.get(start..start + len).unwrap_or("");
+            if let Some(req) = self.sel.reqs.last_mut() {
+                req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+            }
         } else {
-            self.value_packed(Packed::at(&self.sel.arena, start, value));
+            self.value_packed(Packed::at(&self.sel.arena, start, len));
         }
     }
 
@@ -652,6 +658,7 @@ impl Compiler {
         }
     }
 
+    #[inline]
     fn value_packed(&mut self, value: Packed) {
         let Some(req) = self.sel.reqs.last_mut() else {
             return;
@@ -677,6 +684,7 @@ impl Compiler {
 
     /// Ends the current requirement: sorts and deduplicates its values and decides
     /// how [`LabelSelector::matches`] tests it.
+    #[inline]
     pub(crate) fn end(&mut self) {
         let sel = &mut self.sel;
         let Some(req) = sel.reqs.last_mut() else {

@@ -40,22 +40,21 @@ impl Packed {
         }
     }
 
-    /// `s`, which is already in `arena` at byte `start`.
-    pub(crate) fn at(arena: &str, start: usize, s: &str) -> Self {
+    /// The `len` bytes already in `arena` at byte `start`.
+    #[inline]
+    pub(crate) fn at(arena: &str, start: usize, len: usize) -> Self {
+        let bytes = arena.as_bytes();
         // Read 8 bytes of the arena when there are, and clear those past the string.
-        let word = match arena
-            .as_bytes()
-            .get(start..)
-            .and_then(<[u8]>::first_chunk::<8>)
-        {
-            Some(head) if s.len() < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * s.len())),
-            _ => word(s.as_bytes()),
+        let word = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(head) if len < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * len)),
+            Some(head) => u64::from_be_bytes(*head),
+            None => word(bytes.get(start..start + len).unwrap_or(&[])),
         };
         Self {
             word,
             span: Span {
                 start: u32::try_from(start).unwrap_or(u32::MAX),
-                len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(len).unwrap_or(u32::MAX),
             },
         }
     }

@@ -11,10 +11,11 @@
 //! ([`str::parse`]) or serde; every way validates and bounds the input (see the `MAX_*`
 //! constants) and reports a [`SelectorError`] with a field path.
 //!
-//! A selector is kept in a compiled, canonical form (requirements sorted by key, values
-//! sorted and deduplicated, short strings compared as integers), so
-//! [`LabelSelector::matches`] is one allocation-free merge walk over the sorted labels.
-//! `docs/performance.md` records how that compares with other implementations.
+//! A selector is kept in a compiled form (values sorted and deduplicated, short strings
+//! compared as integers) with a canonical order for display and comparison, and a label
+//! set carries a collision-free hash index of its keys, so [`LabelSelector::matches`] is
+//! one allocation-free probe per requirement. `docs/performance.md` records how that
+//! compares with other implementations.
 //!
 //! With the `schema` feature, [`Labels`], [`LabelSelector`], [`SelectorRequirement`] and
 //! [`SelectorOperator`] implement `schemars::JsonSchema`.

@@ -40,22 +40,21 @@ impl Packed {
         }
     }
 
-    /// `s`, which is already in `arena` at byte `start`.
-    pub(crate) fn at(arena: &str, start: usize, s: &str) -> Self {
+    /// The `len` bytes already in `arena` at byte `start`.
+    #[inline]
+    pub(crate) fn at(arena: &str, start: usize, len: usize) -> Self {
+        let bytes = arena.as_bytes();
         // Read 8 bytes of the arena when there are, and clear those past the string.
-        let word = match arena
-            .as_bytes()
-            .get(start..)
-            .and_then(<[u8]>::first_chunk::<8>)
-        {
-            Some(head) if s.len() < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * s.len())),
-            _ => word(s.as_bytes()),
+        let word = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(head) if len < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * len)),
+            Some(head) => u64::from_be_bytes(*head),
+            None => word(bytes.get(start..start + len).unwrap_or(&[])),
         };
         Self {
             word,
             span: Span {
                 start: u32::try_from(start).unwrap_or(u32::MAX),
-                len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(len).unwrap_or(u32::MAX),
             },
         }
     }
@@ -265,9 +264,29 @@ pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
     Some(n)
 }
 
-/// The bit a key sets in a label set's key filter (one of 64, from its word), so a
-/// selector can tell without a search that a key is absent.
+/// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):
+/// the prefix word, the length and any bytes past the first 8, through a 64-bit finalizer,
+/// so every bit window of it is usable as a table index. Computed at construction only.
+///
+/// `prefix` is the key's [`word`].
 #[inline]
-pub(crate) fn key_bit(word: u64) -> u64 {
-    1 << (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
+    let mut h = prefix ^ (key.len() as u64);
+    if key.len() <= 8 {
+        return mix(h);
+    }
+    for chunk in key.get(8..).unwrap_or(&[]).chunks(8) {
+        h = mix(h) ^ word(chunk);
+    }
+    mix(h)
+}
+
+/// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }

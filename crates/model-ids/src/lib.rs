@@ -40,6 +40,7 @@
 //! assert_eq!(decode_base36("9ix")?, 12345);
 //! # Ok::<(), model_ids::IdError>(())
 //! ```
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod base36;
 mod error;
 mod ids;

@@ -26,6 +26,7 @@
 //!
 //! With the `schema` feature, [`TaskQuery`] (its JSON form), [`SortOrder`] and
 //! [`ContinueToken`] implement `schemars::JsonSchema`.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
 mod hash;
 mod item;

@@ -29,6 +29,32 @@ pub(crate) struct KeyIndex {
 impl KeyIndex {
     const NONE: u8 = u8::MAX;
 
+    /// The slot position of `hash`: its top bits, reduced into the table.
+    #[inline(always)]
+    fn position(hash: u64, shift: u8) -> usize {
+        // wrapping_shr: a shift of NONE (only on an unindexed set) cannot overflow either.
+        (hash.wrapping_shr(u32::from(shift)) as usize) % SLOTS
+    }
+
+    /// The slot of `hash`: 0 for no key, else the entry's index plus one.
+    #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "position() is reduced modulo SLOTS, the table's length; the check compiles away"
+    )]
+    fn slot(&self, hash: u64) -> u8 {
+        self.slots[Self::position(hash, self.shift)]
+    }
+
+    /// The slot of `hash`, to fill while building.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "position() is reduced modulo SLOTS, the table's length"
+    )]
+    fn slot_mut(&mut self, hash: u64) -> &mut u8 {
+        &mut self.slots[Self::position(hash, self.shift)]
+    }
+
     const EMPTY: Self = Self {
         slots: [0; SLOTS],
         shift: Self::NONE,
@@ -58,7 +84,7 @@ impl KeyIndex {
                     shift: shift as u8,
                 };
                 for (i, h) in hashes.iter().enumerate() {
-                    index.slots[(h >> shift) as usize % SLOTS] = i as u8 + 1;
+                    *index.slot_mut(*h) = i as u8 + 1;
                 }
                 return index;
             }
@@ -240,7 +266,7 @@ impl Labels {
     /// [`key_hash`] is `hash`, through the index; only when [`Labels::is_indexed`].
     #[inline(always)]
     pub(crate) fn find_short(&self, hash: u64, word: u64, len: u32) -> Option<&Entry> {
-        let slot = self.index.slots[(hash >> self.index.shift) as usize % SLOTS];
+        let slot = self.index.slot(hash);
         // Slot 0 (no key) wraps to an index past every entry.
         let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
         // The word holds the whole key: equal words and lengths, equal keys.
@@ -251,7 +277,7 @@ impl Labels {
     /// [`Labels::is_indexed`].
     #[inline]
     fn find_indexed(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
-        let slot = self.index.slots[(hash >> self.index.shift) as usize % SLOTS];
+        let slot = self.index.slot(hash);
         // Slot 0 (no key) wraps to an index past every entry.
         let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
         if entry.key.word != key.word {

@@ -29,6 +29,7 @@
 //! assert_eq!(selector.to_string(), "!draining,gpu in (a100,h100),zone=eu");
 //! # Ok::<(), model_selector::SelectorError>(())
 //! ```
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
 mod explain;
 mod index;

@@ -159,16 +159,19 @@ impl ValueHash {
                 };
                 slots.resize(start + (1 << bits), 0);
                 let mut ok = true;
+                let mut previous = None;
                 for (i, v) in values.iter().enumerate() {
-                    if i > 0 && values[i - 1].word == v.word {
+                    // Sorted values: a repeat of the previous word is the same value.
+                    if previous.replace(v.word) == Some(v.word) {
                         continue;
                     }
-                    let slot = hash.slot(v.word);
-                    if slots[slot] != 0 {
-                        ok = false;
-                        break;
+                    match slots.get_mut(hash.slot(v.word)) {
+                        Some(cell) if *cell == 0 => *cell = u8::try_from(i + 1).ok()?,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
                     }
-                    slots[slot] = u8::try_from(i + 1).ok()?;
                 }
                 if ok {
                     words.resize(start, NO_WORD);
@@ -703,14 +706,23 @@ impl Compiler {
             own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
             let mut kept = 1;
             for i in 1..own.len() {
-                if !own[i].eq_in(arena, &own[kept - 1], arena) {
-                    own[kept] = own[i];
+                let (Some(&value), Some(last)) = (own.get(i), own.get(kept - 1)) else {
+                    break;
+                };
+                if !value.eq_in(arena, last, arena) {
+                    if let Some(cell) = own.get_mut(kept) {
+                        *cell = value;
+                    }
                     kept += 1;
                 }
             }
             if len > FAST_VALUES && kept <= FAST_VALUES {
                 // Duplicates made the list short: back into the requirement.
-                for (slot, v) in req.inline.iter_mut().zip(&sel.values[start..start + kept]) {
+                for (slot, v) in req
+                    .inline
+                    .iter_mut()
+                    .zip(sel.values.get(start..start + kept).unwrap_or(&[]))
+                {
                     *slot = *v;
                 }
             }

@@ -128,6 +128,10 @@ const NAME: u8 = 1;
 const ALNUM: u8 = 2;
 const DNS: u8 = 4;
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "b runs over 0..256, the table's length; indexing is the only way in a const block"
+)]
 const CLASSES: [u8; 256] = {
     let mut table = [0_u8; 256];
     let mut b = 0;
@@ -147,10 +151,20 @@ const CLASSES: [u8; 256] = {
     table
 };
 
+/// The class bits of `b`.
+#[inline]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a u8 is always below 256, the table's length; the check compiles away"
+)]
+fn class(b: u8) -> u8 {
+    CLASSES[usize::from(b)]
+}
+
 /// Whether `b` may appear in a name or value (`[A-Za-z0-9-_.]`).
 #[inline]
 pub(crate) fn is_name_byte(b: u8) -> bool {
-    CLASSES[usize::from(b)] & NAME != 0
+    class(b) & NAME != 0
 }
 
 /// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
@@ -186,7 +200,7 @@ fn check_name(name: &str) -> Result<(), &'static str> {
         return Err("a name must be at most 63 bytes");
     }
     let bytes = name.as_bytes();
-    let alnum = |b: &u8| CLASSES[usize::from(*b)] & ALNUM != 0;
+    let alnum = |b: &u8| class(*b) & ALNUM != 0;
     if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
         return Err("a name must start and end with an ASCII letter or digit");
     }
@@ -211,10 +225,7 @@ fn check_prefix(prefix: &str) -> Result<(), &'static str> {
                 "the prefix must be a DNS-1123 subdomain: dot-separated parts that start and end with a lowercase letter or digit",
             );
         }
-        if !bytes
-            .iter()
-            .all(|&b| CLASSES[usize::from(b)] & DNS != 0 && b != b'.')
-        {
+        if !bytes.iter().all(|&b| class(b) & DNS != 0 && b != b'.') {
             return Err(
                 "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",
             );

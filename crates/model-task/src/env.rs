@@ -104,9 +104,10 @@ fn check_list(vars: &[EnvVar]) -> Result<(), TaskError> {
         var.check().map_err(|e| e.at(&format!("[{i}]")))?;
     }
     if let Some((first, dup)) = find_duplicate(vars) {
+        let key = vars.get(dup).map_or("", |var| var.key.as_str());
         return Err(TaskError::invalid_input(
             index_path(dup, "key"),
-            &vars[dup].key,
+            key,
             InvalidReason::DuplicateKey { first },
         ));
     }
@@ -119,7 +120,7 @@ fn find_duplicate(vars: &[EnvVar]) -> Option<(usize, usize)> {
     const SCAN_LIMIT: usize = 32;
     if vars.len() <= SCAN_LIMIT {
         for (later, var) in vars.iter().enumerate() {
-            if let Some(first) = vars[..later].iter().position(|v| v.key == var.key) {
+            if let Some(first) = vars.iter().take(later).position(|v| v.key == var.key) {
                 return Some((first, later));
             }
         }

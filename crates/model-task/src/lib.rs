@@ -22,6 +22,7 @@
 //!
 //! With the `schema` feature every wire type implements `schemars::JsonSchema`; the schemas
 //! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod admission;
 mod attempt;
 mod bounded;

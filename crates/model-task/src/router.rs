@@ -172,11 +172,11 @@ impl<'de> Deserialize<'de> for KindSet {
 /// 64-bit FNV-1a.
 const fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < bytes.len() {
-        h ^= bytes[i] as u64;
+    let mut rest = bytes;
+    while let [byte, tail @ ..] = rest {
+        h ^= *byte as u64;
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        i += 1;
+        rest = tail;
     }
     h
 }

@@ -53,6 +53,7 @@
 //!
 //! `schema`: `schemars::JsonSchema` for every wire type, in every layer, and a re-export of
 //! [`schemars`](https://docs.rs/schemars) so callers use the same version.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 
 mod assertions;
 mod error;

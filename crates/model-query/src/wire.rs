@@ -13,7 +13,8 @@ use crate::{
     values::{MAX_PHASES, check_len, check_limit, parse_phase, parse_selector, parse_slot},
 };
 
-/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in.
+/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in, where
+/// `null` reads as the field left out.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawTaskQuery {
@@ -43,13 +44,26 @@ struct RawTaskQuery {
     cursor: Option<String>,
 }
 
-/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on.
+/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on;
+/// `null` reads as no phases, like a field left out.
 fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     struct Visitor;
     impl<'de> de::Visitor<'de> for Visitor {
         type Value = Vec<String>;
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             write!(f, "an array of at most {MAX_PHASES} task phases")
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Vec<String>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Vec<String>, E> {
+            Ok(Vec::new())
+        }
+        fn visit_some<D: Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<Vec<String>, D::Error> {
+            deserializer.deserialize_seq(self)
         }
         fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
             let mut phases = Vec::new();
@@ -65,7 +79,7 @@ fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Stri
             Ok(phases)
         }
     }
-    deserializer.deserialize_seq(Visitor)
+    deserializer.deserialize_option(Visitor)
 }
 
 /// Checks a string field's length, then parses it.

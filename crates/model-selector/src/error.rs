@@ -147,7 +147,40 @@ impl SelectorError {
     /// ```
     #[must_use]
     pub fn prefixed(mut self, prefix: &str) -> Self {
-        match &mut self {
+        if let Some(path) = self.path_mut() {
+            let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
+                ""
+            } else {
+                "."
+            };
+            *path = format!("{prefix}{joiner}{path}");
+        }
+        self
+    }
+
+    /// The message without the field path in front, for a caller that shows the path
+    /// itself (next to the field, or in a column of its own). String-syntax errors have no
+    /// path and give their whole message.
+    ///
+    /// ```
+    /// use model_selector::LabelSelector;
+    ///
+    /// let err = LabelSelector::builder().label("zone", "EU!").build().unwrap_err();
+    /// assert_eq!(err.path(), r#"matchLabels["zone"]"#);
+    /// assert!(err.to_string().starts_with(r#"matchLabels["zone"]: invalid label value "EU!""#));
+    /// assert!(err.message().starts_with(r#"invalid label value "EU!""#));
+    /// ```
+    pub fn message(&self) -> String {
+        let mut bare = self.clone();
+        if let Some(path) = bare.path_mut() {
+            path.clear();
+        }
+        bare.to_string()
+    }
+
+    /// The field path, if the variant has one.
+    fn path_mut(&mut self) -> Option<&mut String> {
+        match self {
             Self::InvalidKey { path, .. }
             | Self::InvalidValue { path, .. }
             | Self::DuplicateKey { path, .. }
@@ -156,16 +189,11 @@ impl SelectorError {
             | Self::NotAnInteger { path, .. }
             | Self::UnknownOperator { path, .. }
             | Self::RunnerExists { path, .. }
-            | Self::UnknownRunner { path, .. } => {
-                let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
-                    ""
-                } else {
-                    "."
-                };
-                *path = format!("{prefix}{joiner}{path}");
-            }
-            Self::Syntax { .. } => {}
+            | Self::UnknownRunner { path, .. } => Some(path),
+            Self::Syntax { .. } => None,
         }
-        self
     }
 }
+
+#[cfg(test)]
+mod tests;

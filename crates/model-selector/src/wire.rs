@@ -26,65 +26,114 @@ impl Serialize for Labels {
 
 impl<'de> Deserialize<'de> for Labels {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let pairs = deserializer.deserialize_map(PairsVisitor)?;
+        let pairs = Pairs::<LabelsLimit>::deserialize(deserializer)?;
         Labels::from_pairs(pairs.0).map_err(de::Error::custom)
     }
 }
 
-/// Keeps one element past `N` so the validator reports the limit with its path, and
-/// skips the rest without storing it.
-struct Bounded<T, const N: usize>(Vec<T>);
+/// The bound of one collection read from the wire: where it is, what it counts, and its limit.
+trait Limit {
+    /// The collection's field path, relative to the value being read (empty for the value
+    /// itself).
+    const FIELD: &'static str;
+    /// What is counted, as [`SelectorError::TooMany`] names it.
+    const WHAT: &'static str;
+    /// The most entries allowed, one of the public `MAX_*` constants.
+    const MAX: usize;
+}
 
-impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Bounded<T, N> {
+/// Defines one uninhabited marker type per bounded collection.
+macro_rules! limits {
+    ($($(#[$meta:meta])* $name:ident = $field:literal, $what:literal, $max:expr;)*) => {$(
+        $(#[$meta])*
+        enum $name {}
+
+        impl Limit for $name {
+            const FIELD: &'static str = $field;
+            const WHAT: &'static str = $what;
+            const MAX: usize = $max;
+        }
+    )*};
+}
+
+limits! {
+    /// A [`Labels`] set read on its own ([`MAX_LABELS`]).
+    LabelsLimit = "", "labels", MAX_LABELS;
+    /// A selector's equality map, which counts toward its requirements ([`MAX_REQUIREMENTS`]).
+    MatchLabelsLimit = "matchLabels", "requirements", MAX_REQUIREMENTS;
+    /// A selector's requirement list ([`MAX_REQUIREMENTS`]).
+    MatchExpressionsLimit = "matchExpressions", "requirements", MAX_REQUIREMENTS;
+    /// A requirement's values ([`MAX_VALUES`]).
+    ValuesLimit = "values", "values", MAX_VALUES;
+}
+
+/// The error for a collection with more than `L::MAX` entries.
+fn too_many<L: Limit, E: de::Error>() -> E {
+    E::custom(SelectorError::TooMany {
+        path: L::FIELD.to_owned(),
+        what: L::WHAT,
+        limit: L::MAX,
+    })
+}
+
+/// A list of at most `L::MAX` elements. Reading stops with an error at the element after the
+/// limit, so a hostile document costs at most the limit in memory and time, whatever its length.
+struct Bounded<T, L>(Vec<T>, PhantomData<L>);
+
+impl<'de, T: Deserialize<'de>, L: Limit> Deserialize<'de> for Bounded<T, L> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SeqVisitor<T, const N: usize>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for SeqVisitor<T, N> {
-            type Value = Bounded<T, N>;
+        struct SeqVisitor<T, L>(PhantomData<(T, L)>);
+        impl<'de, T: Deserialize<'de>, L: Limit> Visitor<'de> for SeqVisitor<T, L> {
+            type Value = Bounded<T, L>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list")
+                write!(f, "a list of at most {} entries", L::MAX)
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut items = Vec::new();
-                while items.len() <= N {
+                while items.len() < L::MAX {
                     match seq.next_element()? {
                         Some(item) => items.push(item),
-                        None => return Ok(Bounded(items)),
+                        None => return Ok(Bounded(items, PhantomData)),
                     }
                 }
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Bounded(items))
+                // At the limit: one more element, read without storing it, is one too many.
+                match seq.next_element::<IgnoredAny>()? {
+                    Some(_) => Err(too_many::<L, A::Error>()),
+                    None => Ok(Bounded(items, PhantomData)),
+                }
             }
         }
         deserializer.deserialize_seq(SeqVisitor(PhantomData))
     }
 }
 
-/// Pairs of a JSON object, at most `MAX_LABELS + 1` kept (see [`Bounded`]).
-struct Pairs(Vec<(String, String)>);
+/// The pairs of a JSON object of strings, in input order, at most `L::MAX` of them; reading
+/// stops like [`Bounded`]'s.
+struct Pairs<L>(Vec<(String, String)>, PhantomData<L>);
 
-struct PairsVisitor;
-
-impl<'de> Visitor<'de> for PairsVisitor {
-    type Value = Pairs;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object of label keys to values")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut pairs = Vec::new();
-        while pairs.len() <= MAX_LABELS {
-            match map.next_entry()? {
-                Some(pair) => pairs.push(pair),
-                None => return Ok(Pairs(pairs)),
+impl<'de, L: Limit> Deserialize<'de> for Pairs<L> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct MapVisitor<L>(PhantomData<L>);
+        impl<'de, L: Limit> Visitor<'de> for MapVisitor<L> {
+            type Value = Pairs<L>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "an object of at most {} label keys to values", L::MAX)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut pairs = Vec::new();
+                while pairs.len() < L::MAX {
+                    match map.next_entry()? {
+                        Some(pair) => pairs.push(pair),
+                        None => return Ok(Pairs(pairs, PhantomData)),
+                    }
+                }
+                match map.next_key::<IgnoredAny>()? {
+                    Some(_) => Err(too_many::<L, A::Error>()),
+                    None => Ok(Pairs(pairs, PhantomData)),
+                }
             }
         }
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Pairs(pairs))
-    }
-}
-
-impl<'de> Deserialize<'de> for Pairs {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(PairsVisitor)
+        deserializer.deserialize_map(MapVisitor(PhantomData))
     }
 }
 
@@ -92,9 +141,9 @@ impl<'de> Deserialize<'de> for Pairs {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct WireSelector {
     #[serde(default)]
-    match_labels: Option<Pairs>,
+    match_labels: Option<Pairs<MatchLabelsLimit>>,
     #[serde(default)]
-    match_expressions: Option<Bounded<WireRequirement, MAX_REQUIREMENTS>>,
+    match_expressions: Option<Bounded<WireRequirement, MatchExpressionsLimit>>,
 }
 
 #[derive(Deserialize)]
@@ -103,7 +152,7 @@ struct WireRequirement {
     key: String,
     operator: String,
     #[serde(default)]
-    values: Option<Bounded<String, MAX_VALUES>>,
+    values: Option<Bounded<String, ValuesLimit>>,
 }
 
 impl WireRequirement {
@@ -217,3 +266,6 @@ impl Serialize for LabelSelector {
         map.end()
     }
 }
+
+#[cfg(test)]
+mod tests;

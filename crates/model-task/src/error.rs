@@ -331,7 +331,7 @@ impl TaskError {
                 path,
             } if !path.is_empty() => reason.to_string(),
             Self::Policy { error, .. } => error.to_string(),
-            Self::Selector(error) => selector_message(error),
+            Self::Selector(error) => error.message(),
             other => other.to_string(),
         }
     }
@@ -346,23 +346,6 @@ impl TaskError {
             _ => None,
         }
     }
-}
-
-/// A selector error's message without its path (the path is cleared, then displayed).
-fn selector_message(error: &model_selector::SelectorError) -> String {
-    use model_selector::SelectorError as E;
-    let mut error = error.clone();
-    match &mut error {
-        E::InvalidKey { path, .. }
-        | E::InvalidValue { path, .. }
-        | E::DuplicateKey { path, .. }
-        | E::TooMany { path, .. }
-        | E::ValueCount { path, .. }
-        | E::NotAnInteger { path, .. }
-        | E::UnknownOperator { path, .. } => path.clear(),
-        _ => {}
-    }
-    error.to_string()
 }
 
 /// Joins a prefix and a relative path: `a` + `b.c` = `a.b.c`, `a` + `[1]` = `a[1]`, `a` + `` = `a`.

@@ -40,6 +40,16 @@ const _: () = {
     send_sync::<crate::LeaseId>();
     send_sync::<crate::Applied<crate::RestartDecision>>();
     send_sync::<model_task::Parsed<crate::TaskSpec>>();
+    send_sync::<crate::RunnerRouter>();
+    send_sync::<crate::RouterBatch>();
+    send_sync::<crate::KindSet>();
+    send_sync::<crate::Pick>();
+    send_sync::<crate::RouteExplanation>();
+    send_sync::<model_task::RouteOutcome>();
+    send_sync::<model_task::RunnerVerdict>();
+    send_sync::<crate::RunnerIndex<model_task::RunnerInfo>>();
+    send_sync::<crate::Snapshot<model_task::RunnerInfo>>();
+    send_sync::<std::sync::Arc<crate::Snapshot<model_task::RunnerInfo>>>();
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();

@@ -19,8 +19,8 @@
 //! | --- | --- | --- |
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
-//! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation, the runner index |
-//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
+//! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
@@ -78,8 +78,8 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
-pub use model_selector::{LabelSelector, Labels, RunnerSelector};
+pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    Applied, LeaseId, ObjectMeta, RestartDecision, RunState, Task, TaskKind, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus,
+    Applied, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation, RouterBatch,
+    RunState, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -1,17 +1,21 @@
 //! Cross-layer scenarios through the facade only: a spec's life from submission to cancel,
-//! its attempts under leases, and paging through a query over the tasks built.
-//!
-//! Routing among runners (RunnerRouter) joins these scenarios when it is in the workspace.
+//! routing it to a runner and leasing the attempt there, its attempts under leases, and
+//! paging through a query over the tasks built.
 
 #![allow(
     clippy::unwrap_used,
+    clippy::panic,
     reason = "helpers of tests: a bad fixture fails the test"
 )]
 
 use chrono::{DateTime, TimeDelta, Utc};
 use taskmodel::prelude::*;
 use taskmodel::query::SortOrder;
-use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv};
+use taskmodel::selector::FailureReason;
+use taskmodel::task::{
+    AttemptOutcome, AttemptResult, RouteOutcome, SubprocessMode, TaskEnv, TaskError,
+    rendezvous_weight,
+};
 
 fn at(seconds: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_735_689_600 + seconds, 0).unwrap()
@@ -42,6 +46,173 @@ fn a_spec_survives_the_wire_and_passes_the_submit_boundary() {
     parsed.validate().unwrap();
     let runner = Labels::from_pairs([("zone", "eu"), ("ssd", "true")]).unwrap();
     assert!(parsed.runner_selector().matches(&runner));
+}
+
+fn runner_id(id: &str) -> RunnerId {
+    RunnerId::new(id).unwrap()
+}
+
+/// Five runners for the spec's `zone=eu,!draining` selector and subprocess kind: two
+/// eligible, and one rejected for each reason (zone, draining, kind).
+fn runners() -> RunnerRouter {
+    let router = RunnerRouter::new();
+    let mut batch = RouterBatch::new();
+    let labels = |pairs: &[(&str, &str)]| Labels::from_pairs(pairs.iter().copied()).unwrap();
+    batch
+        .register(
+            runner_id("eu-1"),
+            labels(&[("zone", "eu"), ("ssd", "true")]),
+            KindSet::SUBPROCESS | KindSet::CONTAINER,
+        )
+        .register(runner_id("eu-2"), labels(&[("zone", "eu")]), KindSet::ALL)
+        .register(
+            runner_id("eu-old"),
+            labels(&[("zone", "eu"), ("draining", "true")]),
+            KindSet::ALL,
+        )
+        .register(
+            runner_id("eu-wasm"),
+            labels(&[("zone", "eu")]),
+            KindSet::WASM,
+        )
+        .register(runner_id("us-1"), labels(&[("zone", "us")]), KindSet::ALL);
+    router.apply(batch).unwrap();
+    router
+}
+
+#[test]
+fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
+    let router = runners();
+    assert_eq!(router.snapshot().len(), 5);
+    let id = TaskId::new("nightly-backup.3").unwrap();
+    let spec = spec();
+
+    let pick = router.pick(&spec, &id).unwrap();
+    assert_eq!(pick.eligible, 2);
+    assert!(["eu-1", "eu-2"].contains(&pick.runner.as_str()), "{pick:?}");
+    assert_eq!(pick.weight, rendezvous_weight(&id, &pick.runner));
+    let other = if pick.runner.as_str() == "eu-1" {
+        runner_id("eu-2")
+    } else {
+        runner_id("eu-1")
+    };
+    assert_eq!(
+        router.candidates(&spec).unwrap(),
+        [runner_id("eu-1"), runner_id("eu-2")]
+    );
+
+    // The explanation agrees with the pick and says why each other runner was not chosen.
+    let explanation: RouteExplanation = router.explain(&spec, &id).unwrap();
+    assert_eq!(explanation.kind, "subprocess");
+    assert_eq!(explanation.picked.as_ref(), Some(&pick.runner));
+    let verdicts: Vec<(&str, &RouteOutcome)> = explanation
+        .runners
+        .iter()
+        .map(|v| (v.runner.as_str(), &v.outcome))
+        .collect();
+    let names: Vec<&str> = verdicts.iter().map(|(name, _)| *name).collect();
+    assert_eq!(names, ["eu-1", "eu-2", "eu-old", "eu-wasm", "us-1"]);
+    for (name, outcome) in verdicts {
+        match (name, outcome) {
+            (name, RouteOutcome::Picked) => assert_eq!(name, pick.runner.as_str()),
+            (name, RouteOutcome::Outranked { weight }) => {
+                assert_eq!(name, other.as_str());
+                assert_eq!(*weight, rendezvous_weight(&id, &other));
+                assert!(*weight < pick.weight);
+            }
+            (
+                "eu-old",
+                RouteOutcome::Rejected {
+                    kind_supported: true,
+                    failures,
+                },
+            ) => {
+                assert_eq!(failures.len(), 1);
+                assert_eq!(failures[0].key, "draining");
+                assert_eq!(
+                    failures[0].reason,
+                    FailureReason::KeyPresent {
+                        value: "true".into()
+                    }
+                );
+            }
+            (
+                "eu-wasm",
+                RouteOutcome::Rejected {
+                    kind_supported: false,
+                    failures,
+                },
+            ) => {
+                assert!(failures.is_empty());
+                assert_eq!(outcome.to_string(), "kind not supported");
+            }
+            (
+                "us-1",
+                RouteOutcome::Rejected {
+                    kind_supported: true,
+                    failures,
+                },
+            ) => {
+                assert_eq!(failures.len(), 1);
+                assert_eq!(failures[0].key, "zone");
+                assert_eq!(
+                    failures[0].reason,
+                    FailureReason::ValueNotListed { value: "us".into() }
+                );
+            }
+            other => panic!("unexpected verdict {other:?}"),
+        }
+    }
+
+    // The attempt is leased to the picked runner.
+    let mut task = Task::new(id.clone(), spec.clone(), at(0));
+    let lease = LeaseId::new(1);
+    let mut run = task
+        .lease_attempt(Some(1), None, pick.runner.clone(), lease, at(30), at(1))
+        .unwrap();
+    assert_eq!(run.runner(), &pick.runner);
+    assert_eq!((run.attempt(), run.state()), (1, RunState::Leased));
+    assert!(task.start_run(&mut run, lease, at(2)).unwrap().is_changed());
+    assert_eq!(task.phase(), TaskPhase::Running);
+
+    // Rendezvous: the pick stays put when another runner goes, and moves to the other
+    // eligible runner when the picked one goes.
+    let mut batch = RouterBatch::new();
+    batch.remove(runner_id("us-1"));
+    router.apply(batch).unwrap();
+    assert_eq!(router.pick(&spec, &id).unwrap().runner, pick.runner);
+    let mut batch = RouterBatch::new();
+    batch.remove(pick.runner.clone());
+    router.apply(batch).unwrap();
+    let moved = router.pick(&spec, &id).unwrap();
+    assert_eq!((&moved.runner, moved.eligible), (&other, 1));
+
+    // With no eligible runner left, the pick is a typed error whose counts say why: of the
+    // two runners left, one runs subprocesses (eu-old, draining) and one matches the
+    // selector (eu-wasm, wasm only), none both.
+    let mut batch = RouterBatch::new();
+    batch.remove(moved.runner);
+    router.apply(batch).unwrap();
+    let err = Error::from(router.pick(&spec, &id).unwrap_err());
+    assert!(
+        matches!(
+            err,
+            Error::Task(TaskError::NoRunner {
+                runners: 2,
+                supporting: 1,
+                matching: 1,
+                ..
+            })
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+    // Removing a runner the router does not hold is refused, and changes nothing.
+    let mut batch = RouterBatch::new();
+    batch.remove(pick.runner.clone());
+    let err = Error::from(router.apply(batch).unwrap_err());
+    assert!(err.to_string().contains("is not registered"), "{err}");
+    assert_eq!(router.snapshot().len(), 2);
 }
 
 #[test]

@@ -1,11 +1,9 @@
 //! Serde: `Labels` as a JSON object, selectors and requirements in the Kubernetes
 //! `metav1.LabelSelector` shape, validated and bounded on the way in.
 
-use std::{fmt, marker::PhantomData};
-
+use model_ids::{BoundedPairs, BoundedVec, Limit};
 use serde::{
-    Deserialize, Deserializer, Serialize, Serializer,
-    de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor},
+    Deserialize, Deserializer, Serialize, Serializer, de,
     ser::{SerializeMap, SerializeSeq},
 };
 
@@ -26,23 +24,14 @@ impl Serialize for Labels {
 
 impl<'de> Deserialize<'de> for Labels {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let pairs = Pairs::<LabelsLimit>::deserialize(deserializer)?;
-        Labels::from_pairs(pairs.0).map_err(de::Error::custom)
+        let pairs = BoundedPairs::<LabelsLimit>::deserialize(deserializer)?;
+        Labels::from_pairs(pairs.into_inner()).map_err(de::Error::custom)
     }
 }
 
-/// The bound of one collection read from the wire: where it is, what it counts, and its limit.
-trait Limit {
-    /// The collection's field path, relative to the value being read (empty for the value
-    /// itself).
-    const FIELD: &'static str;
-    /// What is counted, as [`SelectorError::TooMany`] names it.
-    const WHAT: &'static str;
-    /// The most entries allowed, one of the public `MAX_*` constants.
-    const MAX: usize;
-}
-
-/// Defines one uninhabited marker type per bounded collection.
+/// Defines one uninhabited marker type per bounded collection, read with
+/// [`model_ids::BoundedVec`] or [`model_ids::BoundedPairs`]; the error is
+/// [`SelectorError::TooMany`], counting `$what`.
 macro_rules! limits {
     ($($(#[$meta:meta])* $name:ident = $field:literal, $what:literal, $max:expr;)*) => {$(
         $(#[$meta])*
@@ -50,8 +39,15 @@ macro_rules! limits {
 
         impl Limit for $name {
             const FIELD: &'static str = $field;
-            const WHAT: &'static str = $what;
             const MAX: usize = $max;
+
+            fn too_many<E: de::Error>() -> E {
+                E::custom(SelectorError::TooMany {
+                    path: Self::FIELD.to_owned(),
+                    what: $what,
+                    limit: Self::MAX,
+                })
+            }
         }
     )*};
 }
@@ -67,83 +63,13 @@ limits! {
     ValuesLimit = "values", "values", MAX_VALUES;
 }
 
-/// The error for a collection with more than `L::MAX` entries.
-fn too_many<L: Limit, E: de::Error>() -> E {
-    E::custom(SelectorError::TooMany {
-        path: L::FIELD.to_owned(),
-        what: L::WHAT,
-        limit: L::MAX,
-    })
-}
-
-/// A list of at most `L::MAX` elements. Reading stops with an error at the element after the
-/// limit, so a hostile document costs at most the limit in memory and time, whatever its length.
-struct Bounded<T, L>(Vec<T>, PhantomData<L>);
-
-impl<'de, T: Deserialize<'de>, L: Limit> Deserialize<'de> for Bounded<T, L> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SeqVisitor<T, L>(PhantomData<(T, L)>);
-        impl<'de, T: Deserialize<'de>, L: Limit> Visitor<'de> for SeqVisitor<T, L> {
-            type Value = Bounded<T, L>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "a list of at most {} entries", L::MAX)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::new();
-                while items.len() < L::MAX {
-                    match seq.next_element()? {
-                        Some(item) => items.push(item),
-                        None => return Ok(Bounded(items, PhantomData)),
-                    }
-                }
-                // At the limit: one more element, read without storing it, is one too many.
-                match seq.next_element::<IgnoredAny>()? {
-                    Some(_) => Err(too_many::<L, A::Error>()),
-                    None => Ok(Bounded(items, PhantomData)),
-                }
-            }
-        }
-        deserializer.deserialize_seq(SeqVisitor(PhantomData))
-    }
-}
-
-/// The pairs of a JSON object of strings, in input order, at most `L::MAX` of them; reading
-/// stops like [`Bounded`]'s.
-struct Pairs<L>(Vec<(String, String)>, PhantomData<L>);
-
-impl<'de, L: Limit> Deserialize<'de> for Pairs<L> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct MapVisitor<L>(PhantomData<L>);
-        impl<'de, L: Limit> Visitor<'de> for MapVisitor<L> {
-            type Value = Pairs<L>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                write!(f, "an object of at most {} label keys to values", L::MAX)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut pairs = Vec::new();
-                while pairs.len() < L::MAX {
-                    match map.next_entry()? {
-                        Some(pair) => pairs.push(pair),
-                        None => return Ok(Pairs(pairs, PhantomData)),
-                    }
-                }
-                match map.next_key::<IgnoredAny>()? {
-                    Some(_) => Err(too_many::<L, A::Error>()),
-                    None => Ok(Pairs(pairs, PhantomData)),
-                }
-            }
-        }
-        deserializer.deserialize_map(MapVisitor(PhantomData))
-    }
-}
-
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct WireSelector {
     #[serde(default)]
-    match_labels: Option<Pairs<MatchLabelsLimit>>,
+    match_labels: Option<BoundedPairs<MatchLabelsLimit>>,
     #[serde(default)]
-    match_expressions: Option<Bounded<WireRequirement, MatchExpressionsLimit>>,
+    match_expressions: Option<BoundedVec<WireRequirement, MatchExpressionsLimit>>,
 }
 
 #[derive(Deserialize)]
@@ -152,7 +78,7 @@ struct WireRequirement {
     key: String,
     operator: String,
     #[serde(default)]
-    values: Option<Bounded<String, ValuesLimit>>,
+    values: Option<BoundedVec<String, ValuesLimit>>,
 }
 
 impl WireRequirement {
@@ -161,15 +87,15 @@ impl WireRequirement {
             .operator
             .parse()
             .map_err(|e: SelectorError| e.prefixed("operator"))?;
-        let values = self.values.map(|v| v.0).unwrap_or_default();
+        let values = self.values.unwrap_or_default().into_inner();
         SelectorRequirement::new(self.key, operator, values)
     }
 }
 
 impl WireSelector {
     fn validate(self) -> Result<LabelSelector, SelectorError> {
-        let labels = self.match_labels.map(|p| p.0).unwrap_or_default();
-        let expressions = self.match_expressions.map(|b| b.0).unwrap_or_default();
+        let labels = self.match_labels.unwrap_or_default().into_inner();
+        let expressions = self.match_expressions.unwrap_or_default().into_inner();
         if labels.len() + expressions.len() > MAX_REQUIREMENTS {
             return Err(too_many_requirements());
         }

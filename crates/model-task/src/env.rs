@@ -1,9 +1,10 @@
 //! Environment variables: `EnvVar`, the `TaskEnv` and `RunnerEnv` lists made by one macro,
 //! and `merge_env`, the one rule for combining them.
 
+use model_ids::BoundedVec;
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{BoundedVec, Env};
+use crate::bounded::Env;
 use crate::error::{InvalidReason, TaskError, index_path};
 use crate::limits::{MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS};
 use crate::text::check_text;
@@ -288,7 +289,7 @@ pub(crate) struct EnvListRaw(BoundedVec<EnvVarRaw, Env>);
 impl EnvListRaw {
     fn into_vars(self) -> Vec<EnvVar> {
         self.0
-            .into_vec()
+            .into_inner()
             .into_iter()
             .map(|r| EnvVar {
                 key: r.key,

@@ -3,10 +3,11 @@
 //! `ScriptBody`, and the unvalidated wire twins that parsing goes through.
 
 use base64::Engine as _;
+use model_ids::BoundedVec;
 use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{Args, BoundedVec, Command};
+use crate::bounded::{Args, Command};
 use crate::env::{EnvListRaw, TaskEnv};
 use crate::error::{InvalidReason, TaskError};
 use crate::limits::{
@@ -477,13 +478,13 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
             },
             KindType::Container => TaskKindRaw::Container {
                 image: image.ok_or_else(|| A::Error::missing_field("image"))?,
-                command: command.unwrap_or_default().into_vec(),
-                args: args.unwrap_or_default().into_vec(),
+                command: command.unwrap_or_default().into_inner(),
+                args: args.unwrap_or_default().into_inner(),
                 env: env.unwrap_or_default(),
             },
             KindType::Wasm => TaskKindRaw::Wasm {
                 module: module.ok_or_else(|| A::Error::missing_field("module"))?,
-                args: args.unwrap_or_default().into_vec(),
+                args: args.unwrap_or_default().into_inner(),
                 env: env.unwrap_or_default(),
             },
             KindType::Embedded => TaskKindRaw::Embedded,
@@ -647,12 +648,12 @@ impl<'de> serde::de::Visitor<'de> for ModeVisitor {
         Ok(match ty {
             ModeType::Command => SubprocessModeRaw::Command {
                 command: command.ok_or_else(|| A::Error::missing_field("command"))?,
-                args: args.unwrap_or_default().into_vec(),
+                args: args.unwrap_or_default().into_inner(),
             },
             ModeType::Script => SubprocessModeRaw::Script {
                 interpreter: interpreter.ok_or_else(|| A::Error::missing_field("interpreter"))?,
                 body: body.ok_or_else(|| A::Error::missing_field("body"))?,
-                args: args.unwrap_or_default().into_vec(),
+                args: args.unwrap_or_default().into_inner(),
             },
         })
     }

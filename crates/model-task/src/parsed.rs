@@ -1,11 +1,12 @@
 //! `Parsed`, a wire value read with its rule errors kept as typed [`TaskError`]s, for callers
 //! that report field paths on their own (an API's field-level causes, `taskctl check`).
 
+use model_ids::BoundedPairs;
 use model_policy::BackoffPolicy;
 use model_selector::{LabelSelector, Labels};
 use serde::{Deserialize, Deserializer};
 
-use crate::bounded::{self, BoundedPairs};
+use crate::bounded;
 use crate::env::{EnvListRaw, RunnerEnv, TaskEnv};
 use crate::error::TaskError;
 use crate::kind::{TaskKind, TaskKindRaw};
@@ -87,7 +88,7 @@ parsed! {
     BackoffPolicy => BackoffRaw, BackoffRaw::validate;
     LabelSelector => SelectorRaw, SelectorRaw::validate;
     Labels => BoundedPairs<bounded::Labels>, |pairs| {
-        Labels::from_pairs(pairs.into_vec()).map_err(TaskError::Selector)
+        Labels::from_pairs(pairs.into_inner()).map_err(TaskError::Selector)
     };
 }
 

@@ -2,14 +2,14 @@
 //! through so that every parsed spec is valid and every error names its field.
 
 use chrono::{DateTime, Utc};
-use model_ids::{IdError, Slot};
+use model_ids::{BoundedPairs, BoundedVec, IdError, Slot};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy};
 use model_selector::{
     LabelSelector, Labels, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator, SelectorRequirement,
 };
 use serde::{Deserialize, Serialize};
 
-use crate::bounded::{self, BoundedPairs, BoundedVec, MatchExpressions, MatchLabels, Values};
+use crate::bounded::{self, MatchExpressions, MatchLabels, Values};
 use crate::error::{InvalidReason, TaskError};
 use crate::kind::{TaskKind, TaskKindRaw};
 use crate::restart::{RestartDecision, decide_restart};
@@ -286,7 +286,7 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             None => RunnerSelector::default(),
         };
         let labels = match raw.labels {
-            Some(pairs) => Labels::from_pairs(pairs.into_vec())
+            Some(pairs) => Labels::from_pairs(pairs.into_inner())
                 .map_err(|e| TaskError::Selector(e.prefixed("labels")))?,
             None => Labels::default(),
         };
@@ -361,8 +361,8 @@ struct RequirementRaw {
 impl SelectorRaw {
     /// Paths are relative to the selector (`matchExpressions[1].values`).
     pub(crate) fn validate(self) -> Result<RunnerSelector, TaskError> {
-        let match_labels = self.match_labels.unwrap_or_default().into_vec();
-        let match_expressions = self.match_expressions.unwrap_or_default().into_vec();
+        let match_labels = self.match_labels.unwrap_or_default().into_inner();
+        let match_expressions = self.match_expressions.unwrap_or_default().into_inner();
         let total = match_labels.len() + match_expressions.len();
         if total > MAX_REQUIREMENTS {
             return Err(TaskError::invalid(
@@ -378,7 +378,7 @@ impl SelectorRaw {
             builder = builder.label(key, value);
         }
         for (i, req) in match_expressions.into_iter().enumerate() {
-            let values = req.values.unwrap_or_default().into_vec();
+            let values = req.values.unwrap_or_default().into_inner();
             let requirement = SelectorRequirement::new(req.key, req.operator, values)
                 .map_err(|e| TaskError::Selector(e.prefixed(&format!("matchExpressions[{i}]"))))?;
             builder = builder.requirement(requirement);

@@ -264,6 +264,15 @@ impl fmt::Display for InvalidReason {
     }
 }
 
+/// `Err` of an [`InvalidReason::Inconsistent`] at `path`: the value breaks `rule`, which
+/// ties its fields together.
+pub(crate) fn broken_rule(path: &str, rule: &'static str) -> Result<(), TaskError> {
+    Err(TaskError::invalid(
+        path,
+        InvalidReason::Inconsistent { rule },
+    ))
+}
+
 impl TaskError {
     /// An [`TaskError::Invalid`] at `path` without quoted input.
     pub(crate) fn invalid(path: impl Into<String>, reason: InvalidReason) -> Self {

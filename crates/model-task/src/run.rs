@@ -8,12 +8,12 @@ use chrono::{DateTime, Utc};
 use model_ids::{RunnerId, TaskId};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{InvalidReason, TaskError};
+use crate::error::{InvalidReason, TaskError, broken_rule};
 use crate::lease::LeaseId;
 use crate::limits::MAX_STATUS_ERROR_BYTES;
 use crate::log::LogKey;
 use crate::run_state::RunState;
-use crate::status::{AttemptOutcome, AttemptResult};
+use crate::status::{AttemptOutcome, AttemptResult, check_error_text};
 use crate::text::truncate_on_char_boundary;
 
 /// Whether a call changed anything, so an API can answer an idempotent repeat (the same
@@ -312,70 +312,54 @@ impl TryFrom<TaskRunRaw> for TaskRun {
 impl TaskRun {
     /// Checks that the fields agree; paths are relative to the run.
     fn check(&self) -> Result<(), TaskError> {
-        let rule = |path: &str, rule| {
-            Err(TaskError::invalid(
-                path,
-                InvalidReason::Inconsistent { rule },
-            ))
-        };
         if self.attempt == 0 {
             return Err(TaskError::invalid("attempt", InvalidReason::Zero));
         }
-        if let Some(error) = &self.error
-            && error.len() > MAX_STATUS_ERROR_BYTES
-        {
-            return Err(TaskError::invalid(
-                "error",
-                InvalidReason::TooLong {
-                    len: error.len(),
-                    max: MAX_STATUS_ERROR_BYTES,
-                },
-            ));
-        }
+        check_error_text(self.error.as_deref())?;
         if self.lease_expires_at <= self.leased_at {
-            return rule("leaseExpiresAt", "the lease must expire after leasedAt");
+            return broken_rule("leaseExpiresAt", "the lease must expire after leasedAt");
         }
         let state = self.state;
         match (state, self.started_at) {
             (RunState::Leased, Some(_)) => {
-                return rule("startedAt", "a leased attempt has not started");
+                return broken_rule("startedAt", "a leased attempt has not started");
             }
             (
                 RunState::Running | RunState::Succeeded | RunState::Failed | RunState::Timeout,
                 None,
             ) => {
-                return rule("startedAt", "a started or reported attempt needs startedAt");
+                return broken_rule("startedAt", "a started or reported attempt needs startedAt");
             }
             (_, Some(started)) if started < self.leased_at => {
-                return rule("startedAt", "startedAt is before leasedAt");
+                return broken_rule("startedAt", "startedAt is before leasedAt");
             }
             _ => {}
         }
         match self.finished_at {
             None if state.is_final() => {
-                return rule("finishedAt", "a final attempt needs finishedAt");
+                return broken_rule("finishedAt", "a final attempt needs finishedAt");
             }
             Some(_) if state.is_active() => {
-                return rule("finishedAt", "an active attempt has not finished");
+                return broken_rule("finishedAt", "an active attempt has not finished");
             }
             Some(finished) if finished < self.earliest_finish() => {
-                return rule("finishedAt", "finishedAt is before the start");
+                return broken_rule("finishedAt", "finishedAt is before the start");
             }
             _ => {}
         }
         if !state.is_final() && (self.exit_code.is_some() || self.error.is_some()) {
-            return rule("state", "exitCode and error need a final state");
+            return broken_rule("state", "exitCode and error need a final state");
         }
         if state == RunState::Expired && (self.exit_code.is_some() || self.error.is_some()) {
-            return rule("state", "an expired attempt has no reported result");
+            return broken_rule("state", "an expired attempt has no reported result");
         }
         match (state, self.cancel_requested) {
-            (RunState::Cancelling, false) => rule(
+            (RunState::Cancelling, false) => broken_rule(
                 "cancelRequested",
                 "a cancelling attempt has cancel requested",
             ),
             (RunState::Cancelling | RunState::Canceled, true) | (_, false) => Ok(()),
-            (_, true) => rule("cancelRequested", "cancel intent can only end canceled"),
+            (_, true) => broken_rule("cancelRequested", "cancel intent can only end canceled"),
         }
     }
 }

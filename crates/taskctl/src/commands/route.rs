@@ -12,7 +12,7 @@ use crate::cli::{Output, RouteArgs};
 use crate::diagnose::{Problem, Wire, parse_all, parse_json};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
-use crate::report::{CommandError, write_json};
+use crate::report::{CommandError, Failure, write_json};
 
 /// One runner of the inventory file.
 #[derive(Debug, Deserialize)]
@@ -35,15 +35,6 @@ impl Wire for Inventory {
     fn check(self) -> Result<Self::Value, TaskError> {
         Ok(self.0)
     }
-}
-
-/// One requirement a runner's labels fail.
-#[derive(Debug, Serialize)]
-struct Failure {
-    path: String,
-    requirement: String,
-    key: String,
-    reason: String,
 }
 
 /// How one runner fared, as `--output json` prints it.
@@ -199,15 +190,7 @@ fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
                 kinds: v.kinds,
                 outcome,
                 kind_supported,
-                failures: failures
-                    .into_iter()
-                    .map(|f| Failure {
-                        path: f.path,
-                        requirement: f.requirement,
-                        key: f.key,
-                        reason: f.reason.to_string(),
-                    })
-                    .collect(),
+                failures: failures.into_iter().map(Failure::from).collect(),
                 weight,
                 reason,
             }

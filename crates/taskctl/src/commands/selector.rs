@@ -7,16 +7,7 @@ use taskmodel::selector::{LabelSelector, Labels, SelectorError};
 
 use crate::cli::{Output, SelectorArgs};
 use crate::outcome::Outcome;
-use crate::report::{CommandError, write_json};
-
-/// One requirement the labels fail, as `--output json` prints it.
-#[derive(Debug, Serialize)]
-struct Failure {
-    path: String,
-    requirement: String,
-    key: String,
-    reason: String,
-}
+use crate::report::{CommandError, Failure, write_json};
 
 /// The match of the selector against `--labels`.
 #[derive(Debug, Serialize)]
@@ -92,12 +83,7 @@ fn explain(args: &SelectorArgs) -> Explained {
         let failures: Vec<Failure> = selector
             .explain(&labels)
             .into_iter()
-            .map(|failure| Failure {
-                path: failure.path,
-                requirement: failure.requirement,
-                key: failure.key,
-                reason: failure.reason.to_string(),
-            })
+            .map(Failure::from)
             .collect();
         Match {
             matches: failures.is_empty(),

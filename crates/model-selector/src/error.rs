@@ -117,22 +117,30 @@ fn at(path: &str) -> String {
     }
 }
 
+/// The field path of a `SelectorError` (by reference or by mutable reference, as the
+/// error is given), if its variant has one: the one list of the variants that carry a path.
+macro_rules! path_of {
+    ($error:expr) => {
+        match $error {
+            SelectorError::InvalidKey { path, .. }
+            | SelectorError::InvalidValue { path, .. }
+            | SelectorError::DuplicateKey { path, .. }
+            | SelectorError::TooMany { path, .. }
+            | SelectorError::ValueCount { path, .. }
+            | SelectorError::NotAnInteger { path, .. }
+            | SelectorError::UnknownOperator { path, .. }
+            | SelectorError::RunnerExists { path, .. }
+            | SelectorError::UnknownRunner { path, .. } => Some(path),
+            SelectorError::Syntax { .. } => None,
+        }
+    };
+}
+
 impl SelectorError {
     /// The field path the error refers to, relative to the validated value (empty for
     /// the whole value and for string-syntax errors, which carry a byte position instead).
     pub fn path(&self) -> &str {
-        match self {
-            Self::InvalidKey { path, .. }
-            | Self::InvalidValue { path, .. }
-            | Self::DuplicateKey { path, .. }
-            | Self::TooMany { path, .. }
-            | Self::ValueCount { path, .. }
-            | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. }
-            | Self::RunnerExists { path, .. }
-            | Self::UnknownRunner { path, .. } => path,
-            Self::Syntax { .. } => "",
-        }
+        path_of!(self).map_or("", String::as_str)
     }
 
     /// Puts `prefix` in front of the field path: `runnerSelector` and `matchLabels["a"]`
@@ -180,18 +188,7 @@ impl SelectorError {
 
     /// The field path, if the variant has one.
     fn path_mut(&mut self) -> Option<&mut String> {
-        match self {
-            Self::InvalidKey { path, .. }
-            | Self::InvalidValue { path, .. }
-            | Self::DuplicateKey { path, .. }
-            | Self::TooMany { path, .. }
-            | Self::ValueCount { path, .. }
-            | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. }
-            | Self::RunnerExists { path, .. }
-            | Self::UnknownRunner { path, .. } => Some(path),
-            Self::Syntax { .. } => None,
-        }
+        path_of!(self)
     }
 }
 

@@ -81,11 +81,7 @@ pub(crate) fn run(
         Output::Json => write_json(out, &report)?,
         Output::Text => write_text(out, &report)?,
     }
-    Ok(if report.valid {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
+    Ok(Outcome::valid_if(report.valid))
 }
 
 /// Reads every input; standard input may be named once.

@@ -101,11 +101,7 @@ pub(crate) fn run(
         Output::Json => write_json(out, &routed)?,
         Output::Text => write_text(out, &routed)?,
     }
-    Ok(if routed.routed {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
+    Ok(Outcome::valid_if(routed.routed))
 }
 
 /// Parses one input as a `W`, with every problem prefixed by the file name.

@@ -56,11 +56,7 @@ pub(crate) fn run(
         Output::Json => write_json(out, &explained)?,
         Output::Text => write_text(out, &args.expr, &explained)?,
     }
-    Ok(if explained.valid {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
+    Ok(Outcome::valid_if(explained.valid))
 }
 
 fn explain(args: &SelectorArgs) -> Explained {

@@ -1,7 +1,6 @@
 //! The JSON form of `TaskQuery`: a raw twin that serde reads, then validated into the query.
 
-use std::fmt;
-
+use model_ids::{BoundedVec, Limit};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use crate::{
@@ -44,42 +43,26 @@ struct RawTaskQuery {
     cursor: Option<String>,
 }
 
+/// The bound of the `phases` array ([`MAX_PHASES`]), with [`QueryError::TooManyPhases`].
+enum Phases {}
+
+impl Limit for Phases {
+    const FIELD: &'static str = "phases";
+    const MAX: usize = MAX_PHASES;
+
+    fn too_many<E: de::Error>() -> E {
+        E::custom(QueryError::TooManyPhases {
+            field: Self::FIELD.to_owned(),
+            max: Self::MAX,
+        })
+    }
+}
+
 /// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on;
 /// `null` reads as no phases, like a field left out.
 fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    struct Visitor;
-    impl<'de> de::Visitor<'de> for Visitor {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "an array of at most {MAX_PHASES} task phases")
-        }
-        fn visit_none<E: de::Error>(self) -> Result<Vec<String>, E> {
-            Ok(Vec::new())
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Vec<String>, E> {
-            Ok(Vec::new())
-        }
-        fn visit_some<D: Deserializer<'de>>(
-            self,
-            deserializer: D,
-        ) -> Result<Vec<String>, D::Error> {
-            deserializer.deserialize_seq(self)
-        }
-        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
-            let mut phases = Vec::new();
-            while let Some(phase) = seq.next_element::<String>()? {
-                if phases.len() == MAX_PHASES {
-                    return Err(de::Error::custom(QueryError::TooManyPhases {
-                        field: "phases".to_owned(),
-                        max: MAX_PHASES,
-                    }));
-                }
-                phases.push(phase);
-            }
-            Ok(phases)
-        }
-    }
-    deserializer.deserialize_option(Visitor)
+    let phases = Option::<BoundedVec<String, Phases>>::deserialize(deserializer)?;
+    Ok(phases.unwrap_or_default().into_inner())
 }
 
 /// Checks a string field's length, then parses it.

@@ -35,7 +35,12 @@ impl Base36 {
         let mut start = BASE36_MAX_LEN;
         // `start` never underflows: u64::MAX has exactly BASE36_MAX_LEN digits.
         for slot in buf.iter_mut().rev() {
-            *slot = DIGITS[(rest % 36) as usize];
+            #[allow(
+                clippy::indexing_slicing,
+                reason = "rest % 36 is below 36, the length of DIGITS"
+            )]
+            let digit = DIGITS[(rest % 36) as usize];
+            *slot = digit;
             start -= 1;
             rest /= 36;
             if rest == 0 {

@@ -22,6 +22,14 @@
 //! Numeric ids are shown to people as base-36 slugs (12345 is "9ix"):
 //! [`encode_base36`], [`decode_base36`], and [`Base36`] to write one without allocating.
 //!
+//! # Bounded wire collections
+//!
+//! The crates' shared wire-bound helper: every list or object read from outside has a
+//! limit, and [`BoundedVec`] and [`BoundedPairs`] read one with serde, stopping with an
+//! error at the entry after the limit, so a hostile document costs at most the limit in
+//! memory and time. Each bounded field is a marker type implementing [`Limit`] (its field
+//! name and its `MAX_*` constant, and optionally its crate's own error).
+//!
 //! # Errors
 //!
 //! [`IdError`] says which [`IdKind`] failed, quotes the input (shortened to
@@ -40,7 +48,9 @@
 //! assert_eq!(decode_base36("9ix")?, 12345);
 //! # Ok::<(), model_ids::IdError>(())
 //! ```
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod base36;
+mod bounded;
 mod error;
 mod ids;
 mod kind;
@@ -50,6 +60,7 @@ mod schema;
 
 pub use crate::{
     base36::{Base36, decode_base36, encode_base36},
+    bounded::{BoundedPairs, BoundedVec, Limit},
     error::{ERROR_INPUT_MAX_CHARS, IdError},
     ids::{AgentId, RunnerId, Slot, TaskId},
     kind::{

@@ -251,7 +251,8 @@ impl Hash for BackoffPolicy {
     }
 }
 
-/// The wire form of a [`BackoffPolicy`] before validation; absent fields take the defaults.
+/// The wire form of a [`BackoffPolicy`] before validation; absent fields, and fields that
+/// hold `null`, take the defaults.
 ///
 /// Deserialized by hand from a map only: serde's derive would also take a sequence (`[]` or
 /// `["full", 1000]`), which is not the wire form. Unknown and repeated fields are errors.
@@ -287,9 +288,11 @@ impl<'de> Deserialize<'de> for BackoffPolicyRaw {
                 self,
                 mut map: A,
             ) -> Result<BackoffPolicyRaw, A::Error> {
+                // The outer `Option` says the field was seen (a second time is an error);
+                // the inner one is its value, `None` for `null`, which reads as absent.
                 fn once<T, E: serde::de::Error>(
-                    slot: &mut Option<T>,
-                    value: T,
+                    slot: &mut Option<Option<T>>,
+                    value: Option<T>,
                     name: &'static str,
                 ) -> Result<(), E> {
                     match slot.replace(value) {
@@ -309,10 +312,10 @@ impl<'de> Deserialize<'de> for BackoffPolicyRaw {
                     }
                 }
                 Ok(BackoffPolicyRaw {
-                    jitter: jitter.unwrap_or_default(),
-                    first_ms: first_ms.unwrap_or(DEFAULT_FIRST_MS),
-                    max_ms: max_ms.unwrap_or(DEFAULT_MAX_MS),
-                    factor: factor.unwrap_or(DEFAULT_FACTOR),
+                    jitter: jitter.flatten().unwrap_or_default(),
+                    first_ms: first_ms.flatten().unwrap_or(DEFAULT_FIRST_MS),
+                    max_ms: max_ms.flatten().unwrap_or(DEFAULT_MAX_MS),
+                    factor: factor.flatten().unwrap_or(DEFAULT_FACTOR),
                 })
             }
         }

@@ -52,6 +52,7 @@
 //! ```
 //!
 //! With the `schema` feature, the four policy types implement `schemars::JsonSchema`.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 
 mod backoff;
 mod enums;

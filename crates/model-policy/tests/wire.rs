@@ -57,6 +57,31 @@ fn backoff_accepts_valid_objects_and_fills_defaults() {
 }
 
 #[test]
+fn backoff_reads_null_as_an_absent_field() {
+    use JitterPolicy::*;
+    check_ok(r#"{"jitter":null}"#, (Full, 1000, 30_000, 2.0));
+    check_ok(r#"{"firstMs":null}"#, (Full, 1000, 30_000, 2.0));
+    check_ok(r#"{"maxMs":null}"#, (Full, 1000, 30_000, 2.0));
+    check_ok(r#"{"factor":null}"#, (Full, 1000, 30_000, 2.0));
+    check_ok(
+        r#"{"jitter":null,"firstMs":null,"maxMs":null,"factor":null}"#,
+        (Full, 1000, 30_000, 2.0),
+    );
+    check_ok(
+        r#"{"jitter":"equal","firstMs":null,"maxMs":5000,"factor":null}"#,
+        (Equal, 1000, 5000, 2.0),
+    );
+    // `null` is still a value given: naming the field twice is an error either way.
+    check_err(r#"{"factor":null,"factor":2}"#, "duplicate field `factor`");
+    check_err(
+        r#"{"firstMs":1,"firstMs":null}"#,
+        "duplicate field `firstMs`",
+    );
+    // The policy itself is not optional here (a task's `backoff: null` is model-task's rule).
+    check_err("null", "invalid type: null");
+}
+
+#[test]
 fn backoff_rejections_name_the_field_and_why() {
     check_err(
         r#"{"firstMs":0}"#,
@@ -93,7 +118,6 @@ fn backoff_rejections_name_the_field_and_why() {
     // JSON has no NaN or infinity, and serde_json refuses a literal that overflows f64.
     check_err(r#"{"factor":1e400}"#, "number out of range");
     check_err(r#"{"factor":NaN}"#, "expected value");
-    check_err(r#"{"factor":null}"#, "invalid type: null, expected f64");
     check_err(
         r#"{"firstMs":-1}"#,
         "invalid value: integer `-1`, expected u64",

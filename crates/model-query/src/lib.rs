@@ -23,6 +23,10 @@
 //!
 //! Every input is bounded by a public constant: [`MAX_QUERY_PAIRS`], [`MAX_VALUE_LEN`],
 //! [`MAX_PHASES`], [`MAX_TOKEN_LEN`].
+//!
+//! With the `schema` feature, [`TaskQuery`] (its JSON form), [`SortOrder`] and
+//! [`ContinueToken`] implement `schemars::JsonSchema`.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
 mod hash;
 mod item;
@@ -30,6 +34,8 @@ mod order;
 mod pairs;
 mod query;
 mod range;
+#[cfg(feature = "schema")]
+mod schema;
 mod select;
 mod token;
 mod values;

@@ -142,7 +142,10 @@ impl TaskQuery {
                         max: MAX_PHASES,
                     });
                 }
-            } else if std::mem::replace(&mut seen[param as usize], true) {
+            } else if seen
+                .get_mut(param as usize)
+                .is_some_and(|seen| std::mem::replace(seen, true))
+            {
                 return Err(QueryError::DuplicateParameter {
                     field: field.to_owned(),
                 });

@@ -1,7 +1,6 @@
 //! The JSON form of `TaskQuery`: a raw twin that serde reads, then validated into the query.
 
-use std::fmt;
-
+use model_ids::{BoundedVec, Limit};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use crate::{
@@ -13,7 +12,8 @@ use crate::{
     values::{MAX_PHASES, check_len, check_limit, parse_phase, parse_selector, parse_slot},
 };
 
-/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in.
+/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in, where
+/// `null` reads as the field left out.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawTaskQuery {
@@ -43,29 +43,26 @@ struct RawTaskQuery {
     cursor: Option<String>,
 }
 
-/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on.
-fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    struct Visitor;
-    impl<'de> de::Visitor<'de> for Visitor {
-        type Value = Vec<String>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "an array of at most {MAX_PHASES} task phases")
-        }
-        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
-            let mut phases = Vec::new();
-            while let Some(phase) = seq.next_element::<String>()? {
-                if phases.len() == MAX_PHASES {
-                    return Err(de::Error::custom(QueryError::TooManyPhases {
-                        field: "phases".to_owned(),
-                        max: MAX_PHASES,
-                    }));
-                }
-                phases.push(phase);
-            }
-            Ok(phases)
-        }
+/// The bound of the `phases` array ([`MAX_PHASES`]), with [`QueryError::TooManyPhases`].
+enum Phases {}
+
+impl Limit for Phases {
+    const FIELD: &'static str = "phases";
+    const MAX: usize = MAX_PHASES;
+
+    fn too_many<E: de::Error>() -> E {
+        E::custom(QueryError::TooManyPhases {
+            field: Self::FIELD.to_owned(),
+            max: Self::MAX,
+        })
     }
-    deserializer.deserialize_seq(Visitor)
+}
+
+/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on;
+/// `null` reads as no phases, like a field left out.
+fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    let phases = Option::<BoundedVec<String, Phases>>::deserialize(deserializer)?;
+    Ok(phases.unwrap_or_default().into_inner())
 }
 
 /// Checks a string field's length, then parses it.

@@ -67,6 +67,48 @@ fn defaults() {
 }
 
 #[test]
+fn null_reads_as_an_absent_field() {
+    let default = TaskQuery::builder().build().unwrap();
+    for field in [
+        "slot",
+        "phases",
+        "labelSelector",
+        "createdSince",
+        "createdBefore",
+        "updatedSince",
+        "updatedBefore",
+        "order",
+        "limit",
+        "continue",
+    ] {
+        let json = format!(r#"{{"{field}": null}}"#);
+        assert_eq!(from_json(&json), Ok(default.clone()), "{json}");
+    }
+    let query = from_json(r#"{"slot": "nightly", "phases": null, "limit": null}"#).unwrap();
+    let expected = TaskQuery::builder()
+        .slot("nightly".parse().unwrap())
+        .build()
+        .unwrap();
+    assert_eq!(query, expected);
+    // A phase inside the list is not optional.
+    let err = from_json(r#"{"phases": ["running", null]}"#).unwrap_err();
+    assert!(err.contains("invalid type: null"), "{err}");
+}
+
+#[test]
+fn a_huge_phase_list_stops_right_after_the_limit() {
+    let json = format!(
+        r#"{{"phases": [{}]}}"#,
+        vec![r#""running""#; 10_000_000].join(",")
+    );
+    let err = serde_json::from_str::<TaskQuery>(&json).unwrap_err();
+    assert!(err.to_string().contains("more than 16 phases"), "{err}");
+    // Reading stopped at element 17, about 12 bytes in for each: not at the end.
+    assert_eq!(err.line(), 1);
+    assert!(err.column() < 20 + 11 * (MAX_PHASES + 1), "{err}");
+}
+
+#[test]
 fn rejections_name_the_field() {
     let cases = [
         (r#"{"colour": "red"}"#, "colour"),

@@ -81,6 +81,22 @@ pub enum SelectorError {
         /// The operator given, quoted.
         found: String,
     },
+    /// A runner is registered in an index that already holds it.
+    #[error("{}runner {:?} is already registered", at(.path), .id.as_ref() as &str)]
+    RunnerExists {
+        /// Where in the batch or entry list (`[3]`).
+        path: String,
+        /// The runner.
+        id: model_ids::RunnerId,
+    },
+    /// A runner is updated or removed but the index does not hold it.
+    #[error("{}runner {:?} is not registered", at(.path), .id.as_ref() as &str)]
+    UnknownRunner {
+        /// Where in the batch (`[3]`).
+        path: String,
+        /// The runner.
+        id: model_ids::RunnerId,
+    },
     /// The string syntax is malformed.
     #[error("selector syntax error at byte {position}: expected {expected}, found {found}")]
     Syntax {
@@ -101,20 +117,30 @@ fn at(path: &str) -> String {
     }
 }
 
+/// The field path of a `SelectorError` (by reference or by mutable reference, as the
+/// error is given), if its variant has one: the one list of the variants that carry a path.
+macro_rules! path_of {
+    ($error:expr) => {
+        match $error {
+            SelectorError::InvalidKey { path, .. }
+            | SelectorError::InvalidValue { path, .. }
+            | SelectorError::DuplicateKey { path, .. }
+            | SelectorError::TooMany { path, .. }
+            | SelectorError::ValueCount { path, .. }
+            | SelectorError::NotAnInteger { path, .. }
+            | SelectorError::UnknownOperator { path, .. }
+            | SelectorError::RunnerExists { path, .. }
+            | SelectorError::UnknownRunner { path, .. } => Some(path),
+            SelectorError::Syntax { .. } => None,
+        }
+    };
+}
+
 impl SelectorError {
     /// The field path the error refers to, relative to the validated value (empty for
     /// the whole value and for string-syntax errors, which carry a byte position instead).
     pub fn path(&self) -> &str {
-        match self {
-            Self::InvalidKey { path, .. }
-            | Self::InvalidValue { path, .. }
-            | Self::DuplicateKey { path, .. }
-            | Self::TooMany { path, .. }
-            | Self::ValueCount { path, .. }
-            | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. } => path,
-            Self::Syntax { .. } => "",
-        }
+        path_of!(self).map_or("", String::as_str)
     }
 
     /// Puts `prefix` in front of the field path: `runnerSelector` and `matchLabels["a"]`
@@ -129,23 +155,42 @@ impl SelectorError {
     /// ```
     #[must_use]
     pub fn prefixed(mut self, prefix: &str) -> Self {
-        match &mut self {
-            Self::InvalidKey { path, .. }
-            | Self::InvalidValue { path, .. }
-            | Self::DuplicateKey { path, .. }
-            | Self::TooMany { path, .. }
-            | Self::ValueCount { path, .. }
-            | Self::NotAnInteger { path, .. }
-            | Self::UnknownOperator { path, .. } => {
-                let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
-                    ""
-                } else {
-                    "."
-                };
-                *path = format!("{prefix}{joiner}{path}");
-            }
-            Self::Syntax { .. } => {}
+        if let Some(path) = self.path_mut() {
+            let joiner = if path.is_empty() || path.starts_with('[') || prefix.is_empty() {
+                ""
+            } else {
+                "."
+            };
+            *path = format!("{prefix}{joiner}{path}");
         }
         self
     }
+
+    /// The message without the field path in front, for a caller that shows the path
+    /// itself (next to the field, or in a column of its own). String-syntax errors have no
+    /// path and give their whole message.
+    ///
+    /// ```
+    /// use model_selector::LabelSelector;
+    ///
+    /// let err = LabelSelector::builder().label("zone", "EU!").build().unwrap_err();
+    /// assert_eq!(err.path(), r#"matchLabels["zone"]"#);
+    /// assert!(err.to_string().starts_with(r#"matchLabels["zone"]: invalid label value "EU!""#));
+    /// assert!(err.message().starts_with(r#"invalid label value "EU!""#));
+    /// ```
+    pub fn message(&self) -> String {
+        let mut bare = self.clone();
+        if let Some(path) = bare.path_mut() {
+            path.clear();
+        }
+        bare.to_string()
+    }
+
+    /// The field path, if the variant has one.
+    fn path_mut(&mut self) -> Option<&mut String> {
+        path_of!(self)
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,7 +4,7 @@ use std::fmt;
 
 use crate::{
     labels::Labels,
-    selector::{Kind, LabelSelector, seek},
+    selector::{Kind, LabelSelector},
 };
 
 /// One requirement a label set does not satisfy, from [`LabelSelector::explain`].
@@ -103,12 +103,11 @@ impl LabelSelector {
     /// # Ok::<(), model_selector::SelectorError>(())
     /// ```
     pub fn explain(&self, labels: &Labels) -> Vec<RequirementFailure> {
-        let (entries, arena) = (labels.entries(), labels.arena());
+        let arena = labels.arena();
         let mut failures = Vec::new();
-        let mut at = 0;
         let mut expression = 0;
-        for req in self.reqs() {
-            let found = seek(entries, arena, &mut at, req, self.arena());
+        for req in self.ordered() {
+            let found = labels.find(req.hash, &req.key, self.arena());
             let key = req.key.get(self.arena());
             let path = if req.kind == Kind::Label {
                 format!("matchLabels[{key:?}]")

@@ -5,8 +5,93 @@ use std::{collections::BTreeMap, fmt};
 use crate::{
     error::SelectorError,
     limits::MAX_LABELS,
-    text::{Packed, Span, check_key, check_value, key_bit, quote, word},
+    text::{Packed, Span, check_key, check_value, key_hash, quote, word},
 };
+
+/// Slots of a [`KeyIndex`].
+const SLOTS: usize = 64;
+
+/// Sets with more labels than this get no [`KeyIndex`] (a collision-free window becomes
+/// unlikely) and are searched instead.
+const INDEX_MAX: usize = 24;
+
+/// A collision-free hash table over the keys of a label set, found at construction:
+/// the key of slot `(key_hash(key) >> shift) % SLOTS` is entry `slots[..] - 1`, and no two
+/// keys share a slot, so a lookup is one probe and one key comparison. `shift` is the first
+/// of the 59 six-bit windows of the hashes in which the keys do not collide (deterministic);
+/// when none does, or the set is large, there is no index (`shift` is [`KeyIndex::NONE`]).
+#[derive(Clone, Copy)]
+pub(crate) struct KeyIndex {
+    slots: [u8; SLOTS],
+    shift: u8,
+}
+
+impl KeyIndex {
+    const NONE: u8 = u8::MAX;
+
+    /// The slot position of `hash`: its top bits, reduced into the table.
+    #[inline(always)]
+    fn position(hash: u64, shift: u8) -> usize {
+        // wrapping_shr: a shift of NONE (only on an unindexed set) cannot overflow either.
+        (hash.wrapping_shr(u32::from(shift)) as usize) % SLOTS
+    }
+
+    /// The slot of `hash`: 0 for no key, else the entry's index plus one.
+    #[inline(always)]
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "position() is reduced modulo SLOTS, the table's length; the check compiles away"
+    )]
+    fn slot(&self, hash: u64) -> u8 {
+        self.slots[Self::position(hash, self.shift)]
+    }
+
+    /// The slot of `hash`, to fill while building.
+    #[allow(
+        clippy::indexing_slicing,
+        reason = "position() is reduced modulo SLOTS, the table's length"
+    )]
+    fn slot_mut(&mut self, hash: u64) -> &mut u8 {
+        &mut self.slots[Self::position(hash, self.shift)]
+    }
+
+    const EMPTY: Self = Self {
+        slots: [0; SLOTS],
+        shift: Self::NONE,
+    };
+
+    /// The index of `entries`, if one is found.
+    fn build(entries: &[Entry], arena: &str) -> Self {
+        if entries.is_empty() || entries.len() > INDEX_MAX {
+            return Self::EMPTY;
+        }
+        let mut hashes = [0_u64; INDEX_MAX];
+        for (h, e) in hashes.iter_mut().zip(entries) {
+            *h = key_hash(e.key.word, e.key.bytes(arena));
+        }
+        let hashes = hashes.get(..entries.len()).unwrap_or(&[]);
+        for shift in 0..=(u64::BITS - SLOTS.trailing_zeros()) {
+            let mut seen = 0_u64;
+            let free = hashes.iter().all(|h| {
+                let bit = 1 << ((h >> shift) as usize % SLOTS);
+                let free = seen & bit == 0;
+                seen |= bit;
+                free
+            });
+            if free {
+                let mut index = Self {
+                    slots: [0; SLOTS],
+                    shift: shift as u8,
+                };
+                for (i, h) in hashes.iter().enumerate() {
+                    *index.slot_mut(*h) = i as u8 + 1;
+                }
+                return index;
+            }
+        }
+        Self::EMPTY
+    }
+}
 
 /// One label: key and value in the arena.
 #[derive(Clone, Copy, Debug)]
@@ -25,7 +110,8 @@ pub(crate) struct Entry {
 /// deserialization. On the wire it is a JSON object.
 ///
 /// All strings live in one buffer next to a sorted entry table, so a set costs two
-/// allocations and lookups compare integers before bytes.
+/// allocations and lookups compare integers before bytes; a 64-slot hash index of the
+/// keys, kept inline and rebuilt on every change, makes a selector's key lookup one probe.
 ///
 /// ```
 /// use model_selector::Labels;
@@ -37,18 +123,28 @@ pub(crate) struct Entry {
 /// assert!(labels.insert("Bad Key", "x").is_err());
 /// # Ok::<(), model_selector::SelectorError>(())
 /// ```
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Labels {
     arena: String,
     entries: Vec<Entry>,
-    /// A one-word filter of the keys present: the OR of their [`key_bit`]s.
-    key_bits: u64,
+    /// Rebuilt after every change.
+    index: KeyIndex,
+}
+
+impl Default for Labels {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Labels {
     /// An empty set.
     pub fn new() -> Self {
-        Self::default()
+        Self {
+            arena: String::new(),
+            entries: Vec::new(),
+            index: KeyIndex::EMPTY,
+        }
     }
 
     /// Builds a set from key-value pairs, validating each.
@@ -113,8 +209,8 @@ impl Labels {
             value: Packed::push(&mut self.arena, value),
         };
         let at = self.position(key).unwrap_or_else(|at| at);
-        self.key_bits |= key_bit(entry.key.word);
         self.entries.insert(at, entry);
+        self.index = KeyIndex::build(&self.entries, &self.arena);
         Ok(previous)
     }
 
@@ -160,12 +256,73 @@ impl Labels {
         &self.arena
     }
 
-    pub(crate) fn key_bits(&self) -> u64 {
-        self.key_bits
+    /// Whether the set has a [`KeyIndex`], so [`Labels::find_indexed`] works.
+    #[inline(always)]
+    pub(crate) fn is_indexed(&self) -> bool {
+        self.index.shift != KeyIndex::NONE
     }
 
-    pub(crate) fn entries(&self) -> &[Entry] {
-        &self.entries
+    /// The entry of the key of `len` (at most 8) bytes whose [`word`] is `word` and whose
+    /// [`key_hash`] is `hash`, through the index; only when [`Labels::is_indexed`].
+    #[inline(always)]
+    pub(crate) fn find_short(&self, hash: u64, word: u64, len: u32) -> Option<&Entry> {
+        let slot = self.index.slot(hash);
+        // Slot 0 (no key) wraps to an index past every entry.
+        let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
+        // The word holds the whole key: equal words and lengths, equal keys.
+        (entry.key.word == word && entry.key.span.len == len).then_some(entry)
+    }
+
+    /// The entry of `key` (whose [`key_hash`] is `hash`), through the index; only when
+    /// [`Labels::is_indexed`].
+    #[inline]
+    fn find_indexed(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
+        let slot = self.index.slot(hash);
+        // Slot 0 (no key) wraps to an index past every entry.
+        let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
+        if entry.key.word != key.word {
+            return None;
+        }
+        if key.span.len < 8 {
+            // The word holds a zero byte, which no key has: equal words, equal keys.
+            return Some(entry);
+        }
+        self.long_key(entry, key, key_arena)
+    }
+
+    /// `entry` if its key, which starts with the same 8 bytes, is `key`.
+    #[cold]
+    #[inline(never)]
+    fn long_key<'a>(
+        &'a self,
+        entry: &'a Entry,
+        key: &Packed,
+        key_arena: &str,
+    ) -> Option<&'a Entry> {
+        entry
+            .key
+            .eq_in(&self.arena, key, key_arena)
+            .then_some(entry)
+    }
+
+    /// The entry of `key`, whose [`key_hash`] is `hash`.
+    #[inline(never)]
+    pub(crate) fn find(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
+        if self.is_indexed() {
+            self.find_indexed(hash, key, key_arena)
+        } else {
+            self.search(key, key_arena)
+        }
+    }
+
+    /// The entry of `key` by binary search, for sets without an index.
+    #[inline(never)]
+    pub(crate) fn search(&self, key: &Packed, key_arena: &str) -> Option<&Entry> {
+        let at = self
+            .entries
+            .binary_search_by(|e| e.key.cmp_in(&self.arena, key, key_arena))
+            .ok()?;
+        self.entries.get(at)
     }
 
     /// Index of `key` among the sorted entries, or where it would go.
@@ -184,7 +341,6 @@ impl Labels {
     fn push(&mut self, key: &str, value: &str) {
         let key = Packed::push(&mut self.arena, key);
         let value = Packed::push(&mut self.arena, value);
-        self.key_bits |= key_bit(key.word);
         self.entries.push(Entry { key, value });
     }
 
@@ -203,19 +359,19 @@ impl Labels {
                 });
             }
         }
+        self.index = KeyIndex::build(&self.entries, arena);
         Ok(())
     }
 
     /// Rebuilds the arena so it holds only live strings.
     fn compact(&mut self) {
         let mut arena = String::with_capacity(self.arena.len());
-        self.key_bits = 0;
         for entry in &mut self.entries {
-            self.key_bits |= key_bit(entry.key.word);
             entry.key = Packed::push(&mut arena, entry.key.get(&self.arena));
             entry.value = Packed::push(&mut arena, entry.value.get(&self.arena));
         }
         self.arena = arena;
+        self.index = KeyIndex::build(&self.entries, &self.arena);
     }
 }
 

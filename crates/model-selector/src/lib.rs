@@ -11,10 +11,14 @@
 //! ([`str::parse`]) or serde; every way validates and bounds the input (see the `MAX_*`
 //! constants) and reports a [`SelectorError`] with a field path.
 //!
-//! A selector is kept in a compiled, canonical form (requirements sorted by key, values
-//! sorted and deduplicated, short strings compared as integers), so
-//! [`LabelSelector::matches`] is one allocation-free merge walk over the sorted labels.
-//! `docs/performance.md` records how that compares with other implementations.
+//! A selector is kept in a compiled form (values sorted and deduplicated, short strings
+//! compared as integers) with a canonical order for display and comparison, and a label
+//! set carries a collision-free hash index of its keys, so [`LabelSelector::matches`] is
+//! one allocation-free probe per requirement. `docs/performance.md` records how that
+//! compares with other implementations.
+//!
+//! With the `schema` feature, [`Labels`], [`LabelSelector`], [`SelectorRequirement`] and
+//! [`SelectorOperator`] implement `schemars::JsonSchema`.
 //!
 //! ```
 //! use model_selector::{LabelSelector, Labels};
@@ -25,13 +29,17 @@
 //! assert_eq!(selector.to_string(), "!draining,gpu in (a100,h100),zone=eu");
 //! # Ok::<(), model_selector::SelectorError>(())
 //! ```
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
 mod explain;
+mod index;
 mod labels;
 mod limits;
 mod operator;
 mod parse;
 mod requirement;
+#[cfg(feature = "schema")]
+mod schema;
 mod selector;
 mod text;
 mod wire;
@@ -42,6 +50,10 @@ mod tests;
 pub use crate::{
     error::SelectorError,
     explain::{FailureReason, RequirementFailure},
+    index::{
+        Batch, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry, RunnerIndex, Select,
+        Snapshot,
+    },
     labels::{Labels, LabelsIter},
     limits::{
         MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS, MAX_VALUE_LEN,

@@ -22,7 +22,7 @@ impl FromStr for LabelSelector {
         Parser {
             input,
             pos: 0,
-            out: Compiler::over(input, 4, 4),
+            out: Compiler::over(input, 4),
         }
         .selector()
     }
@@ -40,8 +40,7 @@ fn is_value_byte(b: u8) -> bool {
 
 /// For a run of name bytes: whether it is a valid name (starts and ends alphanumeric,
 /// at most `MAX_NAME_LEN` bytes).
-fn is_short_name(s: &str) -> bool {
-    let bytes = s.as_bytes();
+fn is_short_name(bytes: &[u8]) -> bool {
     bytes.len() <= MAX_NAME_LEN
         && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
         && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
@@ -79,16 +78,17 @@ impl<'a> Parser<'a> {
         if self.peek() == Some(b'!') {
             self.pos += 1;
             self.spaces();
-            let (at, key) = self.key()?;
-            self.out.begin_at(at, key, Kind::DoesNotExist);
+            let (at, end) = self.key()?;
+            self.out.begin_at(at, end - at, Kind::DoesNotExist);
             self.out.end();
             return Ok(());
         }
-        let (at, key) = self.key()?;
+        let (at, end) = self.key()?;
+        let key_len = end - at;
         self.spaces();
         match self.peek() {
             None | Some(b',') => {
-                self.out.begin_at(at, key, Kind::Exists);
+                self.out.begin_at(at, key_len, Kind::Exists);
             }
             Some(b'=') => {
                 self.pos += 1;
@@ -96,14 +96,15 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 self.spaces();
-                let (value_at, value) = self.value()?;
+                let (value_at, value_end) = self.value()?;
+                let key = self.input.get(at..end).unwrap_or("");
                 let kind = if self.out.has_label(key) {
                     Kind::In
                 } else {
                     Kind::Label
                 };
-                self.out.begin_at(at, key, kind);
-                self.out.value_at(value_at, value);
+                self.out.begin_at(at, key_len, kind);
+                self.out.value_at(value_at, value_end - value_at);
             }
             Some(b'!') => {
                 self.pos += 1;
@@ -112,9 +113,9 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 self.spaces();
-                let (value_at, value) = self.value()?;
-                self.out.begin_at(at, key, Kind::NotIn);
-                self.out.value_at(value_at, value);
+                let (value_at, value_end) = self.value()?;
+                self.out.begin_at(at, key_len, Kind::NotIn);
+                self.out.value_at(value_at, value_end - value_at);
             }
             Some(op @ (b'>' | b'<')) => {
                 self.pos += 1;
@@ -126,8 +127,8 @@ impl<'a> Parser<'a> {
                     return Err(self.expected("an integer"));
                 }
                 let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
-                self.out.begin_at(at, key, kind);
-                self.out.value_at(start, number);
+                self.out.begin_at(at, key_len, kind);
+                self.out.value_at(start, number.len());
             }
             Some(_) => {
                 let start = self.pos;
@@ -141,7 +142,7 @@ impl<'a> Parser<'a> {
                         ));
                     }
                 };
-                self.out.begin_at(at, key, kind);
+                self.out.begin_at(at, key_len, kind);
                 self.list()?;
             }
         }
@@ -165,8 +166,8 @@ impl<'a> Parser<'a> {
                     limit: MAX_VALUES,
                 });
             }
-            let (at, value) = self.value()?;
-            self.out.value_at(at, value);
+            let (at, end) = self.value()?;
+            self.out.value_at(at, end - at);
             self.spaces();
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -179,66 +180,78 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn key(&mut self) -> Result<(usize, &'a str), SelectorError> {
+    /// A label key: its start and end in the input.
+    #[inline]
+    fn key(&mut self) -> Result<(usize, usize), SelectorError> {
         let start = self.pos;
-        let (key, slash) = self.name_token(true);
-        if key.is_empty() {
+        let (end, slash) = self.name_token(true);
+        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
+        if token.is_empty() {
             return Err(self.expected("a label key"));
         }
         // The token has only name bytes (and '/'), so a name without a prefix needs just
         // its length and ends checked; anything else takes the full rules.
-        if !slash && is_short_name(key) {
-            return Ok((start, key));
+        if !slash && is_short_name(token) {
+            return Ok((start, end));
         }
+        let key = self.input.get(start..end).unwrap_or("");
         check_key(key).map_err(|reason| SelectorError::Syntax {
             position: start,
             expected: "a valid label key",
             found: format!("{} ({reason})", quote(key)),
         })?;
-        Ok((start, key))
+        Ok((start, end))
     }
 
-    /// A label value, or `""` for the empty value.
-    fn value(&mut self) -> Result<(usize, &'a str), SelectorError> {
+    /// A label value, or `""` for the empty value: its start and end in the input
+    /// (`""` is the empty value at the quote's position).
+    #[inline]
+    fn value(&mut self) -> Result<(usize, usize), SelectorError> {
         let start = self.pos;
         if self.peek() == Some(b'"') {
             if self.input.as_bytes().get(start + 1) == Some(&b'"') {
                 self.pos += 2;
-                return Ok((start, ""));
+                return Ok((start, start));
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
-        let (value, _) = self.name_token(false);
-        if value.is_empty() {
+        let (end, _) = self.name_token(false);
+        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
+        if token.is_empty() {
             return Err(self.expected("a value"));
         }
-        if is_short_name(value) {
-            return Ok((start, value));
+        if is_short_name(token) {
+            return Ok((start, end));
         }
+        let value = self.input.get(start..end).unwrap_or("");
         check_value(value).map_err(|reason| SelectorError::Syntax {
             position: start,
             expected: "a valid label value",
             found: format!("{} ({reason})", quote(value)),
         })?;
-        Ok((start, value))
+        Ok((start, end))
     }
 
-    /// A run of name bytes (and `/` when `slash_ok`), and whether it has a `/`.
-    fn name_token(&mut self, slash_ok: bool) -> (&'a str, bool) {
-        let start = self.pos;
+    /// Skips a run of name bytes (and `/` when `slash_ok`); returns where it ends and
+    /// whether it has a `/`.
+    #[inline]
+    fn name_token(&mut self, slash_ok: bool) -> (usize, bool) {
         let bytes = self.input.as_bytes();
+        let mut end = self.pos;
         let mut slash = false;
-        while let Some(&b) = bytes.get(self.pos) {
-            if is_name_byte(b) {
-                self.pos += 1;
-            } else if b == b'/' && slash_ok {
+        loop {
+            while bytes.get(end).is_some_and(|&b| is_name_byte(b)) {
+                end += 1;
+            }
+            if slash_ok && bytes.get(end) == Some(&b'/') {
                 slash = true;
-                self.pos += 1;
+                end += 1;
             } else {
                 break;
             }
         }
-        (self.input.get(start..self.pos).unwrap_or(""), slash)
+        self.pos = end;
+        (end, slash)
     }
 
     fn token(&mut self, accept: impl Fn(u8) -> bool) -> &'a str {
@@ -250,6 +263,7 @@ impl<'a> Parser<'a> {
         self.input.get(start..self.pos).unwrap_or("")
     }
 
+    #[inline]
     fn spaces(&mut self) {
         let bytes = self.input.as_bytes();
         while bytes.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
@@ -257,6 +271,7 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.input.as_bytes().get(self.pos).copied()
     }

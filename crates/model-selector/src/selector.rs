@@ -8,7 +8,7 @@ use crate::{
     limits::MAX_REQUIREMENTS,
     operator::SelectorOperator,
     requirement::SelectorRequirement,
-    text::{Packed, key_bit, parse_i64},
+    text::{Packed, Span, key_hash, parse_i64},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -67,33 +67,54 @@ enum Test {
     Less,
 }
 
-/// One compiled requirement. Its values are `values[start..end]`, sorted and distinct.
+/// One compiled requirement. Its `len` values, sorted and distinct, are `inline[..len]`
+/// when there are at most [`FAST_VALUES`] (so most selectors need no value vector), else
+/// `values[start..start + len]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Req {
+    /// The key's [`key_hash`], for a label set's index.
+    pub(crate) hash: u64,
     pub(crate) key: Packed,
-    /// The only value, when there is exactly one.
-    value: Packed,
+    /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
+    form: Form,
+    /// For the fast forms, bit `outcome` is set when the requirement holds for that
+    /// outcome: 0 key absent, 1 value not listed, 2 value listed.
+    mask: u8,
+    /// Up to [`FAST_VALUES`] values; past `len`, copies of the first, so [`Form::Four`]
+    /// can compare all four words.
+    inline: [Packed; FAST_VALUES],
+    /// For long lists ([`Req::hashed`]), their perfect hash.
+    list: ValueHash,
+    hashed: bool,
     test: Test,
     pub(crate) kind: Kind,
-    /// The integer of `Gt` and `Lt`.
-    pub(crate) bound: i64,
-    pub(crate) start: u32,
-    pub(crate) end: u32,
     /// Every value is shorter than 8 bytes, so equal words mean equal strings.
     short_values: bool,
-    /// The key's bit in a label set's key filter ([`key_bit`]).
-    key_bit: u64,
-    /// The result when the key is absent.
-    absent_ok: bool,
-    /// For long lists, the index of their [`ValueHash`] in `LabelSelector::hashes`.
-    hash: Option<u8>,
+    start: u32,
+    len: u32,
+    /// The integer of `Gt` and `Lt`.
+    pub(crate) bound: i64,
+}
+
+/// How [`LabelSelector::matches`] tests a requirement on a key of at most 8 bytes whose
+/// values are all shorter than 8 bytes (so equal words mean equal strings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Anything else: [`LabelSelector::test`], out of line.
+    Slow,
+    /// The value word is `words[0]` (`Exists` and `DoesNotExist` too: the mask ignores it).
+    One,
+    /// The value word is among `words` (2 to [`FAST_VALUES`] values).
+    Four,
+    /// The value word is `slot_words[list.slot(word)]` (lists of more than [`HASH_ABOVE`]).
+    Hashed,
 }
 
 /// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
 /// `slots[start + (word * mult) >> shift]` holds 1 + the index of the first value with
-/// that word, or 0. Found at construction by trying a fixed list of multipliers, so it
-/// is deterministic.
-#[derive(Debug, Clone, Copy)]
+/// that word, or 0, and `slot_words` the same slot's word ([`NO_WORD`] when empty).
+/// Found at construction by trying a fixed list of multipliers, so it is deterministic.
+#[derive(Debug, Clone, Copy, Default)]
 struct ValueHash {
     mult: u64,
     shift: u32,
@@ -103,14 +124,28 @@ struct ValueHash {
 /// Lists longer than this get a [`ValueHash`]; shorter ones are scanned.
 const HASH_ABOVE: usize = 8;
 
+/// Most values of a requirement [`Req::fast`] handles.
+const FAST_VALUES: usize = 4;
+
+/// A placeholder value before a requirement's values are known.
+const NO_VALUE: Packed = Packed {
+    word: 0,
+    span: Span { start: 0, len: 0 },
+};
+
+/// The word of an empty hash slot: its last byte is not zero, so it is not the word of
+/// any string shorter than 8 bytes.
+const NO_WORD: u64 = u64::MAX;
+
 impl ValueHash {
     #[inline(always)]
     fn slot(&self, word: u64) -> usize {
         self.start as usize + (word.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
-    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`.
-    fn build(values: &[Packed], slots: &mut Vec<u8>) -> Option<Self> {
+    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`
+    /// and `words`, which have the same length.
+    fn build(values: &[Packed], slots: &mut Vec<u8>, words: &mut Vec<u64>) -> Option<Self> {
         let distinct = values.len();
         let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
         for bits in min_bits..=min_bits + 2 {
@@ -124,18 +159,27 @@ impl ValueHash {
                 };
                 slots.resize(start + (1 << bits), 0);
                 let mut ok = true;
+                let mut previous = None;
                 for (i, v) in values.iter().enumerate() {
-                    if i > 0 && values[i - 1].word == v.word {
+                    // Sorted values: a repeat of the previous word is the same value.
+                    if previous.replace(v.word) == Some(v.word) {
                         continue;
                     }
-                    let slot = hash.slot(v.word);
-                    if slots[slot] != 0 {
-                        ok = false;
-                        break;
+                    match slots.get_mut(hash.slot(v.word)) {
+                        Some(cell) if *cell == 0 => *cell = u8::try_from(i + 1).ok()?,
+                        _ => {
+                            ok = false;
+                            break;
+                        }
                     }
-                    slots[slot] = u8::try_from(i + 1).ok()?;
                 }
                 if ok {
+                    words.resize(start, NO_WORD);
+                    words.extend(slots.get(start..).unwrap_or(&[]).iter().map(|&s| {
+                        values
+                            .get(usize::from(s).wrapping_sub(1))
+                            .map_or(NO_WORD, |v| v.word)
+                    }));
                     return Some(hash);
                 }
                 slots.truncate(start);
@@ -158,9 +202,10 @@ impl ValueHash {
 ///
 /// # Canonical form
 ///
-/// A selector is stored canonically: requirements sorted by key (then `matchLabels` before
+/// A selector has a canonical form: requirements sorted by key (then `matchLabels` before
 /// `In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, then values), values sorted and
-/// deduplicated. `Display`, serialization and [`PartialEq`] use that form, so two selectors
+/// deduplicated. `Display`, serialization, [`LabelSelector::explain`],
+/// [`LabelSelector::match_expressions`] and [`PartialEq`] use that form, so two selectors
 /// written in a different order compare equal. It preserves meaning, and which part a
 /// requirement came from: a `matchLabels` entry prints `k=v`, an `In` with one value prints
 /// `k in (v)`.
@@ -191,9 +236,9 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Packed>,
-    /// The [`ValueHash`] of each long list, and their tables.
-    hashes: Vec<ValueHash>,
+    /// The tables of the [`ValueHash`]es of long lists.
     slots: Vec<u8>,
+    slot_words: Vec<u64>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
@@ -251,7 +296,7 @@ impl LabelSelector {
 
     /// The `matchLabels` entries in key order.
     pub fn match_labels(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.reqs.iter().filter(|r| r.kind == Kind::Label).map(|r| {
+        self.ordered().filter(|r| r.kind == Kind::Label).map(|r| {
             let value = self
                 .req_values(r)
                 .first()
@@ -262,8 +307,7 @@ impl LabelSelector {
 
     /// The `matchExpressions` in canonical order.
     pub fn match_expressions(&self) -> impl Iterator<Item = RequirementView<'_>> + '_ {
-        self.reqs
-            .iter()
+        self.ordered()
             .filter(|r| r.kind != Kind::Label)
             .map(|req| RequirementView {
                 selector: self,
@@ -273,28 +317,58 @@ impl LabelSelector {
 
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
-    /// Requirements are sorted by key and labels are sorted by key, so this is one merge
-    /// walk; keys and values of up to 8 bytes compare as single integers.
+    /// Each requirement looks its key up in the label set's collision-free hash index
+    /// (one probe; keys and values of up to 8 bytes compare as single integers).
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
-        let entries = labels.entries();
-        let arena = labels.arena();
-        let key_bits = labels.key_bits();
-        let mut at = 0;
+        if !labels.is_indexed() {
+            return self.matches_searching(labels);
+        }
         for req in &self.reqs {
-            if key_bits & req.key_bit == 0 {
-                // The key filter says the key is absent: no search needed.
-                if req.absent_ok {
-                    continue;
-                }
-                return false;
-            }
-            let found = seek(entries, arena, &mut at, req, &self.arena);
-            if !self.test(req, found, arena) {
+            let holds = if req.form == Form::Slow {
+                self.test_slow(req, labels)
+            } else {
+                let outcome = match labels.find_short(req.hash, req.key.word, req.key.span.len) {
+                    None => 0,
+                    Some(e) => {
+                        let w = e.value.word;
+                        let listed = match req.form {
+                            Form::One => w == req.inline[0].word,
+                            Form::Four => {
+                                let [a, b, c, d] = &req.inline;
+                                (w == a.word) | (w == b.word) | (w == c.word) | (w == d.word)
+                            }
+                            Form::Hashed | Form::Slow => {
+                                self.slot_words.get(req.list.slot(w)) == Some(&w)
+                            }
+                        };
+                        1 + u32::from(listed)
+                    }
+                };
+                req.mask >> outcome & 1 != 0
+            };
+            if !holds {
                 return false;
             }
         }
         true
+    }
+
+    /// Looks up and tests a requirement [`Req::fast`] does not handle, out of line.
+    #[inline(never)]
+    fn test_slow(&self, req: &Req, labels: &Labels) -> bool {
+        let found = labels.find(req.hash, &req.key, &self.arena);
+        self.test(req, found, labels.arena())
+    }
+
+    /// [`LabelSelector::matches`] for label sets without an index.
+    #[inline(never)]
+    fn matches_searching(&self, labels: &Labels) -> bool {
+        let arena = labels.arena();
+        self.reqs.iter().all(|req| {
+            let found = labels.search(&req.key, &self.arena);
+            self.test(req, found, arena)
+        })
     }
 
     /// Whether `req` holds given the label found for its key (if any).
@@ -318,14 +392,14 @@ impl LabelSelector {
     /// Whether the value of `entry` is the one value of `req`.
     #[inline(always)]
     fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.value.word == entry.value.word
+        req.inline[0].word == entry.value.word
             && (req.short_values || self.long_equals(req, entry, arena))
     }
 
     #[cold]
     #[inline(never)]
     fn long_equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.value.eq_in(&self.arena, &entry.value, arena)
+        req.inline[0].eq_in(&self.arena, &entry.value, arena)
     }
 
     /// Whether the value of `entry` is among the (several) values of `req`.
@@ -333,7 +407,7 @@ impl LabelSelector {
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
         let values = self.req_values(req);
         let word = entry.value.word;
-        let hash = req.hash.and_then(|i| self.hashes.get(usize::from(i)));
+        let hash = req.hashed.then_some(&req.list);
         let from = match hash {
             Some(hash) => match self.slots.get(hash.slot(word)) {
                 Some(&slot) if slot > 0 => usize::from(slot) - 1,
@@ -348,20 +422,43 @@ impl LabelSelector {
         }
         // Long values: check every value with this word (they are adjacent).
         rest.iter()
-            .skip_while(|v| req.hash.is_none() && v.word != word)
+            .skip_while(|v| !req.hashed && v.word != word)
             .take_while(|v| v.word == word)
             .any(|v| v.eq_in(&self.arena, &entry.value, arena))
     }
 
     #[inline]
-    pub(crate) fn req_values(&self, req: &Req) -> &[Packed] {
-        self.values
-            .get(req.start as usize..req.end as usize)
-            .unwrap_or(&[])
+    pub(crate) fn req_values<'a>(&'a self, req: &'a Req) -> &'a [Packed] {
+        let len = req.len as usize;
+        let values = if len <= FAST_VALUES {
+            req.inline.get(..len)
+        } else {
+            let start = req.start as usize;
+            self.values.get(start..start + len)
+        };
+        values.unwrap_or(&[])
     }
 
-    pub(crate) fn reqs(&self) -> &[Req] {
-        &self.reqs
+    /// The requirements in canonical order. They are stored in the order they came in
+    /// (matching does not care), so this sorts their positions, on the stack.
+    pub(crate) fn ordered(&self) -> Ordered<'_> {
+        let mut order = [0_u8; MAX_REQUIREMENTS];
+        if let Some(order) = order.get_mut(..self.reqs.len()) {
+            for (i, o) in order.iter_mut().enumerate() {
+                *o = i as u8;
+            }
+            order.sort_unstable_by(|&a, &b| {
+                match (self.reqs.get(usize::from(a)), self.reqs.get(usize::from(b))) {
+                    (Some(a), Some(b)) => self.cmp_reqs(a, b),
+                    _ => Ordering::Equal,
+                }
+            });
+        }
+        Ordered {
+            reqs: &self.reqs,
+            order,
+            at: 0,
+        }
     }
 
     pub(crate) fn arena(&self) -> &str {
@@ -423,57 +520,27 @@ impl LabelSelector {
     }
 }
 
-/// Advances `at` to the first entry whose key is not below `req`'s key and returns it if
-/// the keys are equal. `at` stays on a found entry, since the next requirement may have
-/// the same key.
-#[inline(always)]
-pub(crate) fn seek<'e>(
-    entries: &'e [Entry],
-    arena: &str,
-    at: &mut usize,
-    req: &Req,
-    req_arena: &str,
-) -> Option<&'e Entry> {
-    let rest = entries.get(*at..).unwrap_or(&[]);
-    let word = req.key.word;
-    // A tight linear scan: on the few labels a runner has it beats a binary search.
-    let skip = if rest.len() <= 32 {
-        rest.iter()
-            .position(|e| e.key.word >= word)
-            .unwrap_or(rest.len())
-    } else {
-        rest.partition_point(|e| e.key.word < word)
-    };
-    *at += skip;
-    let entry = rest.get(skip)?;
-    if entry.key.word != word {
-        return None;
-    }
-    if req.key.span.len < 8 {
-        // The word holds a zero byte, which no key has: equal words, equal keys.
-        return Some(entry);
-    }
-    seek_long(entries, arena, at, req, req_arena)
+/// A selector's requirements in canonical order, from [`LabelSelector::ordered`].
+pub(crate) struct Ordered<'a> {
+    reqs: &'a [Req],
+    /// Positions in `reqs`, sorted; unused past [`MAX_REQUIREMENTS`] requirements, which
+    /// [`Compiler::finish`] sorts in place instead.
+    order: [u8; MAX_REQUIREMENTS],
+    at: usize,
 }
 
-/// [`seek`] among keys longer than 8 bytes that share their first 8 bytes.
-#[cold]
-#[inline(never)]
-fn seek_long<'e>(
-    entries: &'e [Entry],
-    arena: &str,
-    at: &mut usize,
-    req: &Req,
-    req_arena: &str,
-) -> Option<&'e Entry> {
-    while let Some(entry) = entries.get(*at) {
-        match entry.key.cmp_in(arena, &req.key, req_arena) {
-            Ordering::Less => *at += 1,
-            Ordering::Equal => return Some(entry),
-            Ordering::Greater => return None,
+impl<'a> Iterator for Ordered<'a> {
+    type Item = &'a Req;
+
+    fn next(&mut self) -> Option<&'a Req> {
+        let at = self.at;
+        self.at += 1;
+        if self.reqs.len() > MAX_REQUIREMENTS {
+            return self.reqs.get(at);
         }
+        let i = self.order.get(..self.reqs.len())?.get(at)?;
+        self.reqs.get(usize::from(*i))
     }
-    None
 }
 
 /// The integer value of a label, for `Gt` and `Lt`.
@@ -508,14 +575,14 @@ pub(crate) struct Compiler {
 impl Compiler {
     /// A compiler whose arena is `input`, for strings that are slices of it
     /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
-    pub(crate) fn over(input: &str, reqs: usize, values: usize) -> Self {
+    pub(crate) fn over(input: &str, reqs: usize) -> Self {
         Self {
             sel: LabelSelector {
                 arena: input.to_owned(),
                 reqs: Vec::with_capacity(reqs),
-                values: Vec::with_capacity(values),
-                hashes: Vec::new(),
+                values: Vec::new(),
                 slots: Vec::new(),
+                slot_words: Vec::new(),
             },
         }
     }
@@ -527,24 +594,28 @@ impl Compiler {
     }
 
     /// Starts a requirement on `key`, already in the arena at byte `start`.
-    pub(crate) fn begin_at(&mut self, start: usize, key: &str, kind: Kind) {
-        self.begin_packed(Packed::at(&self.sel.arena, start, key), kind);
+    #[inline]
+    pub(crate) fn begin_at(&mut self, start: usize, len: usize, kind: Kind) {
+        self.begin_packed(Packed::at(&self.sel.arena, start, len), kind);
     }
 
+    #[inline]
     fn begin_packed(&mut self, key: Packed, kind: Kind) {
-        let start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+        let hash = key_hash(key.word, key.bytes(&self.sel.arena));
         self.sel.reqs.push(Req {
+            hash,
             key,
-            value: key,
+            form: Form::Slow,
+            mask: 0,
+            inline: [NO_VALUE; FAST_VALUES],
+            list: ValueHash::default(),
+            hashed: false,
             test: Test::Exists,
             kind,
-            bound: 0,
-            start,
-            end: start,
             short_values: true,
-            key_bit: key_bit(key.word),
-            absent_ok: false,
-            hash: None,
+            start: 0,
+            len: 0,
+            bound: 0,
         });
     }
 
@@ -565,11 +636,15 @@ impl Compiler {
     }
 
     /// [`Compiler::value`] for a value already in the arena at byte `start`.
-    pub(crate) fn value_at(&mut self, start: usize, value: &str) {
+    #[inline]
+    pub(crate) fn value_at(&mut self, start: usize, len: usize) {
         if self.is_integer() {
-            self.bound(value);
+            let value = self.sel.arena.get(start..start + len).unwrap_or("");
+            if let Some(req) = self.sel.reqs.last_mut() {
+                req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+            }
         } else {
-            self.value_packed(Packed::at(&self.sel.arena, start, value));
+            self.value_packed(Packed::at(&self.sel.arena, start, len));
         }
     }
 
@@ -586,74 +661,130 @@ impl Compiler {
         }
     }
 
+    #[inline]
     fn value_packed(&mut self, value: Packed) {
-        if let Some(req) = self.sel.reqs.last_mut() {
+        let Some(req) = self.sel.reqs.last_mut() else {
+            return;
+        };
+        let len = req.len as usize;
+        if let Some(slot) = req.inline.get_mut(len) {
+            *slot = value;
+        } else {
+            if len == FAST_VALUES {
+                // The list outgrows the requirement: move it to the value vector.
+                req.start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
+                self.sel.values.extend_from_slice(&req.inline);
+            }
             self.sel.values.push(value);
-            req.end += 1;
         }
+        req.len += 1;
     }
 
     /// Number of values in the current requirement.
     pub(crate) fn value_count(&self) -> usize {
-        self.sel
-            .reqs
-            .last()
-            .map_or(0, |r| (r.end - r.start) as usize)
+        self.sel.reqs.last().map_or(0, |r| r.len as usize)
     }
 
     /// Ends the current requirement: sorts and deduplicates its values and decides
     /// how [`LabelSelector::matches`] tests it.
+    #[inline]
     pub(crate) fn end(&mut self) {
-        let Some(req) = self.sel.reqs.last_mut() else {
+        let sel = &mut self.sel;
+        let Some(req) = sel.reqs.last_mut() else {
             return;
         };
+        let len = req.len as usize;
         let start = req.start as usize;
-        if self.sel.values.len() > start + 1 {
-            let arena = &self.sel.arena;
-            let values = &mut self.sel.values;
-            if let Some(own) = values.get_mut(start..) {
-                own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
-            }
-            let mut kept = start + 1;
-            for i in start + 1..values.len() {
-                if !values[i].eq_in(arena, &values[kept - 1], arena) {
-                    values[kept] = values[i];
+        if len > 1 {
+            let arena = &sel.arena;
+            let own = if len <= FAST_VALUES {
+                req.inline.get_mut(..len)
+            } else {
+                sel.values.get_mut(start..start + len)
+            };
+            let own = own.unwrap_or(&mut []);
+            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
+            let mut kept = 1;
+            for i in 1..own.len() {
+                let (Some(&value), Some(last)) = (own.get(i), own.get(kept - 1)) else {
+                    break;
+                };
+                if !value.eq_in(arena, last, arena) {
+                    if let Some(cell) = own.get_mut(kept) {
+                        *cell = value;
+                    }
                     kept += 1;
                 }
             }
-            values.truncate(kept);
-            req.end = u32::try_from(kept).unwrap_or(u32::MAX);
+            if len > FAST_VALUES && kept <= FAST_VALUES {
+                // Duplicates made the list short: back into the requirement.
+                for (slot, v) in req
+                    .inline
+                    .iter_mut()
+                    .zip(sel.values.get(start..start + kept).unwrap_or(&[]))
+                {
+                    *slot = *v;
+                }
+            }
+            if len > FAST_VALUES {
+                sel.values.truncate(if kept > FAST_VALUES {
+                    start + kept
+                } else {
+                    start
+                });
+            }
+            req.len = kept as u32;
         }
-        let own = self.sel.values.get(start..).unwrap_or(&[]);
-        let single = own.len() == 1;
-        if let [only] = own {
-            req.value = *only;
+        let len = req.len as usize;
+        let inline = len <= FAST_VALUES;
+        if inline && len > 0 {
+            let first = req.inline[0];
+            for slot in req.inline.iter_mut().skip(len) {
+                *slot = first;
+            }
         }
-        req.short_values = own.iter().all(|v| v.span.len < 8);
-        if own.len() > HASH_ABOVE
-            && let Some(hash) = ValueHash::build(own, &mut self.sel.slots)
-        {
-            req.hash = u8::try_from(self.sel.hashes.len()).ok();
-            self.sel.hashes.push(hash);
-        }
-        req.test = match (req.kind, single) {
-            (Kind::Label | Kind::In, true) => Test::Equal,
-            (Kind::Label | Kind::In, false) => Test::OneOf,
-            (Kind::NotIn, true) => Test::NotEqual,
-            (Kind::NotIn, false) => Test::NoneOf,
-            (Kind::Exists, _) => Test::Exists,
-            (Kind::DoesNotExist, _) => Test::Absent,
-            (Kind::Gt, _) => Test::Greater,
-            (Kind::Lt, _) => Test::Less,
+        let own = if inline {
+            req.inline.get(..len)
+        } else {
+            sel.values.get(start..start + len)
         };
-        req.absent_ok = matches!(req.test, Test::NotEqual | Test::NoneOf | Test::Absent);
+        let own = own.unwrap_or(&[]);
+        req.short_values = own.iter().all(|v| v.span.len < 8);
+        if len > HASH_ABOVE
+            && let Some(hash) = ValueHash::build(own, &mut sel.slots, &mut sel.slot_words)
+        {
+            req.list = hash;
+            req.hashed = true;
+        }
+        let single = len == 1;
+        (req.test, req.mask) = match req.kind {
+            Kind::Label | Kind::In if single => (Test::Equal, 0b100),
+            Kind::Label | Kind::In => (Test::OneOf, 0b100),
+            Kind::NotIn if single => (Test::NotEqual, 0b011),
+            Kind::NotIn => (Test::NoneOf, 0b011),
+            Kind::Exists => (Test::Exists, 0b110),
+            Kind::DoesNotExist => (Test::Absent, 0b001),
+            Kind::Gt => (Test::Greater, 0),
+            Kind::Lt => (Test::Less, 0),
+        };
+        req.form = match len {
+            _ if req.key.span.len > 8 || !req.short_values || req.mask == 0 => Form::Slow,
+            0 | 1 => Form::One,
+            2..=FAST_VALUES => Form::Four,
+            _ if req.hashed => Form::Hashed,
+            _ => Form::Slow,
+        };
     }
 
-    /// Sorts the requirements into canonical order.
+    /// The selector. Requirements stay in the order they came in
+    /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
+    /// more than callers allow.
     pub(crate) fn finish(mut self) -> LabelSelector {
-        let mut reqs = std::mem::take(&mut self.sel.reqs);
-        reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
-        self.sel.reqs = reqs;
+        if self.sel.reqs.len() > MAX_REQUIREMENTS {
+            let mut reqs = std::mem::take(&mut self.sel.reqs);
+            reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
+            self.sel.reqs = reqs;
+        }
         self.sel
     }
 }
@@ -720,7 +851,7 @@ impl fmt::Display for RequirementView<'_> {
 /// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
 impl fmt::Display for LabelSelector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, req) in self.reqs.iter().enumerate() {
+        for (i, req) in self.ordered().enumerate() {
             if i > 0 {
                 f.write_str(",")?;
             }
@@ -739,7 +870,7 @@ impl fmt::Debug for LabelSelector {
 impl PartialEq for LabelSelector {
     fn eq(&self, other: &Self) -> bool {
         self.reqs.len() == other.reqs.len()
-            && self.reqs.iter().zip(&other.reqs).all(|(a, b)| {
+            && self.ordered().zip(other.ordered()).all(|(a, b)| {
                 a.kind == b.kind
                     && a.bound == b.bound
                     && a.key.get(&self.arena) == b.key.get(&other.arena)

@@ -135,6 +135,52 @@ fn long_keys_sharing_a_prefix_word() {
     assert!(!sel("k=a-value-longer-than-eighx").matches(&l));
 }
 
+/// Label sets of every size up to `MAX_LABELS`, so both lookups run: through the key
+/// index (small sets) and by search (sets past `INDEX_MAX`, or without a collision-free
+/// window); each also after an `insert` and a `remove`.
+#[test]
+fn lookups_at_every_set_size() {
+    let keys: Vec<String> = (0..MAX_LABELS).map(|i| format!("k{i}")).collect();
+    let long: Vec<String> = (0..MAX_LABELS)
+        .map(|i| format!("example.com/k{i}"))
+        .collect();
+    for n in 0..=MAX_LABELS {
+        let mut l = Labels::from_pairs(
+            keys.iter()
+                .zip(&long)
+                .take(n)
+                .flat_map(|(k, lk)| [(k.as_str(), "v"), (lk.as_str(), "w")])
+                .take(n),
+        )
+        .unwrap();
+        let check = |l: &Labels| {
+            for (i, (k, lk)) in keys.iter().zip(&long).enumerate() {
+                let present = l.get(k).is_some();
+                assert_eq!(sel(&format!("{k}=v")).matches(l), present, "{k} in {n}");
+                assert_eq!(sel(k).matches(l), present, "{k} in {n}");
+                assert_eq!(sel(&format!("!{k}")).matches(l), !present, "{k} in {n}");
+                assert_eq!(sel(&format!("{k} notin (v,x)")).matches(l), !present);
+                assert!(!sel(&format!("{k}=x")).matches(l));
+                let long_present = l.get(lk).is_some();
+                assert_eq!(sel(&format!("{lk}=w")).matches(l), long_present, "{lk} {i}");
+                assert_eq!(sel(&format!("!{lk}")).matches(l), !long_present);
+            }
+        };
+        check(&l);
+        if n < MAX_LABELS {
+            l.insert("added", "v").unwrap();
+            assert!(sel("added=v").matches(&l));
+            check(&l);
+        }
+        if let Some((k, _)) = l.iter().next() {
+            let k = k.to_owned();
+            l.remove(&k);
+            assert!(!sel(&k).matches(&l));
+            check(&l);
+        }
+    }
+}
+
 /// One line per case: selector, labels, expected match.
 #[track_caller]
 fn check_match(selector: &str, set: &[(&str, &str)], expected: bool) {
@@ -352,12 +398,36 @@ fn display_is_canonical() {
         ("cores > 007, mem<-2", "cores>7,mem<-2"),
         ("k=\"\",j in (\"\", a)", "j in (\"\",a),k=\"\""),
         ("b,a,b", "a,b,b"),
+        // Lists around the four values a requirement holds itself, duplicates included.
+        ("k in (d,c,b,a)", "k in (a,b,c,d)"),
+        ("k in (e,d,c,b,a)", "k in (a,b,c,d,e)"),
+        ("k in (b,a,b,a,b,a)", "k in (a,b)"),
+        ("k notin (d,d,c,c,b,a)", "k notin (a,b,c,d)"),
+        (
+            "k in (e,d,c,b,a,e),j in (x,y,z,x,y)",
+            "j in (x,y,z),k in (a,b,c,d,e)",
+        ),
     ];
     for (input, want) in cases {
         assert_eq!(sel(input).to_string(), want, "{input:?}");
         assert_eq!(sel(want).to_string(), want, "fixpoint of {want:?}");
     }
     assert_eq!(sel("a,b"), sel("b,a"));
+    assert_eq!(sel("k in (b,a,b,a,b)"), sel("k in (a,b)"));
+    for (selector, value, want) in [
+        ("k in (b,a,b,a,b)", "a", true),
+        ("k in (b,a,b,a,b)", "c", false),
+        ("k notin (b,a,b,a,b)", "b", false),
+        ("k notin (b,a,b,a,b)", "c", true),
+        ("k in (e,d,c,b,a)", "e", true),
+        ("k in (e,d,c,b,a)", "f", false),
+    ] {
+        assert_eq!(
+            sel(selector).matches(&labels(&[("k", value)])),
+            want,
+            "{selector} on {value}"
+        );
+    }
     assert_ne!(sel("k=v"), sel("k in (v)"));
 }
 
@@ -452,4 +522,15 @@ fn error_paths_and_messages() {
         .unwrap_err()
         .to_string();
     assert!(msg.len() < 300, "long input is shortened: {msg}");
+}
+
+#[test]
+fn public_types_are_send_and_sync() {
+    fn check<T: Send + Sync + Clone + std::fmt::Debug>() {}
+    check::<Labels>();
+    check::<LabelSelector>();
+    check::<SelectorRequirement>();
+    check::<SelectorOperator>();
+    check::<SelectorError>();
+    check::<crate::RequirementFailure>();
 }

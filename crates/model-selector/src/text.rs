@@ -40,22 +40,21 @@ impl Packed {
         }
     }
 
-    /// `s`, which is already in `arena` at byte `start`.
-    pub(crate) fn at(arena: &str, start: usize, s: &str) -> Self {
+    /// The `len` bytes already in `arena` at byte `start`.
+    #[inline]
+    pub(crate) fn at(arena: &str, start: usize, len: usize) -> Self {
+        let bytes = arena.as_bytes();
         // Read 8 bytes of the arena when there are, and clear those past the string.
-        let word = match arena
-            .as_bytes()
-            .get(start..)
-            .and_then(<[u8]>::first_chunk::<8>)
-        {
-            Some(head) if s.len() < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * s.len())),
-            _ => word(s.as_bytes()),
+        let word = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(head) if len < 8 => u64::from_be_bytes(*head) & !(u64::MAX >> (8 * len)),
+            Some(head) => u64::from_be_bytes(*head),
+            None => word(bytes.get(start..start + len).unwrap_or(&[])),
         };
         Self {
             word,
             span: Span {
                 start: u32::try_from(start).unwrap_or(u32::MAX),
-                len: u32::try_from(s.len()).unwrap_or(u32::MAX),
+                len: u32::try_from(len).unwrap_or(u32::MAX),
             },
         }
     }
@@ -129,6 +128,10 @@ const NAME: u8 = 1;
 const ALNUM: u8 = 2;
 const DNS: u8 = 4;
 
+#[allow(
+    clippy::indexing_slicing,
+    reason = "b runs over 0..256, the table's length; indexing is the only way in a const block"
+)]
 const CLASSES: [u8; 256] = {
     let mut table = [0_u8; 256];
     let mut b = 0;
@@ -148,10 +151,20 @@ const CLASSES: [u8; 256] = {
     table
 };
 
+/// The class bits of `b`.
+#[inline]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a u8 is always below 256, the table's length; the check compiles away"
+)]
+fn class(b: u8) -> u8 {
+    CLASSES[usize::from(b)]
+}
+
 /// Whether `b` may appear in a name or value (`[A-Za-z0-9-_.]`).
 #[inline]
 pub(crate) fn is_name_byte(b: u8) -> bool {
-    CLASSES[usize::from(b)] & NAME != 0
+    class(b) & NAME != 0
 }
 
 /// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
@@ -187,7 +200,7 @@ fn check_name(name: &str) -> Result<(), &'static str> {
         return Err("a name must be at most 63 bytes");
     }
     let bytes = name.as_bytes();
-    let alnum = |b: &u8| CLASSES[usize::from(*b)] & ALNUM != 0;
+    let alnum = |b: &u8| class(*b) & ALNUM != 0;
     if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
         return Err("a name must start and end with an ASCII letter or digit");
     }
@@ -212,10 +225,7 @@ fn check_prefix(prefix: &str) -> Result<(), &'static str> {
                 "the prefix must be a DNS-1123 subdomain: dot-separated parts that start and end with a lowercase letter or digit",
             );
         }
-        if !bytes
-            .iter()
-            .all(|&b| CLASSES[usize::from(b)] & DNS != 0 && b != b'.')
-        {
+        if !bytes.iter().all(|&b| class(b) & DNS != 0 && b != b'.') {
             return Err(
                 "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",
             );
@@ -265,9 +275,29 @@ pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
     Some(n)
 }
 
-/// The bit a key sets in a label set's key filter (one of 64, from its word), so a
-/// selector can tell without a search that a key is absent.
+/// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):
+/// the prefix word, the length and any bytes past the first 8, through a 64-bit finalizer,
+/// so every bit window of it is usable as a table index. Computed at construction only.
+///
+/// `prefix` is the key's [`word`].
 #[inline]
-pub(crate) fn key_bit(word: u64) -> u64 {
-    1 << (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
+    let mut h = prefix ^ (key.len() as u64);
+    if key.len() <= 8 {
+        return mix(h);
+    }
+    for chunk in key.get(8..).unwrap_or(&[]).chunks(8) {
+        h = mix(h) ^ word(chunk);
+    }
+    mix(h)
+}
+
+/// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
+#[inline]
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
 }

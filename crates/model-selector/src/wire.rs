@@ -1,11 +1,9 @@
 //! Serde: `Labels` as a JSON object, selectors and requirements in the Kubernetes
 //! `metav1.LabelSelector` shape, validated and bounded on the way in.
 
-use std::{fmt, marker::PhantomData};
-
+use model_ids::{BoundedPairs, BoundedVec, Limit};
 use serde::{
-    Deserialize, Deserializer, Serialize, Serializer,
-    de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor},
+    Deserialize, Deserializer, Serialize, Serializer, de,
     ser::{SerializeMap, SerializeSeq},
 };
 
@@ -26,75 +24,52 @@ impl Serialize for Labels {
 
 impl<'de> Deserialize<'de> for Labels {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let pairs = deserializer.deserialize_map(PairsVisitor)?;
-        Labels::from_pairs(pairs.0).map_err(de::Error::custom)
+        let pairs = BoundedPairs::<LabelsLimit>::deserialize(deserializer)?;
+        Labels::from_pairs(pairs.into_inner()).map_err(de::Error::custom)
     }
 }
 
-/// Keeps one element past `N` so the validator reports the limit with its path, and
-/// skips the rest without storing it.
-struct Bounded<T, const N: usize>(Vec<T>);
+/// Defines one uninhabited marker type per bounded collection, read with
+/// [`model_ids::BoundedVec`] or [`model_ids::BoundedPairs`]; the error is
+/// [`SelectorError::TooMany`], counting `$what`.
+macro_rules! limits {
+    ($($(#[$meta:meta])* $name:ident = $field:literal, $what:literal, $max:expr;)*) => {$(
+        $(#[$meta])*
+        enum $name {}
 
-impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for Bounded<T, N> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SeqVisitor<T, const N: usize>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>, const N: usize> Visitor<'de> for SeqVisitor<T, N> {
-            type Value = Bounded<T, N>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut items = Vec::new();
-                while items.len() <= N {
-                    match seq.next_element()? {
-                        Some(item) => items.push(item),
-                        None => return Ok(Bounded(items)),
-                    }
-                }
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Bounded(items))
+        impl Limit for $name {
+            const FIELD: &'static str = $field;
+            const MAX: usize = $max;
+
+            fn too_many<E: de::Error>() -> E {
+                E::custom(SelectorError::TooMany {
+                    path: Self::FIELD.to_owned(),
+                    what: $what,
+                    limit: Self::MAX,
+                })
             }
         }
-        deserializer.deserialize_seq(SeqVisitor(PhantomData))
-    }
+    )*};
 }
 
-/// Pairs of a JSON object, at most `MAX_LABELS + 1` kept (see [`Bounded`]).
-struct Pairs(Vec<(String, String)>);
-
-struct PairsVisitor;
-
-impl<'de> Visitor<'de> for PairsVisitor {
-    type Value = Pairs;
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an object of label keys to values")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut pairs = Vec::new();
-        while pairs.len() <= MAX_LABELS {
-            match map.next_entry()? {
-                Some(pair) => pairs.push(pair),
-                None => return Ok(Pairs(pairs)),
-            }
-        }
-        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-        Ok(Pairs(pairs))
-    }
-}
-
-impl<'de> Deserialize<'de> for Pairs {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_map(PairsVisitor)
-    }
+limits! {
+    /// A [`Labels`] set read on its own ([`MAX_LABELS`]).
+    LabelsLimit = "", "labels", MAX_LABELS;
+    /// A selector's equality map, which counts toward its requirements ([`MAX_REQUIREMENTS`]).
+    MatchLabelsLimit = "matchLabels", "requirements", MAX_REQUIREMENTS;
+    /// A selector's requirement list ([`MAX_REQUIREMENTS`]).
+    MatchExpressionsLimit = "matchExpressions", "requirements", MAX_REQUIREMENTS;
+    /// A requirement's values ([`MAX_VALUES`]).
+    ValuesLimit = "values", "values", MAX_VALUES;
 }
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct WireSelector {
     #[serde(default)]
-    match_labels: Option<Pairs>,
+    match_labels: Option<BoundedPairs<MatchLabelsLimit>>,
     #[serde(default)]
-    match_expressions: Option<Bounded<WireRequirement, MAX_REQUIREMENTS>>,
+    match_expressions: Option<BoundedVec<WireRequirement, MatchExpressionsLimit>>,
 }
 
 #[derive(Deserialize)]
@@ -103,7 +78,7 @@ struct WireRequirement {
     key: String,
     operator: String,
     #[serde(default)]
-    values: Option<Bounded<String, MAX_VALUES>>,
+    values: Option<BoundedVec<String, ValuesLimit>>,
 }
 
 impl WireRequirement {
@@ -112,15 +87,15 @@ impl WireRequirement {
             .operator
             .parse()
             .map_err(|e: SelectorError| e.prefixed("operator"))?;
-        let values = self.values.map(|v| v.0).unwrap_or_default();
+        let values = self.values.unwrap_or_default().into_inner();
         SelectorRequirement::new(self.key, operator, values)
     }
 }
 
 impl WireSelector {
     fn validate(self) -> Result<LabelSelector, SelectorError> {
-        let labels = self.match_labels.map(|p| p.0).unwrap_or_default();
-        let expressions = self.match_expressions.map(|b| b.0).unwrap_or_default();
+        let labels = self.match_labels.unwrap_or_default().into_inner();
+        let expressions = self.match_expressions.unwrap_or_default().into_inner();
         if labels.len() + expressions.len() > MAX_REQUIREMENTS {
             return Err(too_many_requirements());
         }
@@ -217,3 +192,6 @@ impl Serialize for LabelSelector {
         map.end()
     }
 }
+
+#[cfg(test)]
+mod tests;

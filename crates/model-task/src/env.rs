@@ -1,8 +1,10 @@
 //! Environment variables: `EnvVar`, the `TaskEnv` and `RunnerEnv` lists made by one macro,
 //! and `merge_env`, the one rule for combining them.
 
+use model_ids::BoundedVec;
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::Env;
 use crate::error::{InvalidReason, TaskError, index_path};
 use crate::limits::{MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS};
 use crate::text::check_text;
@@ -103,9 +105,10 @@ fn check_list(vars: &[EnvVar]) -> Result<(), TaskError> {
         var.check().map_err(|e| e.at(&format!("[{i}]")))?;
     }
     if let Some((first, dup)) = find_duplicate(vars) {
+        let key = vars.get(dup).map_or("", |var| var.key.as_str());
         return Err(TaskError::invalid_input(
             index_path(dup, "key"),
-            &vars[dup].key,
+            key,
             InvalidReason::DuplicateKey { first },
         ));
     }
@@ -118,7 +121,7 @@ fn find_duplicate(vars: &[EnvVar]) -> Option<(usize, usize)> {
     const SCAN_LIMIT: usize = 32;
     if vars.len() <= SCAN_LIMIT {
         for (later, var) in vars.iter().enumerate() {
-            if let Some(first) = vars[..later].iter().position(|v| v.key == var.key) {
+            if let Some(first) = vars.iter().take(later).position(|v| v.key == var.key) {
                 return Some((first, later));
             }
         }
@@ -278,13 +281,15 @@ env_list! {
 
 /// The unvalidated wire form of an environment list, used inside raw twins so that
 /// validation can report the full field path.
+/// At most [`MAX_ENV_VARS`] entries are read; one more stops the reading with an error.
 #[derive(Deserialize, Default)]
 #[serde(transparent)]
-pub(crate) struct EnvListRaw(Vec<EnvVarRaw>);
+pub(crate) struct EnvListRaw(BoundedVec<EnvVarRaw, Env>);
 
 impl EnvListRaw {
     fn into_vars(self) -> Vec<EnvVar> {
         self.0
+            .into_inner()
             .into_iter()
             .map(|r| EnvVar {
                 key: r.key,
@@ -296,6 +301,11 @@ impl EnvListRaw {
     /// Validates into a [`TaskEnv`]; paths are relative to the list.
     pub(crate) fn into_task_env(self) -> Result<TaskEnv, TaskError> {
         TaskEnv::new(self.into_vars())
+    }
+
+    /// Validates into a [`RunnerEnv`]; paths are relative to the list.
+    pub(crate) fn into_runner_env(self) -> Result<RunnerEnv, TaskError> {
+        RunnerEnv::new(self.into_vars())
     }
 }
 

@@ -8,6 +8,7 @@
 use std::fmt;
 
 use crate::phase::TaskPhase;
+use crate::run_state::{GoneReason, RunState};
 
 /// The most characters of an input quoted in an error message.
 const QUOTE_MAX_CHARS: usize = 48;
@@ -17,7 +18,7 @@ const QUOTE_MAX_CHARS: usize = 48;
 #[non_exhaustive]
 pub enum TaskError {
     /// A field holds a value that breaks one of the crate's rules.
-    #[error("invalid {path}{}: {reason}", quote_input(.input.as_deref()))]
+    #[error("invalid {}{}: {reason}", name_path(.path), quote_input(.input.as_deref()))]
     Invalid {
         /// Field path, relative to the value being validated (`kind.env[2].key`).
         path: String,
@@ -27,7 +28,7 @@ pub enum TaskError {
         reason: InvalidReason,
     },
     /// An identifier (slot, task id) is invalid; `error` says why.
-    #[error("{path}: {error}")]
+    #[error("{}{error}", path_prefix(.path))]
     Id {
         /// Field path of the identifier.
         path: String,
@@ -35,7 +36,7 @@ pub enum TaskError {
         error: model_ids::IdError,
     },
     /// A policy (backoff) is invalid; `error` says why.
-    #[error("{path}: {error}")]
+    #[error("{}{error}", path_prefix(.path))]
     Policy {
         /// Field path of the offending policy field (`backoff.firstMs`).
         path: String,
@@ -46,6 +47,36 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A task kind cannot be routed to a runner (an embedded task runs in process).
+    #[error("task kind {kind} is not routable: it runs in process")]
+    NotRoutable {
+        /// The kind's wire name.
+        kind: &'static str,
+    },
+    /// No runner both runs the task's kind and matches its runner selector; the counts say
+    /// which of the two rules out the runners.
+    #[error(
+        "no runner for a {kind} task with runnerSelector {}: {runners} registered, {supporting} run {kind}, {matching} match the selector, none both",
+        quote(.selector)
+    )]
+    NoRunner {
+        /// The task's kind (wire name).
+        kind: &'static str,
+        /// The runner selector in string syntax, shortened if long.
+        selector: String,
+        /// Runners registered.
+        runners: usize,
+        /// Runners that run the kind.
+        supporting: usize,
+        /// Runners whose labels match the selector.
+        matching: usize,
+    },
+    /// A string names no routable task kind.
+    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    UnknownKind {
+        /// The input, shortened if long.
+        input: String,
+    },
     /// A string names no task phase.
     #[error(
         "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
@@ -92,6 +123,58 @@ pub enum TaskError {
         now: chrono::DateTime<chrono::Utc>,
         /// The computed delay.
         delay_ms: u64,
+    },
+    /// A runner call (start, heartbeat, logs, result) named a lease that is not the live
+    /// lease of the task's current attempt: an API answers "gone", and the runner stops.
+    #[error("gone: attempt {attempt}: {reason}")]
+    Gone {
+        /// The attempt the call was checked against (the task's current attempt).
+        attempt: u32,
+        /// Why the lease is not live.
+        reason: GoneReason,
+    },
+    /// A call disagrees with what the attempt already holds: a different result for an ended
+    /// attempt (results are first-write-wins), a result other than canceled for a cancelling
+    /// attempt, or a start after cancel was requested. Nothing changed.
+    #[error("conflict: attempt {attempt} is {state}, {rule}")]
+    RunConflict {
+        /// The attempt number.
+        attempt: u32,
+        /// The attempt's state, which the call did not change.
+        state: RunState,
+        /// Which rule the call broke.
+        rule: &'static str,
+    },
+    /// The attempt's state machine does not allow the change (a result before start).
+    #[error("invalid attempt transition from {from} to {to}")]
+    InvalidRunTransition {
+        /// The attempt's current state.
+        from: RunState,
+        /// The state the call would lead to.
+        to: RunState,
+    },
+    /// An attempt was expired before its lease expiry time.
+    #[error("lease not expired: expires at {expires_at}, now is {now}")]
+    LeaseNotExpired {
+        /// When the lease expires.
+        expires_at: chrono::DateTime<chrono::Utc>,
+        /// The `now` the caller passed.
+        now: chrono::DateTime<chrono::Utc>,
+    },
+    /// The run handed in with a task is not its current attempt, or the run's state
+    /// disagrees with the task's phase (an active run needs a running task). Re-read both.
+    #[error(
+        "run attempt {run_attempt} ({run_state}) does not match the task at attempt {task_attempt} ({task_phase})"
+    )]
+    RunMismatch {
+        /// The task's attempt counter.
+        task_attempt: u32,
+        /// The task's phase.
+        task_phase: TaskPhase,
+        /// The run's attempt number.
+        run_attempt: u32,
+        /// The run's state.
+        run_state: RunState,
     },
 }
 
@@ -181,6 +264,15 @@ impl fmt::Display for InvalidReason {
     }
 }
 
+/// `Err` of an [`InvalidReason::Inconsistent`] at `path`: the value breaks `rule`, which
+/// ties its fields together.
+pub(crate) fn broken_rule(path: &str, rule: &'static str) -> Result<(), TaskError> {
+    Err(TaskError::invalid(
+        path,
+        InvalidReason::Inconsistent { rule },
+    ))
+}
+
 impl TaskError {
     /// An [`TaskError::Invalid`] at `path` without quoted input.
     pub(crate) fn invalid(path: impl Into<String>, reason: InvalidReason) -> Self {
@@ -222,6 +314,37 @@ impl TaskError {
         }
     }
 
+    /// The error's message without its field path, for callers that show the path on their
+    /// own: a field-level cause in an API answer (`{"field": ..., "message": ...}`), or
+    /// `FILE: PATH: MESSAGE` in `taskctl check`. For errors without a path it is the whole
+    /// message.
+    ///
+    /// ```
+    /// use model_task::{SubprocessMode, TaskError};
+    /// let err = SubprocessMode::command(String::new(), vec![]).unwrap_err().at("kind.mode");
+    /// assert_eq!(err.path(), Some("kind.mode.command"));
+    /// assert_eq!(err.message(), "must not be empty");
+    /// assert_eq!(err.to_string(), "invalid kind.mode.command: must not be empty");
+    /// ```
+    pub fn message(&self) -> String {
+        match self {
+            Self::Invalid {
+                input: Some(input),
+                reason,
+                ..
+            } => format!("{input:?}: {reason}"),
+            Self::Invalid { reason, .. } => reason.to_string(),
+            Self::Id { error, .. } => error.to_string(),
+            Self::Policy {
+                error: model_policy::PolicyError::InvalidBackoff { reason, .. },
+                path,
+            } if !path.is_empty() => reason.to_string(),
+            Self::Policy { error, .. } => error.to_string(),
+            Self::Selector(error) => error.message(),
+            other => other.to_string(),
+        }
+    }
+
     /// The field path of a validation error, relative to the value that was validated.
     pub fn path(&self) -> Option<&str> {
         match self {
@@ -257,6 +380,21 @@ pub(crate) fn shorten(input: &str) -> String {
     match input.char_indices().nth(QUOTE_MAX_CHARS) {
         None => input.to_owned(),
         Some((cut, _)) => format!("{}...", &input[..cut]),
+    }
+}
+
+/// The path as an error names it: `value` when the value itself (empty path) is invalid,
+/// as when a `Timeout` is parsed on its own.
+fn name_path(path: &str) -> &str {
+    if path.is_empty() { "value" } else { path }
+}
+
+/// `path: ` in front of a lower layer's message, or nothing for an empty path.
+fn path_prefix(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
     }
 }
 

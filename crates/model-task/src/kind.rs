@@ -3,8 +3,11 @@
 //! `ScriptBody`, and the unvalidated wire twins that parsing goes through.
 
 use base64::Engine as _;
+use model_ids::BoundedVec;
+use serde::de::{Error as _, IgnoredAny, MapAccess};
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::{Args, Command};
 use crate::env::{EnvListRaw, TaskEnv};
 use crate::error::{InvalidReason, TaskError};
 use crate::limits::{
@@ -374,33 +377,175 @@ fn base64_detail(error: &base64::DecodeError) -> String {
 // ---- `TryFrom`, and reports the full field path.
 
 /// The wire form of [`TaskKind`], unvalidated.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+///
+/// Read by hand rather than by serde's internally tagged enum, which buffers the whole
+/// object before it looks at `"type"` (and cannot deny unknown fields on a unit variant):
+/// one pass over the object collects every field any kind may have, then the fields the
+/// `"type"` does not allow are rejected as unknown, naming the ones it does allow.
 pub(crate) enum TaskKindRaw {
     Subprocess {
         mode: SubprocessModeRaw,
-        #[serde(default)]
         env: EnvListRaw,
-        #[serde(default)]
         cwd: Option<String>,
     },
     Container {
         image: String,
-        #[serde(default)]
         command: Vec<String>,
-        #[serde(default)]
         args: Vec<String>,
-        #[serde(default)]
         env: EnvListRaw,
     },
     Wasm {
         module: String,
-        #[serde(default)]
         args: Vec<String>,
-        #[serde(default)]
         env: EnvListRaw,
     },
     Embedded,
+}
+
+/// The value of a kind's `"type"`.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum KindType {
+    Subprocess,
+    Container,
+    Wasm,
+    Embedded,
+}
+
+/// Every field some kind may have, by wire name.
+const KIND_FIELDS: &[&str] = &[
+    "type", "mode", "env", "cwd", "image", "command", "args", "module",
+];
+
+impl KindType {
+    /// The fields this kind allows, in the order an error lists them.
+    const fn fields(self) -> &'static [&'static str] {
+        match self {
+            Self::Subprocess => &["type", "mode", "env", "cwd"],
+            Self::Container => &["type", "image", "command", "args", "env"],
+            Self::Wasm => &["type", "module", "args", "env"],
+            Self::Embedded => &["type"],
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TaskKindRaw {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(KindVisitor)
+    }
+}
+
+struct KindVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KindVisitor {
+    type Value = TaskKindRaw;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a task kind object tagged by \"type\"")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TaskKindRaw, A::Error> {
+        let mut fields = FieldSet::new(KIND_FIELDS);
+        let mut ty: Option<KindType> = None;
+        let (mut mode, mut env, mut cwd) = (None, None, None);
+        let (mut image, mut command, mut args, mut module) = (None, None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            let allowed = ty.map(KindType::fields);
+            match fields.note::<A::Error>(key, allowed)? {
+                Some("type") => {
+                    let value: KindType = map.next_value()?;
+                    fields.check::<A::Error>(value.fields())?;
+                    ty = Some(value);
+                }
+                Some("mode") => mode = Some(map.next_value::<SubprocessModeRaw>()?),
+                Some("env") => env = map.next_value::<Option<EnvListRaw>>()?,
+                Some("cwd") => cwd = map.next_value::<Option<String>>()?,
+                Some("image") => image = Some(map.next_value::<String>()?),
+                Some("command") => {
+                    command = map.next_value::<Option<BoundedVec<String, Command>>>()?
+                }
+                Some("args") => args = map.next_value::<Option<BoundedVec<String, Args>>>()?,
+                Some("module") => module = Some(map.next_value::<String>()?),
+                _ => drop(map.next_value::<IgnoredAny>()?),
+            }
+        }
+        let ty = ty.ok_or_else(|| A::Error::missing_field("type"))?;
+        Ok(match ty {
+            KindType::Subprocess => TaskKindRaw::Subprocess {
+                mode: mode.ok_or_else(|| A::Error::missing_field("mode"))?,
+                env: env.unwrap_or_default(),
+                cwd,
+            },
+            KindType::Container => TaskKindRaw::Container {
+                image: image.ok_or_else(|| A::Error::missing_field("image"))?,
+                command: command.unwrap_or_default().into_inner(),
+                args: args.unwrap_or_default().into_inner(),
+                env: env.unwrap_or_default(),
+            },
+            KindType::Wasm => TaskKindRaw::Wasm {
+                module: module.ok_or_else(|| A::Error::missing_field("module"))?,
+                args: args.unwrap_or_default().into_inner(),
+                env: env.unwrap_or_default(),
+            },
+            KindType::Embedded => TaskKindRaw::Embedded,
+        })
+    }
+}
+
+/// The keys of a `"type"`-tagged object read so far: duplicates are rejected at once, and a
+/// key the type does not allow as soon as the type is known (before that, the first unknown
+/// key is kept to be reported when the type arrives).
+struct FieldSet {
+    all: &'static [&'static str],
+    seen: Vec<&'static str>,
+    unknown: Option<String>,
+}
+
+impl FieldSet {
+    const fn new(all: &'static [&'static str]) -> Self {
+        Self {
+            all,
+            seen: Vec::new(),
+            unknown: None,
+        }
+    }
+
+    /// Records `key`; its static name when it is a field some type allows, `None` when it is
+    /// not (its value is to be skipped). `allowed` is the type's fields, once known.
+    fn note<E: serde::de::Error>(
+        &mut self,
+        key: String,
+        allowed: Option<&'static [&'static str]>,
+    ) -> Result<Option<&'static str>, E> {
+        let known = self.all.iter().copied().find(|name| *name == key);
+        if let Some(allowed) = allowed
+            && !known.is_some_and(|name| allowed.contains(&name))
+        {
+            return Err(E::unknown_field(&key, allowed));
+        }
+        match known {
+            Some(name) if self.seen.contains(&name) => Err(E::duplicate_field(name)),
+            Some(name) => {
+                self.seen.push(name);
+                Ok(Some(name))
+            }
+            None => {
+                self.unknown.get_or_insert(key);
+                Ok(None)
+            }
+        }
+    }
+
+    /// Checks the keys read before the type against the fields the type allows.
+    fn check<E: serde::de::Error>(&self, allowed: &'static [&'static str]) -> Result<(), E> {
+        if let Some(key) = &self.unknown {
+            return Err(E::unknown_field(key, allowed));
+        }
+        match self.seen.iter().find(|name| !allowed.contains(name)) {
+            Some(name) => Err(E::unknown_field(name, allowed)),
+            None => Ok(()),
+        }
+    }
 }
 
 impl TryFrom<TaskKindRaw> for TaskKind {
@@ -431,21 +576,87 @@ impl TryFrom<TaskKindRaw> for TaskKind {
     }
 }
 
-/// The wire form of [`SubprocessMode`], unvalidated.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
+/// The wire form of [`SubprocessMode`], unvalidated; read in one pass like [`TaskKindRaw`].
 pub(crate) enum SubprocessModeRaw {
     Command {
         command: String,
-        #[serde(default)]
         args: Vec<String>,
     },
     Script {
         interpreter: InterpreterRaw,
         body: ScriptBodyRaw,
-        #[serde(default)]
         args: Vec<String>,
     },
+}
+
+/// The value of a subprocess mode's `"type"`.
+#[derive(Clone, Copy, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum ModeType {
+    Command,
+    Script,
+}
+
+/// Every field some mode may have, by wire name.
+const MODE_FIELDS: &[&str] = &["type", "command", "interpreter", "body", "args"];
+
+impl ModeType {
+    /// The fields this mode allows, in the order an error lists them.
+    const fn fields(self) -> &'static [&'static str] {
+        match self {
+            Self::Command => &["type", "command", "args"],
+            Self::Script => &["type", "interpreter", "body", "args"],
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for SubprocessModeRaw {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_map(ModeVisitor)
+    }
+}
+
+struct ModeVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ModeVisitor {
+    type Value = SubprocessModeRaw;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a subprocess mode object tagged by \"type\"")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SubprocessModeRaw, A::Error> {
+        let mut fields = FieldSet::new(MODE_FIELDS);
+        let mut ty: Option<ModeType> = None;
+        let (mut command, mut interpreter, mut body, mut args) = (None, None, None, None);
+        while let Some(key) = map.next_key::<String>()? {
+            let allowed = ty.map(ModeType::fields);
+            match fields.note::<A::Error>(key, allowed)? {
+                Some("type") => {
+                    let value: ModeType = map.next_value()?;
+                    fields.check::<A::Error>(value.fields())?;
+                    ty = Some(value);
+                }
+                Some("command") => command = Some(map.next_value::<String>()?),
+                Some("interpreter") => interpreter = Some(map.next_value::<InterpreterRaw>()?),
+                Some("body") => body = Some(map.next_value::<ScriptBodyRaw>()?),
+                Some("args") => args = map.next_value::<Option<BoundedVec<String, Args>>>()?,
+                _ => drop(map.next_value::<IgnoredAny>()?),
+            }
+        }
+        let ty = ty.ok_or_else(|| A::Error::missing_field("type"))?;
+        Ok(match ty {
+            ModeType::Command => SubprocessModeRaw::Command {
+                command: command.ok_or_else(|| A::Error::missing_field("command"))?,
+                args: args.unwrap_or_default().into_inner(),
+            },
+            ModeType::Script => SubprocessModeRaw::Script {
+                interpreter: interpreter.ok_or_else(|| A::Error::missing_field("interpreter"))?,
+                body: body.ok_or_else(|| A::Error::missing_field("body"))?,
+                args: args.unwrap_or_default().into_inner(),
+            },
+        })
+    }
 }
 
 impl TryFrom<SubprocessModeRaw> for SubprocessMode {
@@ -470,7 +681,7 @@ impl TryFrom<SubprocessModeRaw> for SubprocessMode {
 
 /// The wire form of [`Interpreter`], unvalidated.
 #[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) enum InterpreterRaw {
     Bash,
     Python,

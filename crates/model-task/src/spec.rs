@@ -1,17 +1,15 @@
 //! `TaskSpec`, the desired state of a task, its builder, and the raw wire twin parsing goes
 //! through so that every parsed spec is valid and every error names its field.
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
-use model_ids::{IdError, Slot};
+use model_ids::{BoundedPairs, BoundedVec, IdError, Slot};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy};
 use model_selector::{
-    LabelSelector, Labels, MAX_LABELS, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator,
-    SelectorRequirement,
+    LabelSelector, Labels, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator, SelectorRequirement,
 };
 use serde::{Deserialize, Serialize};
 
+use crate::bounded::{self, MatchExpressions, MatchLabels, Values};
 use crate::error::{InvalidReason, TaskError};
 use crate::kind::{TaskKind, TaskKindRaw};
 use crate::restart::{RestartDecision, decide_restart};
@@ -256,15 +254,15 @@ pub(crate) struct TaskSpecRaw {
     kind: TaskKindRaw,
     timeout_ms: u64,
     #[serde(default)]
-    restart: RestartPolicy,
+    restart: Option<RestartPolicy>,
     #[serde(default)]
     backoff: Option<BackoffRaw>,
     #[serde(default)]
-    admission: AdmissionPolicy,
+    admission: Option<AdmissionPolicy>,
     #[serde(default)]
     runner_selector: Option<SelectorRaw>,
     #[serde(default)]
-    labels: Option<PairsRaw>,
+    labels: Option<BoundedPairs<bounded::Labels>>,
     #[serde(default)]
     max_retries: Option<u32>,
 }
@@ -288,7 +286,7 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             None => RunnerSelector::default(),
         };
         let labels = match raw.labels {
-            Some(pairs) => Labels::from_pairs(pairs.0)
+            Some(pairs) => Labels::from_pairs(pairs.into_inner())
                 .map_err(|e| TaskError::Selector(e.prefixed("labels")))?,
             None => Labels::default(),
         };
@@ -296,9 +294,9 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             slot,
             kind,
             timeout,
-            restart: raw.restart,
+            restart: raw.restart.unwrap_or_default(),
             backoff,
-            admission: raw.admission,
+            admission: raw.admission.unwrap_or_default(),
             runner_selector,
             labels,
             max_retries: raw.max_retries,
@@ -309,7 +307,7 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
 /// The wire form of a backoff policy; absent fields take the policy's defaults.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct BackoffRaw {
+pub(crate) struct BackoffRaw {
     #[serde(default)]
     jitter: Option<JitterPolicy>,
     #[serde(default)]
@@ -322,7 +320,7 @@ struct BackoffRaw {
 
 impl BackoffRaw {
     /// Paths are relative to the backoff object (`firstMs`).
-    fn validate(self) -> Result<BackoffPolicy, TaskError> {
+    pub(crate) fn validate(self) -> Result<BackoffPolicy, TaskError> {
         let default = BackoffPolicy::default();
         BackoffPolicy::new(
             self.jitter.unwrap_or(default.jitter()),
@@ -343,11 +341,11 @@ impl BackoffRaw {
 /// The wire form of a label selector (Kubernetes `metav1.LabelSelector`).
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SelectorRaw {
+pub(crate) struct SelectorRaw {
     #[serde(default)]
-    match_labels: PairsRaw,
+    match_labels: Option<BoundedPairs<MatchLabels>>,
     #[serde(default)]
-    match_expressions: Vec<RequirementRaw>,
+    match_expressions: Option<BoundedVec<RequirementRaw, MatchExpressions>>,
 }
 
 /// The wire form of one selector requirement.
@@ -357,13 +355,15 @@ struct RequirementRaw {
     key: String,
     operator: SelectorOperator,
     #[serde(default)]
-    values: Vec<String>,
+    values: Option<BoundedVec<String, Values>>,
 }
 
 impl SelectorRaw {
     /// Paths are relative to the selector (`matchExpressions[1].values`).
-    fn validate(self) -> Result<RunnerSelector, TaskError> {
-        let total = self.match_labels.0.len() + self.match_expressions.len();
+    pub(crate) fn validate(self) -> Result<RunnerSelector, TaskError> {
+        let match_labels = self.match_labels.unwrap_or_default().into_inner();
+        let match_expressions = self.match_expressions.unwrap_or_default().into_inner();
+        let total = match_labels.len() + match_expressions.len();
         if total > MAX_REQUIREMENTS {
             return Err(TaskError::invalid(
                 "",
@@ -374,47 +374,16 @@ impl SelectorRaw {
             ));
         }
         let mut builder = LabelSelector::builder();
-        for (key, value) in self.match_labels.0 {
+        for (key, value) in match_labels {
             builder = builder.label(key, value);
         }
-        for (i, req) in self.match_expressions.into_iter().enumerate() {
-            let requirement = SelectorRequirement::new(req.key, req.operator, req.values)
+        for (i, req) in match_expressions.into_iter().enumerate() {
+            let values = req.values.unwrap_or_default().into_inner();
+            let requirement = SelectorRequirement::new(req.key, req.operator, values)
                 .map_err(|e| TaskError::Selector(e.prefixed(&format!("matchExpressions[{i}]"))))?;
             builder = builder.requirement(requirement);
         }
         builder.build().map_err(TaskError::Selector)
-    }
-}
-
-/// The pairs of a JSON object of strings, in input order, keeping at most
-/// `MAX_LABELS + 1` so an oversized object is reported without being stored.
-#[derive(Default)]
-struct PairsRaw(Vec<(String, String)>);
-
-impl<'de> Deserialize<'de> for PairsRaw {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Visitor;
-        impl<'de> serde::de::Visitor<'de> for Visitor {
-            type Value = PairsRaw;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object of strings")
-            }
-
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<PairsRaw, A::Error> {
-                let mut pairs = Vec::new();
-                while let Some(pair) = map.next_entry::<String, String>()? {
-                    if pairs.len() <= MAX_LABELS {
-                        pairs.push(pair);
-                    }
-                }
-                Ok(PairsRaw(pairs))
-            }
-        }
-        deserializer.deserialize_map(Visitor)
     }
 }
 

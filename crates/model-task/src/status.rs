@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::error::{InvalidReason, TaskError};
+use crate::error::{InvalidReason, TaskError, broken_rule};
 use crate::limits::MAX_STATUS_ERROR_BYTES;
 use crate::phase::TaskPhase;
 
@@ -166,59 +166,58 @@ impl TaskStatus {
 
     /// Checks that the fields agree with each other; paths are relative to the status.
     pub(crate) fn check(&self) -> Result<(), TaskError> {
-        let rule = |path: &str, rule| {
-            Err(TaskError::invalid(
-                path,
-                InvalidReason::Inconsistent { rule },
-            ))
-        };
-        if let Some(error) = &self.error
-            && error.len() > MAX_STATUS_ERROR_BYTES
-        {
-            return Err(TaskError::invalid(
-                "error",
-                InvalidReason::TooLong {
-                    len: error.len(),
-                    max: MAX_STATUS_ERROR_BYTES,
-                },
-            ));
-        }
+        check_error_text(self.error.as_deref())?;
         let ended = self.outcome.is_some();
         if !ended && (self.exit_code.is_some() || self.error.is_some()) {
-            return rule("outcome", "exitCode and error need an outcome");
+            return broken_rule("outcome", "exitCode and error need an outcome");
         }
         if self.next_attempt_at.is_some() != (self.phase == TaskPhase::Pending && self.attempt > 0)
         {
-            return rule("nextAttemptAt", "set exactly when pending after an attempt");
+            return broken_rule("nextAttemptAt", "set exactly when pending after an attempt");
         }
         match self.phase {
             TaskPhase::Pending if self.attempt == u32::MAX => {
-                rule("attempt", "pending with the last possible attempt number")
+                broken_rule("attempt", "pending with the last possible attempt number")
             }
-            TaskPhase::Pending if (self.attempt > 0) != ended => rule(
+            TaskPhase::Pending if (self.attempt > 0) != ended => broken_rule(
                 "outcome",
                 "pending after an attempt needs its outcome, before none",
             ),
             TaskPhase::Running if self.attempt == 0 => {
-                rule("attempt", "running needs attempt >= 1")
+                broken_rule("attempt", "running needs attempt >= 1")
             }
-            TaskPhase::Running if ended => rule("outcome", "running has no outcome yet"),
+            TaskPhase::Running if ended => broken_rule("outcome", "running has no outcome yet"),
             TaskPhase::Succeeded | TaskPhase::Failed | TaskPhase::Timeout
                 if self.outcome.map(AttemptOutcome::phase) != Some(self.phase) =>
             {
-                rule(
+                broken_rule(
                     "outcome",
                     "a final attempt phase needs the matching outcome",
                 )
             }
             TaskPhase::Exhausted if self.attempt == 0 || !ended => {
-                rule("outcome", "exhausted needs an ended attempt")
+                broken_rule("outcome", "exhausted needs an ended attempt")
             }
             TaskPhase::Exhausted if self.outcome == Some(AttemptOutcome::Canceled) => {
-                rule("outcome", "a canceled attempt never exhausts the budget")
+                broken_rule("outcome", "a canceled attempt never exhausts the budget")
             }
             _ => Ok(()),
         }
+    }
+}
+
+/// Checks a stored error text (a status's or a run's `error` field): at most
+/// [`MAX_STATUS_ERROR_BYTES`] bytes.
+pub(crate) fn check_error_text(error: Option<&str>) -> Result<(), TaskError> {
+    match error {
+        Some(error) if error.len() > MAX_STATUS_ERROR_BYTES => Err(TaskError::invalid(
+            "error",
+            InvalidReason::TooLong {
+                len: error.len(),
+                max: MAX_STATUS_ERROR_BYTES,
+            },
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -29,7 +29,9 @@ use crate::text::truncate_on_char_boundary;
 /// [`finish_attempt`](Self::finish_attempt) moves Running to the outcome's final phase, to
 /// Exhausted, or back to Pending with `next_attempt_at` when a restart is scheduled;
 /// [`cancel`](Self::cancel) moves Pending or Running to Canceled. Nothing leaves a final
-/// phase.
+/// phase. Attempts that run under a lease go through the methods that take the task and its
+/// [`TaskRun`](crate::TaskRun) together ([`lease_attempt`](Self::lease_attempt) and the
+/// others under "Attempts and leases"), which call these.
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
@@ -206,9 +208,10 @@ impl Task {
 
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to
     /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
-    /// result from its runner is rejected because Canceled is final. To let the attempt
-    /// wind down first, cancel the attempt and report its Canceled outcome through
-    /// [`finish_attempt`](Self::finish_attempt).
+    /// result from its runner is rejected because Canceled is final (with runs, as
+    /// [`TaskError::Gone`], and [`expire_run`](Self::expire_run) ends the run left behind).
+    /// To let the attempt wind down first, use [`cancel_run`](Self::cancel_run): the run
+    /// goes to Cancelling and the task ends Canceled when the run does.
     pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
         self.metadata.check_version(expected)?;
         self.phase().check_transition(TaskPhase::Canceled)?;
@@ -229,7 +232,7 @@ impl Task {
 /// `metadata.`, `spec.` or `status.` prefix. An absent status is a new task's status.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct TaskRaw {
+pub(crate) struct TaskRaw {
     metadata: ObjectMetaRaw,
     spec: TaskSpecRaw,
     #[serde(default)]

@@ -16,7 +16,6 @@ use crate::limits::MAX_TIMEOUT_MS;
 /// # Ok::<(), model_task::TaskError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Timeout(u64);
 

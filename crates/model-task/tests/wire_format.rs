@@ -9,7 +9,9 @@
 
 use std::path::Path;
 
-use model_task::{ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec, TaskStatus};
+use model_task::{
+    LogKey, ObjectMeta, RunState, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// One marked example: type name, whether it must be rejected, the JSON, its line.
@@ -95,6 +97,9 @@ fn every_wire_format_example_parses_as_marked() {
             "TaskPhase" => check::<TaskPhase>(ex),
             "ObjectMeta" => check::<ObjectMeta>(ex),
             "TaskEnv" => check::<TaskEnv>(ex),
+            "TaskRun" => check::<TaskRun>(ex),
+            "RunState" => check::<RunState>(ex),
+            "LogKey" => check::<LogKey>(ex),
             other => panic!("line {}: unknown wire type {other:?}", ex.line),
         }
         if !ex.rejected {
@@ -109,6 +114,9 @@ fn every_wire_format_example_parses_as_marked() {
         "TaskPhase",
         "ObjectMeta",
         "TaskEnv",
+        "TaskRun",
+        "RunState",
+        "LogKey",
     ] {
         assert!(seen.contains(required), "no accepted example of {required}");
     }
@@ -148,4 +156,30 @@ fn the_full_task_example_is_what_the_docs_say() {
     };
     assert!(body.as_str().starts_with("#!/bin/bash\n"));
     task.spec().validate().unwrap();
+}
+
+#[test]
+fn the_rejected_run_examples_fail_for_the_reason_the_docs_give() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let errors: Vec<String> = examples(&markdown)
+        .into_iter()
+        .filter(|e| e.type_name == "TaskRun" && e.rejected)
+        .map(|e| {
+            serde_json::from_str::<TaskRun>(&e.json)
+                .unwrap_err()
+                .to_string()
+        })
+        .collect();
+    let want = [
+        "invalid cancelRequested: a cancelling attempt has cancel requested",
+        "invalid finishedAt: finishedAt is before the start",
+        "invalid attempt: must be greater than zero",
+    ];
+    assert_eq!(errors.len(), want.len());
+    for (error, want) in errors.iter().zip(want) {
+        assert!(error.starts_with(want), "{error}");
+    }
 }

@@ -43,6 +43,8 @@ pub(crate) enum Command {
     /// its field path and, for JSON syntax errors, its line and column.
     Check(CheckArgs),
     /// Show which runner a task spec is routed to, and why each other runner is not.
+    ///
+    /// Exit 0 when a runner is picked, 1 when an input is invalid or no runner can take the task.
     Route(RouteArgs),
     /// Print the retry schedule of a backoff policy for a seed.
     Backoff(BackoffArgs),
@@ -69,6 +71,9 @@ pub(crate) struct RouteArgs {
     /// The runner inventory: a JSON array of { "id", "labels", "kinds" }.
     #[arg(long, value_name = "FILE")]
     pub(crate) runners: PathBuf,
+    /// The task id that rendezvous hashing spreads by; the spec's slot when absent.
+    #[arg(long, value_name = "ID")]
+    pub(crate) task_id: Option<String>,
 }
 
 /// Arguments of `taskctl backoff`.

@@ -5,10 +5,17 @@
 //! order: `serde_json::Value` keeps objects sorted), until the document
 //! parses or the error cannot be pinned to a field. A field removed this way is not reported
 //! again as missing. Errors of cross-field rules (reported at the root) end the search.
+//!
+//! Model types are read as [`Parsed`], so a broken rule comes back as a typed [`TaskError`]
+//! with its own path: the problem's path is serde's path to the value joined with the
+//! error's path inside it, and its message leaves the path out, so each is written once.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use taskmodel::policy::{AdmissionPolicy, RestartPolicy};
+use taskmodel::task::{Parsed, TaskError};
+use taskmodel::{Slot, TaskId};
 
 /// One problem in a document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,6 +60,57 @@ pub(crate) fn join(prefix: &str, path: &str) -> String {
     }
 }
 
+/// A model-task error as a problem, at the path the error names (relative to the value
+/// parsed), with the message that leaves the path out.
+pub(crate) fn task_problem(err: &TaskError) -> Problem {
+    Problem::at(err.path().unwrap_or_default(), err.message())
+}
+
+/// What taskctl reads a value as: serde checks the shape, then [`Wire::check`] the rules that
+/// come back typed ([`Parsed`] types); for plain serde types every rule is serde's.
+pub(crate) trait Wire: DeserializeOwned {
+    /// The value once valid.
+    type Value;
+
+    /// The value, or the rule it breaks.
+    fn check(self) -> Result<Self::Value, TaskError>;
+}
+
+impl<T> Wire for Parsed<T>
+where
+    Parsed<T>: DeserializeOwned,
+{
+    type Value = T;
+
+    fn check(self) -> Result<T, TaskError> {
+        self.into_result()
+    }
+}
+
+/// An optional field: `null` or absent is `None`, as the library reads it.
+impl<W: Wire> Wire for Option<W> {
+    type Value = Option<W::Value>;
+
+    fn check(self) -> Result<Self::Value, TaskError> {
+        self.map(W::check).transpose()
+    }
+}
+
+/// Implements [`Wire`] for types whose every rule serde checks.
+macro_rules! plain_wire {
+    ($($ty:ty),* $(,)?) => {$(
+        impl Wire for $ty {
+            type Value = Self;
+
+            fn check(self) -> Result<Self, TaskError> {
+                Ok(self)
+            }
+        }
+    )*};
+}
+
+plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
+
 /// Parses `text` as JSON, or the syntax error with its line and column.
 pub(crate) fn parse_json(text: &str) -> Result<Value, Problem> {
     serde_json::from_str(text).map_err(|err| Problem {
@@ -67,39 +125,41 @@ pub(crate) fn parse_json(text: &str) -> Result<Value, Problem> {
 /// wire type, and the bound keeps a hostile document from costing more.
 const MAX_ROUNDS: usize = 64;
 
-/// Parses `value` as a `T`, collecting every problem the parser reports (see the module doc).
+/// Parses `value` as a `W`, collecting every problem the parser reports (see the module doc).
 ///
 /// Returns the value when there is no problem.
-pub(crate) fn parse_all<T: DeserializeOwned>(value: &Value) -> Result<T, Vec<Problem>> {
-    parse_all_except(value, Vec::new())
+pub(crate) fn parse_all<W: Wire>(value: &Value) -> Result<W::Value, Vec<Problem>> {
+    parse_all_except::<W>(value, Vec::new())
 }
 
 /// [`parse_all`], where the fields named in `removed` were taken out of `value` by the caller
 /// (their problems are reported already): a complaint that one of them is missing is dropped.
-fn parse_all_except<T: DeserializeOwned>(
+fn parse_all_except<W: Wire>(
     value: &Value,
     mut removed: Vec<String>,
-) -> Result<T, Vec<Problem>> {
+) -> Result<W::Value, Vec<Problem>> {
     let mut doc = value.clone();
     let mut problems = Vec::new();
     for _ in 0..MAX_ROUNDS {
-        let err = match serde_path_to_error::deserialize::<_, T>(&doc) {
-            Ok(parsed) if problems.is_empty() => return Ok(parsed),
-            Ok(_) => return Err(problems),
-            Err(err) => err,
+        let problem = match serde_path_to_error::deserialize::<_, W>(&doc).map(W::check) {
+            Ok(Ok(parsed)) if problems.is_empty() => return Ok(parsed),
+            Ok(Ok(_)) => return Err(problems),
+            Ok(Err(err)) => task_problem(&err),
+            Err(err) => {
+                let path = err.path().to_string();
+                let path = if path == "." { String::new() } else { path };
+                Problem::at(path, without_position(err.inner()))
+            }
         };
-        let path = err.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        let message = without_position(err.inner());
-        if quoted_after(&message, "missing field ")
+        if quoted_after(&problem.message, "missing field ")
             .is_some_and(|field| removed.iter().any(|r| r == field))
         {
             return Err(problems);
         }
-        let field = top_field(&path)
-            .or_else(|| quoted_after(&message, "unknown field "))
+        let field = top_field(&problem.path)
+            .or_else(|| quoted_after(&problem.message, "unknown field "))
             .map(str::to_owned);
-        problems.push(Problem::at(path, message));
+        problems.push(problem);
         let Some(field) = field else {
             return Err(problems);
         };
@@ -123,11 +183,11 @@ pub(crate) struct Field {
 }
 
 impl Field {
-    /// A field whose value parses as a `T`.
-    pub(crate) const fn of<T: DeserializeOwned>(name: &'static str) -> Self {
+    /// A field whose value parses as a `W`.
+    pub(crate) const fn of<W: Wire>(name: &'static str) -> Self {
         Self {
             name,
-            check: |value| parse_all::<T>(value).map(drop),
+            check: |value| parse_all::<W>(value).map(drop),
         }
     }
 }
@@ -135,12 +195,12 @@ impl Field {
 /// Parses `value` as a `T`, first checking each of `fields` on its own, so that every field
 /// with a problem is reported, with the problems inside it, before the whole is parsed
 /// (without those fields) for what remains: unknown and missing fields, rules across fields.
-pub(crate) fn parse_fields<T: DeserializeOwned>(
+pub(crate) fn parse_fields<W: Wire>(
     value: &Value,
     fields: &[Field],
-) -> Result<T, Vec<Problem>> {
+) -> Result<W::Value, Vec<Problem>> {
     let Some(object) = value.as_object() else {
-        return parse_all(value);
+        return parse_all::<W>(value);
     };
     let mut rest = object.clone();
     let mut problems = Vec::new();
@@ -155,7 +215,7 @@ pub(crate) fn parse_fields<T: DeserializeOwned>(
             removed.push(field.name.to_owned());
         }
     }
-    match parse_all_except::<T>(&Value::Object(rest), removed) {
+    match parse_all_except::<W>(&Value::Object(rest), removed) {
         Ok(parsed) if problems.is_empty() => Ok(parsed),
         Ok(_) => Err(problems),
         Err(more) => {

@@ -12,6 +12,11 @@ pub(crate) enum Outcome {
 }
 
 impl Outcome {
+    /// [`Outcome::Valid`] when `valid`, else [`Outcome::Invalid`].
+    pub(crate) const fn valid_if(valid: bool) -> Self {
+        if valid { Self::Valid } else { Self::Invalid }
+    }
+
     /// The process exit code.
     pub(crate) const fn code(self) -> u8 {
         match self {

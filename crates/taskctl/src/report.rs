@@ -1,8 +1,10 @@
-//! Output helpers shared by the commands: JSON printing and the errors that stop a command.
+//! Output helpers shared by the commands: JSON printing, a failed selector requirement as
+//! printed, and the errors that stop a command.
 
 use std::io::{self, Write};
 
 use serde::Serialize;
+use taskmodel::selector::RequirementFailure;
 
 /// Why a command could not do its job (exit code 2).
 #[derive(Debug, thiserror::Error)]
@@ -16,9 +18,6 @@ pub(crate) enum CommandError {
     /// An argument is valid for clap but not for the model.
     #[error("{0}")]
     Argument(String),
-    /// A subcommand that waits for a layer not yet in the workspace.
-    #[error("this subcommand is not available yet")]
-    NotYet,
 }
 
 /// Writes `value` as pretty JSON and a newline.
@@ -26,4 +25,25 @@ pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::from)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// One requirement that labels fail, as `--output json` prints it (`selector --labels` and
+/// each rejected runner of `route`).
+#[derive(Debug, Serialize)]
+pub(crate) struct Failure {
+    pub(crate) path: String,
+    pub(crate) requirement: String,
+    pub(crate) key: String,
+    pub(crate) reason: String,
+}
+
+impl From<RequirementFailure> for Failure {
+    fn from(failure: RequirementFailure) -> Self {
+        Self {
+            path: failure.path,
+            requirement: failure.requirement,
+            key: failure.key,
+            reason: failure.reason.to_string(),
+        }
+    }
 }

@@ -1,7 +1,13 @@
 //! The wire types taskctl knows by name, with their JSON Schema.
 
 use clap::builder::PossibleValuesParser;
+use taskmodel::query::TaskQuery;
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
+use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::task::{
+    AttemptOutcome, LeaseId, LogKey, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind,
+    TaskPhase, TaskRun, TaskSpec, TaskStatus,
+};
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
 };
@@ -61,6 +67,86 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "AdmissionPolicy",
         about: "what a new task does when its slot is busy",
         schema: schema_of::<AdmissionPolicy>,
+    },
+    WireType {
+        name: "Labels",
+        about: "labels: qualified-name keys mapped to values",
+        schema: schema_of::<Labels>,
+    },
+    WireType {
+        name: "LabelSelector",
+        about: "a Kubernetes-style label selector (a spec's runnerSelector)",
+        schema: schema_of::<LabelSelector>,
+    },
+    WireType {
+        name: "Task",
+        about: "a whole task: metadata, spec and status",
+        schema: schema_of::<Task>,
+    },
+    WireType {
+        name: "ObjectMeta",
+        about: "a task's identity, resource version and times",
+        schema: schema_of::<ObjectMeta>,
+    },
+    WireType {
+        name: "TaskSpec",
+        about: "the desired state of a task",
+        schema: schema_of::<TaskSpec>,
+    },
+    WireType {
+        name: "TaskKind",
+        about: "what a task runs: subprocess, container, wasm or embedded",
+        schema: schema_of::<TaskKind>,
+    },
+    WireType {
+        name: "TaskEnv",
+        about: "the environment a task asks for",
+        schema: schema_of::<TaskEnv>,
+    },
+    WireType {
+        name: "RunnerEnv",
+        about: "the environment a runner injects",
+        schema: schema_of::<RunnerEnv>,
+    },
+    WireType {
+        name: "TaskStatus",
+        about: "the observed state of a task",
+        schema: schema_of::<TaskStatus>,
+    },
+    WireType {
+        name: "TaskPhase",
+        about: "where a task is in its lifecycle",
+        schema: schema_of::<TaskPhase>,
+    },
+    WireType {
+        name: "AttemptOutcome",
+        about: "how an attempt ended",
+        schema: schema_of::<AttemptOutcome>,
+    },
+    WireType {
+        name: "TaskRun",
+        about: "one attempt of a task under a lease",
+        schema: schema_of::<TaskRun>,
+    },
+    WireType {
+        name: "RunState",
+        about: "where one attempt (a run under a lease) is",
+        schema: schema_of::<RunState>,
+    },
+    WireType {
+        name: "LeaseId",
+        about: "the lease a runner names in its calls (base 36)",
+        schema: schema_of::<LeaseId>,
+    },
+    WireType {
+        name: "LogKey",
+        about: "the identity of one log line: attempt and sequence",
+        schema: schema_of::<LogKey>,
+    },
+    WireType {
+        name: "TaskQuery",
+        about: "a task listing's filters, order and page (JSON form)",
+        schema: schema_of::<TaskQuery>,
     },
 ];
 

@@ -30,37 +30,79 @@ fn every_valid_example_is_valid() {
 fn the_invalid_example_reports_each_problem_with_its_path() {
     let out = run(&["check", "examples/invalid-spec.json"]);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    let lines: Vec<&str> = out.stdout.lines().collect();
-    let expected_paths = [
-        "slot",
-        "kind",
-        "timeoutMs",
-        "restart",
-        "backoff",
-        "runnerSelector",
-        "labels",
-        "retries",
+    // Each line is FILE: PATH: REASON, the path from the document root written once.
+    let expected = [
+        r#"slot: invalid slot "nightly backup": invalid character ' ' at byte 7 (allowed: A-Z a-z 0-9 . _ -)"#,
+        "kind.mode.command: must not be empty",
+        "timeoutMs: must be greater than zero",
+        r#"restart: unknown restart policy "sometimes": expected one of never, onFailure, always"#,
+        "backoff.factor: must be at least 1.0, got 0.5",
+        "runnerSelector.matchExpressions[0].values: operator In needs at least one value, got 0",
+        r#"labels["-bad-key"]: invalid label key "-bad-key": a name must start and end with an ASCII letter or digit"#,
+        "retries: unknown field `retries`, expected one of `slot`, `kind`, `timeoutMs`, `restart`, \
+         `backoff`, `admission`, `runnerSelector`, `labels`, `maxRetries`",
+        "invalid task spec (8 problems)",
     ];
-    for path in expected_paths {
-        let prefix = format!("examples/invalid-spec.json: {path}: ");
-        assert!(
-            lines.iter().any(|line| line.starts_with(&prefix)),
-            "no line for {path}:\n{}",
-            out.stdout
-        );
-    }
-    assert_eq!(lines.len(), expected_paths.len() + 1, "{}", out.stdout);
-    assert_eq!(
-        lines.last().unwrap(),
-        &"examples/invalid-spec.json: invalid task spec (8 problems)"
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    let want: Vec<String> = expected
+        .iter()
+        .map(|line| format!("examples/invalid-spec.json: {line}"))
+        .collect();
+    assert_eq!(lines, want);
+}
+
+/// Paths inside kinds, environments, selectors and labels are joined from the structured
+/// error path, never from a message that repeats it.
+#[test]
+fn nested_paths_are_written_once() {
+    let check = |doc: &str, want: &str| {
+        let out = taskctl(&["check", "-"], doc);
+        assert_eq!(out.code, 1, "{doc}: {}{}", out.stdout, out.stderr);
+        let first = out.stdout.lines().next().unwrap_or_default();
+        assert_eq!(first, format!("<stdin>: {want}"), "{doc}");
+    };
+    let spec =
+        |kind: &str, extra: &str| format!(r#"{{"slot":"s","kind":{kind},"timeoutMs":1{extra}}}"#);
+    let wasm = r#"{"type":"wasm","module":"m"}"#;
+    check(
+        &spec(
+            r#"{"type":"wasm","module":"m","env":[{"key":"A=B","value":""}]}"#,
+            "",
+        ),
+        r#"kind.env[0].key: "A=B": holds '=' at index 1"#,
     );
-    assert!(
-        out.stdout.contains(r#""nightly backup""#),
-        "the input is quoted:\n{}",
+    check(
+        &spec(
+            r#"{"type":"container","image":"i","args":["a","b\u0000"]}"#,
+            "",
+        ),
+        r#"kind.args[1]: "b\0": holds a NUL byte at index 1"#,
+    );
+    check(
+        &spec(wasm, r#","runnerSelector":{"matchLabels":{"zone":"EU!"}}"#),
+        r#"runnerSelector.matchLabels["zone"]: invalid label value "EU!": a name must start and end with an ASCII letter or digit"#,
+    );
+    check(
+        &spec(wasm, r#","backoff":{"firstMs":0,"factor":null}"#),
+        "backoff.firstMs: must be greater than 0, got 0",
+    );
+    let task = format!(
+        r#"{{"metadata":{{"id":"t","resourceVersion":0,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}},"spec":{}}}"#,
+        spec(
+            r#"{"type":"subprocess","mode":{"type":"command","command":""}}"#,
+            ""
+        )
+    );
+    let out = taskctl(&["check", "-"], &task);
+    assert_eq!(
+        out.stdout.lines().take(2).collect::<Vec<_>>(),
+        [
+            "<stdin>: metadata.resourceVersion: must be greater than zero",
+            "<stdin>: spec.kind.mode.command: must not be empty",
+        ],
+        "{}",
         out.stdout
     );
-    assert!(out.stdout.contains("sometimes"));
-    assert!(out.stdout.contains("matchExpressions[0].values"));
 }
 
 #[test]
@@ -170,4 +212,33 @@ fn stdin_can_be_named_once() {
     let out = run(&["check", "-", "-"]);
     assert_eq!(out.code, 2);
     assert!(out.stderr.contains("only once"), "{}", out.stderr);
+}
+
+/// `null` in an optional field reads as absent, as the library reads it
+/// (docs/wire-format.md); a required field must hold a value.
+#[test]
+fn null_reads_as_absent_like_the_library() {
+    let spec = r#"{"slot":"s","kind":{"type":"wasm","module":"m.wasm","args":null,"env":null},
+        "timeoutMs":1000,"restart":null,"backoff":null,"admission":null,"runnerSelector":null,
+        "labels":null,"maxRetries":null}"#;
+    let out = taskctl(&["check", "-"], spec);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.stdout, "<stdin>: valid task spec\n");
+
+    let task = r#"{"metadata":{"id":"t","resourceVersion":1,"createdAt":"2025-01-01T00:00:00Z",
+        "updatedAt":"2025-01-01T00:00:00Z"},"spec":{"slot":"s","kind":{"type":"embedded"},
+        "timeoutMs":1,"backoff":null},"status":null}"#;
+    let out = taskctl(&["check", "-"], task);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+
+    let out = taskctl(
+        &["check", "-"],
+        r#"{"slot":"s","kind":{"type":"wasm","module":"m"},"timeoutMs":null}"#,
+    );
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("<stdin>: timeoutMs: "),
+        "{}",
+        out.stdout
+    );
 }

@@ -29,6 +29,14 @@ fn the_list_and_the_json_map_name_the_same_types() {
         "RestartPolicy",
         "BackoffPolicy",
         "AdmissionPolicy",
+        "Labels",
+        "LabelSelector",
+        "Task",
+        "TaskSpec",
+        "TaskKind",
+        "TaskStatus",
+        "ObjectMeta",
+        "TaskQuery",
     ] {
         assert!(all.contains_key(name), "{name} missing from the JSON map");
         assert!(

@@ -2,6 +2,7 @@
 
 use model_ids::IdError;
 use model_policy::PolicyError;
+use model_query::QueryError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -45,6 +46,10 @@ pub enum Error {
     /// A task, its spec or status is invalid, or a change to it is refused (layer 2, [`model_task`]).
     #[error(transparent)]
     Task(#[from] TaskError),
+    /// A task query, its URL parameters or its continuation token are invalid (layer 3,
+    /// [`model_query`]).
+    #[error(transparent)]
+    Query(#[from] QueryError),
 }
 
 impl Error {
@@ -56,6 +61,7 @@ impl Error {
             Self::Policy(err) => policy_kind(err),
             Self::Selector(_) => ErrorKind::Invalid,
             Self::Task(err) => task_kind(err),
+            Self::Query(err) => query_kind(err),
         }
     }
 }
@@ -73,11 +79,27 @@ fn task_kind(err: &TaskError) -> ErrorKind {
     match err {
         TaskError::Policy { error, .. } => policy_kind(error),
         TaskError::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
-        TaskError::Conflict { .. } => ErrorKind::Conflict,
-        // Starting an attempt before its restart is due is a transition not allowed yet.
-        TaskError::InvalidTransition { .. } | TaskError::RestartNotDue { .. } => {
-            ErrorKind::InvalidTransition
-        }
+        // A stale read of the task or its run, or a different result for an ended attempt.
+        TaskError::Conflict { .. }
+        | TaskError::RunConflict { .. }
+        | TaskError::RunMismatch { .. } => ErrorKind::Conflict,
+        // Starting an attempt before its restart is due, or expiring a lease before its
+        // expiry, is a transition not allowed yet.
+        TaskError::InvalidTransition { .. }
+        | TaskError::RestartNotDue { .. }
+        | TaskError::InvalidRunTransition { .. }
+        | TaskError::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
+        TaskError::Gone { .. } => ErrorKind::Gone,
+        _ => ErrorKind::Invalid,
+    }
+}
+
+/// A phase name that names no phase is an unknown task phase, as it is when a phase is parsed
+/// alone; everything else, continuation tokens included (empty, damaged, or issued for another
+/// query), is an input to fix.
+fn query_kind(err: &QueryError) -> ErrorKind {
+    match err {
+        QueryError::InvalidPhase { source, .. } => task_kind(source),
         _ => ErrorKind::Invalid,
     }
 }

@@ -19,9 +19,9 @@
 //! | --- | --- | --- |
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
-//! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation, the runner index |
-//! | [`task`] | 2 | the task aggregate: spec, kinds, status, lifecycle, attempts, routing |
-//! | [`query`] | 3 | task queries, ordering, keyset pagination, continuation tokens |
+//! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
+//! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -53,6 +53,7 @@
 //!
 //! `schema`: `schemars::JsonSchema` for every wire type, in every layer, and a re-export of
 //! [`schemars`](https://docs.rs/schemars) so callers use the same version.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 
 mod assertions;
 mod error;
@@ -76,7 +77,9 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
-pub use model_selector::{LabelSelector, Labels, RunnerSelector};
+pub use model_query::{TaskPage, TaskQuery};
+pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    ObjectMeta, RestartDecision, Task, TaskKind, TaskPhase, TaskSpec, TaskStatus,
+    Applied, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation, RouterBatch,
+    RunState, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -1,14 +1,19 @@
 //! The prelude: `use taskmodel::prelude::*;` brings the headline types and traits into scope.
 //!
 //! It holds what nearly every user of the model names: identifiers, policies, the random
-//! source trait, and the facade's error types. Layer-specific detail stays in the modules.
+//! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
+//! to runners (the router, its batches, kind sets, picks and explanations), queries and
+//! their pages, and the facade's error types. Layer-specific detail stays in the modules
+//! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, ErrorKind, Result};
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
+pub use model_query::{TaskPage, TaskQuery};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    ObjectMeta, RestartDecision, Task, TaskKind, TaskPhase, TaskSpec, TaskStatus,
+    Applied, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation, RouterBatch,
+    RunState, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -85,3 +85,43 @@ fn messages_are_lowercase_with_path_reason_and_input() {
         "resource version 18446744073709551615 cannot be incremented",
     );
 }
+
+/// A value validated on its own (a `Timeout` read by itself) has an empty path: the message
+/// says "value" instead of leaving a gap before the colon, and prefixed errors name the field.
+#[test]
+fn empty_paths_read_cleanly() {
+    fn check(err: TaskError, want: &str) {
+        assert_eq!(err.to_string(), want);
+    }
+    let zero = crate::Timeout::new(0).unwrap_err();
+    check(zero.clone(), "invalid value: must be greater than zero");
+    check(
+        zero.at("timeoutMs"),
+        "invalid timeoutMs: must be greater than zero",
+    );
+    check(
+        TaskError::invalid_input("", "A=B", InvalidReason::EqualsSign { index: 1 }),
+        "invalid value \"A=B\": holds '=' at index 1",
+    );
+    let serde_err = serde_json::from_str::<crate::Timeout>("0").unwrap_err();
+    assert!(
+        serde_err
+            .to_string()
+            .starts_with("invalid value: must be greater than zero"),
+        "{serde_err}"
+    );
+    let id_error = model_ids::Slot::new("").unwrap_err();
+    let id = TaskError::Id {
+        path: String::new(),
+        error: id_error.clone(),
+    };
+    check(id.clone(), &id_error.to_string());
+    check(id.at("slot"), &format!("slot: {id_error}"));
+    let policy_error =
+        model_policy::BackoffPolicy::new(model_policy::JitterPolicy::None, 0, 1, 2.0).unwrap_err();
+    let policy = TaskError::Policy {
+        path: String::new(),
+        error: policy_error.clone(),
+    };
+    check(policy, &policy_error.to_string());
+}

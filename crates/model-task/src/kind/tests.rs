@@ -368,3 +368,52 @@ fn constructors_validate_like_parsing() {
     assert!(Interpreter::custom("ruby".into(), "-e".into()).is_ok());
     assert!(ScriptBody::from_text("a\0").is_err());
 }
+
+#[test]
+fn unknown_and_misplaced_fields_are_rejected() {
+    #[track_caller]
+    fn check(json: &str, want: &str) {
+        let err = parse(json).unwrap_err();
+        assert!(err.starts_with(want), "{json}: got {err:?}, want {want:?}");
+    }
+    check(
+        r#"{"type":"embedded","image":"x"}"#,
+        "unknown field `image`, expected `type`",
+    );
+    check(
+        r#"{"image":"x","type":"embedded"}"#,
+        "unknown field `image`, expected `type`",
+    );
+    check(
+        r#"{"type":"embedded","extra":null}"#,
+        "unknown field `extra`, expected `type`",
+    );
+    check(
+        r#"{"type":"wasm","module":"m.wasm","mode":{"type":"command","command":"x"}}"#,
+        "unknown field `mode`, expected one of `type`, `module`, `args`, `env`",
+    );
+    check(
+        r#"{"type":"container","image":"i","cwd":"/"}"#,
+        "unknown field `cwd`, expected one of `type`, `image`, `command`, `args`, `env`",
+    );
+    check(
+        r#"{"type":"subprocess","mode":{"type":"command","command":"x","body":"eA=="}}"#,
+        "unknown field `body`, expected one of `type`, `command`, `args`",
+    );
+    check(
+        r#"{"type":"subprocess","mode":{"type":"script","interpreter":{"custom":{"command":"ruby","flag":"-e","shell":true}},"body":"eA=="}}"#,
+        "unknown field `shell`, expected `command` or `flag`",
+    );
+    check(
+        r#"{"type":"subprocess","mode":{"type":"script","interpreter":"bash","body":"eA=="},"mode":{"type":"command","command":"x"}}"#,
+        "duplicate field `mode`",
+    );
+    check(r#"{"type":"container"}"#, "missing field `image`");
+    check(r#"{"module":"m.wasm"}"#, "missing field `type`");
+    check(
+        r#"{"type":"subprocess","mode":{"type":"script","body":"eA=="}}"#,
+        "missing field `interpreter`",
+    );
+    // The wire form of an embedded kind stays `{"type":"embedded"}`.
+    assert_eq!(parse(r#"{"type":"embedded"}"#), Ok(TaskKind::Embedded));
+}

@@ -1,7 +1,7 @@
 //! Unit tests for `spec`: parsing validates with full field paths, defaults, builder, submit rules.
 
 use model_policy::PolicyError;
-use model_selector::SelectorError;
+use model_selector::{MAX_LABELS, SelectorError};
 
 use super::*;
 use crate::env::TaskEnv;
@@ -152,7 +152,7 @@ fn lower_errors_keep_their_type() {
 fn too_many_labels_and_requirements_are_rejected() {
     let labels: Vec<String> = (0..=MAX_LABELS).map(|i| format!(r#""k{i}":"v""#)).collect();
     assert!(
-        parse(&spec_json(&format!(
+        serde_json::from_str::<TaskSpec>(&spec_json(&format!(
             r#","labels":{{{}}}"#,
             labels.join(",")
         )))
@@ -166,11 +166,15 @@ fn too_many_labels_and_requirements_are_rejected() {
             .len(),
         MAX_LABELS
     );
-    let reqs: Vec<String> = (0..=MAX_REQUIREMENTS)
+    // Each part fits on its own; together they are one requirement too many.
+    let half = MAX_REQUIREMENTS / 2;
+    let reqs: Vec<String> = (0..=half)
         .map(|i| format!(r#"{{"key":"k{i}","operator":"Exists"}}"#))
         .collect();
+    let labels: Vec<String> = (0..half).map(|i| format!(r#""l{i}":"v""#)).collect();
     let err = parse(&spec_json(&format!(
-        r#","runnerSelector":{{"matchExpressions":[{}]}}"#,
+        r#","runnerSelector":{{"matchLabels":{{{}}},"matchExpressions":[{}]}}"#,
+        labels.join(","),
         reqs.join(",")
     )))
     .unwrap_err();
@@ -281,4 +285,79 @@ fn validate_rejects_embedded_only() {
             .validate()
             .is_ok()
     );
+}
+
+/// The wire rule (docs/wire-format.md): `null` in an optional field reads as if the field
+/// were absent; a required field must hold a value.
+#[test]
+fn null_reads_as_absent_in_every_optional_field() {
+    #[track_caller]
+    fn same_as_absent(with_null: &str, without: &str) {
+        let a = serde_json::from_str::<TaskSpec>(with_null);
+        let b = serde_json::from_str::<TaskSpec>(without);
+        match (a, b) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{with_null}"),
+            (a, b) => panic!("{with_null}: {a:?} vs {without}: {b:?}"),
+        }
+    }
+    for field in [
+        "restart",
+        "backoff",
+        "admission",
+        "runnerSelector",
+        "labels",
+        "maxRetries",
+    ] {
+        same_as_absent(&spec_json(&format!(r#","{field}":null"#)), &spec_json(""));
+    }
+    for field in ["jitter", "firstMs", "maxMs", "factor"] {
+        same_as_absent(
+            &spec_json(&format!(r#","backoff":{{"{field}":null}}"#)),
+            &spec_json(r#","backoff":{}"#),
+        );
+    }
+    for field in ["matchLabels", "matchExpressions"] {
+        same_as_absent(
+            &spec_json(&format!(r#","runnerSelector":{{"{field}":null}}"#)),
+            &spec_json(""),
+        );
+    }
+    same_as_absent(
+        &spec_json(
+            r#","runnerSelector":{"matchExpressions":[{"key":"a","operator":"Exists","values":null}]}"#,
+        ),
+        &spec_json(r#","runnerSelector":{"matchExpressions":[{"key":"a","operator":"Exists"}]}"#),
+    );
+    let kind = |fields: &str| format!(r#"{{"slot":"s","timeoutMs":1,"kind":{fields}}}"#);
+    for (with_null, without) in [
+        (
+            r#"{"type":"subprocess","mode":{"type":"command","command":"x","args":null},"env":null,"cwd":null}"#,
+            r#"{"type":"subprocess","mode":{"type":"command","command":"x"}}"#,
+        ),
+        (
+            r#"{"type":"container","image":"i","command":null,"args":null,"env":null}"#,
+            r#"{"type":"container","image":"i"}"#,
+        ),
+        (
+            r#"{"type":"wasm","module":"m","args":null,"env":null}"#,
+            r#"{"type":"wasm","module":"m"}"#,
+        ),
+    ] {
+        same_as_absent(&kind(with_null), &kind(without));
+    }
+
+    for required in [
+        r#"{"slot":null,"kind":{"type":"embedded"},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":null,"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"embedded"},"timeoutMs":null}"#,
+        r#"{"slot":"s","kind":{"type":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"wasm","module":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"subprocess","mode":null},"timeoutMs":1}"#,
+        r#"{"slot":"s","kind":{"type":"subprocess","mode":{"type":"command","command":null}},"timeoutMs":1}"#,
+    ] {
+        assert!(
+            serde_json::from_str::<TaskSpec>(required).is_err(),
+            "{required}"
+        );
+    }
 }

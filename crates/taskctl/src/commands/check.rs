@@ -8,10 +8,10 @@ use serde_json::Value;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{ObjectMeta, Task, TaskError, TaskKind, TaskSpec, TaskStatus, Timeout};
+use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
 
 use crate::cli::{CheckArgs, Output};
-use crate::diagnose::{Field, Problem, parse_fields, parse_json};
+use crate::diagnose::{Field, Problem, parse_fields, parse_json, task_problem};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json};
@@ -81,11 +81,7 @@ pub(crate) fn run(
         Output::Json => write_json(out, &report)?,
         Output::Text => write_text(out, &report)?,
     }
-    Ok(if report.valid {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
+    Ok(Outcome::valid_if(report.valid))
 }
 
 /// Reads every input; standard input may be named once.
@@ -124,47 +120,44 @@ fn check_input(input: &Input) -> FileReport {
 pub(crate) fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
-        Shape::Task => parse_fields::<Task>(value, TASK_FIELDS).map(drop),
+        Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
 }
 
-/// The fields of a spec, each checked on its own so that all bad fields are reported.
+/// The fields of a spec, each checked on its own so that all bad fields are reported, and
+/// read as a spec reads them ([`Parsed`] keeps each rule's error typed). Optional fields are
+/// read as `Option`, so `null` is absent there, as the library reads it.
 const SPEC_FIELDS: &[Field] = &[
     Field::of::<Slot>("slot"),
-    Field::of::<TaskKind>("kind"),
-    Field::of::<Timeout>("timeoutMs"),
-    Field::of::<RestartPolicy>("restart"),
-    Field::of::<BackoffPolicy>("backoff"),
-    Field::of::<AdmissionPolicy>("admission"),
-    Field::of::<LabelSelector>("runnerSelector"),
-    Field::of::<Labels>("labels"),
-    Field::of::<u32>("maxRetries"),
+    Field::of::<Parsed<TaskKind>>("kind"),
+    Field::of::<Parsed<Timeout>>("timeoutMs"),
+    Field::of::<Option<RestartPolicy>>("restart"),
+    Field::of::<Option<Parsed<BackoffPolicy>>>("backoff"),
+    Field::of::<Option<AdmissionPolicy>>("admission"),
+    Field::of::<Option<Parsed<LabelSelector>>>("runnerSelector"),
+    Field::of::<Option<Parsed<Labels>>>("labels"),
+    Field::of::<Option<u32>>("maxRetries"),
 ];
 
 /// The fields of a task; the spec is checked field by field too.
 const TASK_FIELDS: &[Field] = &[
-    Field::of::<ObjectMeta>("metadata"),
+    Field::of::<Parsed<ObjectMeta>>("metadata"),
     Field {
         name: "spec",
         check: |value| parse_spec(value).map(drop),
     },
-    Field::of::<TaskStatus>("status"),
+    Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
 
 /// Parses a spec, reporting every bad field.
 pub(crate) fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
-    parse_fields::<TaskSpec>(value, SPEC_FIELDS)
+    parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 
 /// The submit boundary: what parsing checks, plus the rules for submitting (no embedded kind).
 fn submit(spec: &TaskSpec) -> Result<(), Vec<Problem>> {
     spec.validate().map_err(|err| vec![task_problem(&err)])
-}
-
-/// A model-task error as a problem, at the path the error names.
-pub(crate) fn task_problem(err: &TaskError) -> Problem {
-    Problem::at(err.path().unwrap_or_default(), err.to_string())
 }
 
 fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> {

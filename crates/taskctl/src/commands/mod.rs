@@ -2,6 +2,7 @@
 
 mod backoff;
 mod check;
+mod route;
 mod schema;
 mod selector;
 
@@ -18,6 +19,6 @@ pub(crate) fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CommandErro
         Command::Schema(args) => schema::run(args, cli.output, out),
         Command::Check(args) => check::run(args, cli.output, out),
         Command::Selector(args) => selector::run(args, cli.output, out),
-        Command::Route(_) => Err(CommandError::NotYet),
+        Command::Route(args) => route::run(args, cli.output, out),
     }
 }

@@ -7,16 +7,7 @@ use taskmodel::selector::{LabelSelector, Labels, SelectorError};
 
 use crate::cli::{Output, SelectorArgs};
 use crate::outcome::Outcome;
-use crate::report::{CommandError, write_json};
-
-/// One requirement the labels fail, as `--output json` prints it.
-#[derive(Debug, Serialize)]
-struct Failure {
-    path: String,
-    requirement: String,
-    key: String,
-    reason: String,
-}
+use crate::report::{CommandError, Failure, write_json};
 
 /// The match of the selector against `--labels`.
 #[derive(Debug, Serialize)]
@@ -65,11 +56,7 @@ pub(crate) fn run(
         Output::Json => write_json(out, &explained)?,
         Output::Text => write_text(out, &args.expr, &explained)?,
     }
-    Ok(if explained.valid {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
+    Ok(Outcome::valid_if(explained.valid))
 }
 
 fn explain(args: &SelectorArgs) -> Explained {
@@ -92,12 +79,7 @@ fn explain(args: &SelectorArgs) -> Explained {
         let failures: Vec<Failure> = selector
             .explain(&labels)
             .into_iter()
-            .map(|failure| Failure {
-                path: failure.path,
-                requirement: failure.requirement,
-                key: failure.key,
-                reason: failure.reason.to_string(),
-            })
+            .map(Failure::from)
             .collect();
         Match {
             matches: failures.is_empty(),

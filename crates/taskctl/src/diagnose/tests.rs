@@ -15,6 +15,8 @@ struct Doc {
     tags: Vec<taskmodel::Slot>,
 }
 
+plain_wire!(Doc);
+
 fn paths(value: Value) -> Vec<String> {
     parse_all::<Doc>(&value)
         .unwrap_err()

@@ -49,6 +49,51 @@ fn kinds_of_selector_and_task_errors() {
 }
 
 #[test]
+fn kinds_of_attempt_errors() {
+    use chrono::{TimeZone, Utc};
+    use model_task::{GoneReason, RunState, TaskError, TaskPhase};
+    let now = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
+    check(
+        TaskError::Gone {
+            attempt: 1,
+            reason: GoneReason::NotCurrentLease,
+        },
+        ErrorKind::Gone,
+    );
+    check(
+        TaskError::RunConflict {
+            attempt: 1,
+            state: RunState::Failed,
+            rule: "a different result is already recorded",
+        },
+        ErrorKind::Conflict,
+    );
+    check(
+        TaskError::RunMismatch {
+            task_attempt: 2,
+            task_phase: TaskPhase::Pending,
+            run_attempt: 1,
+            run_state: RunState::Failed,
+        },
+        ErrorKind::Conflict,
+    );
+    check(
+        TaskError::InvalidRunTransition {
+            from: RunState::Leased,
+            to: RunState::Failed,
+        },
+        ErrorKind::InvalidTransition,
+    );
+    check(
+        TaskError::LeaseNotExpired {
+            expires_at: now,
+            now,
+        },
+        ErrorKind::InvalidTransition,
+    );
+}
+
+#[test]
 fn display_and_source_are_the_layer_error() {
     use std::error::Error as _;
     let inner = Slot::new("a/b").unwrap_err();
@@ -60,4 +105,31 @@ fn display_and_source_are_the_layer_error() {
         err.source().map(ToString::to_string),
         inner.source().map(ToString::to_string)
     );
+}
+
+#[test]
+fn kinds_of_query_errors() {
+    use model_query::{MAX_LIMIT, QueryError, TaskQuery};
+    let query = |pairs: &[(&str, &str)]| TaskQuery::from_pairs(pairs.iter().copied());
+    check(
+        query(&[("limit", &(MAX_LIMIT + 1).to_string())]).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(query(&[("slot", "a b")]).unwrap_err(), ErrorKind::Invalid);
+    check(
+        query(&[("phase", "sleeping")]).unwrap_err(),
+        ErrorKind::UnknownTaskPhase,
+    );
+    // Every continuation token error is an invalid input: the caller sends a bad token.
+    for token in ["", "not base64!", "AAAA"] {
+        let err = query(&[("continue", token)]).unwrap_err();
+        assert!(err.is_token_error(), "{token:?}: {err}");
+        check(err, ErrorKind::Invalid);
+    }
+    let err: Error = query(&[("limit", "0")]).unwrap_err().into();
+    assert!(
+        matches!(err, Error::Query(QueryError::LimitOutOfRange { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
 }

@@ -1,0 +1,377 @@
+//! The runner index: it returns exactly what a linear scan with `matches` returns, in id
+//! order, through any sequence of batches; readers never see half a batch; errors leave the
+//! index unchanged; and what an entry costs in memory.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions may fail loudly"
+)]
+
+use std::{
+    collections::BTreeMap,
+    sync::atomic::{AtomicBool, Ordering},
+};
+
+use model_ids::RunnerId;
+use model_selector::{
+    Batch, CHUNK_CAPACITY, LabelSelector, Labels, MAX_BATCH_OPS, RunnerIndex, SelectorError,
+    SelectorOperator, SelectorRequirement, Snapshot,
+};
+use proptest::prelude::*;
+
+const KEYS: [&str; 6] = [
+    "zone",
+    "gpu",
+    "tier",
+    "draining",
+    "cores",
+    "kubernetes.io/hostname",
+];
+const VALUES: [&str; 8] = [
+    "",
+    "eu",
+    "us",
+    "h100",
+    "a100",
+    "8",
+    "16",
+    "a-rather-long-value",
+];
+
+/// A small deterministic generator (splitmix64) for fleets bigger than proptest likes to shrink.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+type Model = BTreeMap<String, (Labels, u32)>;
+
+fn random_labels(rng: &mut Rng) -> Labels {
+    let mut labels = Labels::new();
+    for key in KEYS {
+        if rng.below(3) > 0 {
+            labels.insert(key, VALUES[rng.below(VALUES.len())]).unwrap();
+        }
+    }
+    labels
+}
+
+fn id(n: usize) -> RunnerId {
+    RunnerId::new(format!("r{n:05}")).unwrap()
+}
+
+fn requirement() -> impl Strategy<Value = SelectorRequirement> {
+    let op = prop::sample::select(&SelectorOperator::ALL[..]);
+    let value = prop::sample::select(&VALUES[..]);
+    (
+        prop::sample::select(&KEYS[..]),
+        op,
+        prop::collection::vec(value, 1..4),
+        0_i64..20,
+    )
+        .prop_map(|(k, op, vals, n)| match op {
+            SelectorOperator::In | SelectorOperator::NotIn => {
+                SelectorRequirement::new(k, op, vals).unwrap()
+            }
+            SelectorOperator::Gt => SelectorRequirement::gt(k, n).unwrap(),
+            SelectorOperator::Lt => SelectorRequirement::lt(k, n).unwrap(),
+            _ => SelectorRequirement::new(k, op, [""; 0]).unwrap(),
+        })
+}
+
+fn selector() -> impl Strategy<Value = LabelSelector> {
+    let label = (
+        prop::sample::select(&KEYS[..]),
+        prop::sample::select(&VALUES[..]),
+    );
+    (
+        prop::collection::btree_map(label.0, label.1, 0..3),
+        prop::collection::vec(requirement(), 0..4),
+    )
+        .prop_map(|(ml, reqs)| {
+            LabelSelector::from_parts(&Labels::from_pairs(ml).unwrap(), &reqs).unwrap()
+        })
+}
+
+/// The index agrees with the model: same entries in the same order, and every selector
+/// selects what a linear scan with `matches` selects.
+fn check(snapshot: &Snapshot<u32>, model: &Model, selectors: &[LabelSelector]) {
+    assert_eq!(snapshot.len(), model.len());
+    let got: Vec<(&str, &Labels, u32)> = snapshot
+        .iter()
+        .map(|e| (e.id().as_ref(), e.labels(), *e.payload()))
+        .collect();
+    let want: Vec<(&str, &Labels, u32)> = model
+        .iter()
+        .map(|(id, (labels, p))| (id.as_str(), labels, *p))
+        .collect();
+    assert_eq!(got, want);
+    for sel in selectors {
+        let got: Vec<&str> = snapshot.select(sel).map(|e| e.id().as_ref()).collect();
+        let want: Vec<&str> = model
+            .iter()
+            .filter(|(_, (labels, _))| sel.matches(labels))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        assert_eq!(got, want, "selector {sel}");
+        assert_eq!(snapshot.count(sel), want.len(), "count {sel}");
+        // Internal iteration (fold), from the start and after a partial `next`.
+        let mut folded = Vec::new();
+        snapshot
+            .select(sel)
+            .for_each(|e| folded.push(e.id().as_ref()));
+        assert_eq!(folded, want, "for_each {sel}");
+        let mut it = snapshot.select(sel);
+        let first = it.next().map(|e| e.id().as_ref());
+        let mut rest: Vec<&str> = first.into_iter().collect();
+        it.for_each(|e| rest.push(e.id().as_ref()));
+        assert_eq!(rest, want, "next then for_each {sel}");
+    }
+    for (id, (labels, p)) in model.iter().take(5) {
+        let e = snapshot.get(id).unwrap();
+        assert_eq!((e.labels(), *e.payload()), (labels, *p));
+    }
+    assert!(snapshot.get("absent").is_none());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn index_agrees_with_a_linear_scan(
+        seed in any::<u64>(),
+        initial in 0..(3 * CHUNK_CAPACITY),
+        batches in prop::collection::vec(0..800_usize, 1..4),
+        selectors in prop::collection::vec(selector(), 1..6),
+    ) {
+        let mut rng = Rng(seed);
+        let mut model = Model::new();
+        let space = 4 * CHUNK_CAPACITY;
+        while model.len() < initial {
+            let n = rng.below(space);
+            model.insert(id(n).to_string(), (random_labels(&mut rng), rng.next() as u32));
+        }
+        let index = RunnerIndex::new();
+        index
+            .replace_all(model.iter().map(|(k, (l, p))| (RunnerId::new(k).unwrap(), l.clone(), *p)))
+            .unwrap();
+        check(&index.snapshot(), &model, &selectors);
+        for ops in batches {
+            let mut batch = Batch::new();
+            // Registers and removals cluster on a random stretch of ids, so chunks both
+            // split and empty out.
+            let base = rng.below(space);
+            for _ in 0..ops {
+                let n = (base + rng.below(CHUNK_CAPACITY)) % space;
+                let key = id(n).to_string();
+                match (model.contains_key(&key), rng.below(3)) {
+                    (false, _) => {
+                        let (labels, p) = (random_labels(&mut rng), rng.next() as u32);
+                        batch.register(id(n), labels.clone(), p);
+                        model.insert(key, (labels, p));
+                    }
+                    (true, 0) => {
+                        batch.remove(id(n));
+                        model.remove(&key);
+                    }
+                    (true, _) => {
+                        let (labels, p) = (random_labels(&mut rng), rng.next() as u32);
+                        batch.update(id(n), labels.clone(), p);
+                        model.insert(key, (labels, p));
+                    }
+                }
+            }
+            index.apply(batch).unwrap();
+            check(&index.snapshot(), &model, &selectors);
+        }
+    }
+}
+
+#[test]
+fn a_failed_batch_changes_nothing() {
+    let index = RunnerIndex::new();
+    let labels = Labels::from_pairs([("zone", "eu")]).unwrap();
+    let mut batch = Batch::new();
+    batch
+        .register(id(1), labels.clone(), 1)
+        .register(id(2), labels.clone(), 2);
+    index.apply(batch).unwrap();
+
+    let mut batch = Batch::new();
+    batch.remove(id(1)).register(id(2), labels.clone(), 3);
+    let err = index.apply(batch).unwrap_err();
+    assert!(
+        matches!(&err, SelectorError::RunnerExists { path, id } if path == "[1]" && id.as_ref() == "r00002")
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"[1]: runner "r00002" is already registered"#
+    );
+
+    let mut batch = Batch::new();
+    batch
+        .update(id(1), labels.clone(), 9)
+        .update(id(7), labels.clone(), 9);
+    let err = index.apply(batch).unwrap_err();
+    assert!(
+        matches!(&err, SelectorError::UnknownRunner { path, id } if path == "[1]" && id.as_ref() == "r00007")
+    );
+
+    let mut batch = Batch::new();
+    batch.remove(id(1)).remove(id(1));
+    assert!(
+        matches!(index.apply(batch), Err(SelectorError::UnknownRunner { path, .. }) if path == "[1]")
+    );
+
+    let payloads: Vec<u32> = index.snapshot().iter().map(|e| *e.payload()).collect();
+    assert_eq!(payloads, [1, 2]);
+}
+
+#[test]
+fn limits_are_typed_errors() {
+    let labels = Labels::new();
+    let mut batch = Batch::<()>::new();
+    for _ in 0..=MAX_BATCH_OPS {
+        batch.remove(id(1));
+    }
+    assert_eq!(batch.len(), MAX_BATCH_OPS + 1);
+    let err = RunnerIndex::new().apply(batch).unwrap_err();
+    assert!(matches!(
+        err,
+        SelectorError::TooMany {
+            what: "batch operations",
+            limit: MAX_BATCH_OPS,
+            ..
+        }
+    ));
+
+    let err = Snapshot::from_entries([
+        (id(3), labels.clone(), ()),
+        (id(1), labels.clone(), ()),
+        (id(3), labels, ()),
+    ])
+    .unwrap_err();
+    assert!(
+        matches!(&err, SelectorError::RunnerExists { path, id } if path == "[2]" && id.as_ref() == "r00003")
+    );
+}
+
+#[test]
+fn readers_never_see_half_a_batch() {
+    const GROUPS: usize = 12;
+    const GROUP: usize = 100;
+    const BATCHES: usize = 150;
+    let color =
+        |red: bool| Labels::from_pairs([("color", if red { "red" } else { "blue" })]).unwrap();
+    // Group g holds runners g, g + GROUPS, g + 2 GROUPS, ...: spread over every chunk.
+    let index = RunnerIndex::new();
+    index
+        .replace_all((0..GROUPS * GROUP).map(|n| (id(n), color(false), n % GROUPS)))
+        .unwrap();
+    let red: LabelSelector = "color=red".parse().unwrap();
+    let all = LabelSelector::new();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                let mut seen = 0;
+                while !done.load(Ordering::Acquire) || seen == 0 {
+                    let snap = index.load();
+                    let count = snap.count(&red);
+                    assert_eq!(count % GROUP, 0, "half a batch: {count} red");
+                    assert_eq!(snap.len(), GROUPS * GROUP);
+                    assert_eq!(snap.count(&all), GROUPS * GROUP);
+                    // Within one snapshot, every red runner's group is entirely red.
+                    let groups: Vec<usize> = snap.select(&red).map(|e| *e.payload()).collect();
+                    assert_eq!(groups.len(), count);
+                    for g in 0..GROUPS {
+                        let n = groups.iter().filter(|&&x| x == g).count();
+                        assert!(n == 0 || n == GROUP, "group {g}: {n} red");
+                    }
+                    seen += 1;
+                }
+            });
+        }
+        s.spawn(|| {
+            let mut red_now = [false; GROUPS];
+            for k in 0..BATCHES {
+                let g = k % GROUPS;
+                red_now[g] = !red_now[g];
+                let mut batch = Batch::new();
+                for n in (g..GROUPS * GROUP).step_by(GROUPS) {
+                    if k % 3 == 0 {
+                        // Remove and register again: the entry count must not dip either.
+                        batch.remove(id(n)).register(id(n), color(red_now[g]), g);
+                    } else {
+                        batch.update(id(n), color(red_now[g]), g);
+                    }
+                }
+                index.apply(batch).unwrap();
+            }
+            done.store(true, Ordering::Release);
+        });
+    });
+    let reds = index.snapshot().count(&red);
+    assert_eq!(reds, count_red(BATCHES, GROUPS) * GROUP);
+}
+
+/// How many groups are red after `batches` flips that go round `groups` groups.
+fn count_red(batches: usize, groups: usize) -> usize {
+    (0..groups)
+        .filter(|g| (batches + groups - 1 - g) / groups % 2 == 1)
+        .count()
+}
+
+/// Bytes allocated per entry for a fleet of 8-label runners like the benchmarks' (zone from
+/// 10 values, gpu from 4, rack from 50, ...), measured with a counting allocator. The limit
+/// is loose; the measured number is printed for docs/performance.md.
+#[test]
+fn memory_per_entry() {
+    let n = 100_000;
+    let mut rng = Rng(7);
+    let fleet: Vec<(RunnerId, Labels, ())> = (0..n)
+        .map(|i| {
+            let labels = Labels::from_pairs([
+                ("zone", format!("z{}", rng.below(10))),
+                ("gpu", ["a100", "h100", "l4", "t4"][rng.below(4)].to_owned()),
+                ("tier", ["prod", "spot"][rng.below(2)].to_owned()),
+                ("ssd", "true".to_owned()),
+                ("arch", "amd64".to_owned()),
+                ("os", "linux".to_owned()),
+                ("team", format!("t{}", rng.below(8))),
+                ("rack", format!("r{}", rng.below(50))),
+            ])
+            .unwrap();
+            (RunnerId::new(format!("runner-{i:06}")).unwrap(), labels, ())
+        })
+        .collect();
+    // The labels' own heap (their arena and entry table), without the vector holding them.
+    let labels_only = allocation_counter::measure(|| {
+        let copy: Vec<Labels> = fleet.iter().map(|e| e.1.clone()).collect();
+        std::hint::black_box(copy);
+    });
+    let labels = (labels_only.bytes_max as f64) / n as f64 - std::mem::size_of::<Labels>() as f64;
+    let mut snapshot = None;
+    let whole = allocation_counter::measure(|| {
+        snapshot = Some(Snapshot::from_entries(fleet.clone()).unwrap());
+    });
+    let per_entry = whole.bytes_current as f64 / n as f64;
+    let index = per_entry - labels;
+    println!(
+        "bytes per entry: {per_entry:.1} in all: labels' heap {labels:.1}, index {index:.1} \
+         (id pointer, shared labels box, payload, postings; the id string is shared with the caller)"
+    );
+    assert!(index < 200.0, "{index} index bytes per entry");
+    assert_eq!(snapshot.map(|s| s.len()), Some(n));
+}

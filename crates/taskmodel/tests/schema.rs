@@ -1,0 +1,120 @@
+//! With the `schema` feature, every wire type of every layer has a JSON Schema that
+//! serializes, names itself, and whose references all resolve inside the document.
+#![cfg(feature = "schema")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
+
+use serde_json::Value;
+use taskmodel::schemars::{JsonSchema, schema_for};
+use taskmodel::{ids, policy, query, selector, task};
+
+/// The schema of `T` as JSON.
+fn schema<T: JsonSchema>() -> Value {
+    serde_json::to_value(schema_for!(T)).unwrap()
+}
+
+/// Every `$ref` inside `value`.
+fn refs<'a>(value: &'a Value, found: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            for (key, item) in map {
+                match (key.as_str(), item) {
+                    ("$ref", Value::String(target)) => found.push(target),
+                    _ => refs(item, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs(item, found)),
+        _ => {}
+    }
+}
+
+/// The schema of `T` is a draft 2020-12 document titled `name` whose references resolve.
+fn check<T: JsonSchema>(name: &str) {
+    let schema = schema::<T>();
+    assert_eq!(
+        schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
+        "{name}"
+    );
+    assert_eq!(schema["title"], name);
+    assert!(
+        schema.get("type").is_some() || schema.get("oneOf").is_some(),
+        "{name} says nothing about its shape: {schema}"
+    );
+    let mut found = Vec::new();
+    refs(&schema, &mut found);
+    for target in found {
+        let def = target
+            .strip_prefix("#/$defs/")
+            .unwrap_or_else(|| panic!("{name}: reference {target} leaves the document"));
+        assert!(
+            schema["$defs"].get(def).is_some(),
+            "{name}: reference {target} has no definition"
+        );
+        assert!(
+            !def.ends_with(|c: char| c.is_ascii_digit()),
+            "{name}: {def} looks like a renamed duplicate: two types share a schema name"
+        );
+    }
+}
+
+#[test]
+fn every_wire_type_has_a_self_contained_schema() {
+    check::<ids::TaskId>("TaskId");
+    check::<ids::Slot>("Slot");
+    check::<ids::AgentId>("AgentId");
+    check::<ids::RunnerId>("RunnerId");
+    check::<policy::RestartPolicy>("RestartPolicy");
+    check::<policy::JitterPolicy>("JitterPolicy");
+    check::<policy::BackoffPolicy>("BackoffPolicy");
+    check::<policy::AdmissionPolicy>("AdmissionPolicy");
+    check::<selector::Labels>("Labels");
+    check::<selector::LabelSelector>("LabelSelector");
+    check::<selector::SelectorRequirement>("SelectorRequirement");
+    check::<selector::SelectorOperator>("SelectorOperator");
+    check::<task::Task>("Task");
+    check::<task::ObjectMeta>("ObjectMeta");
+    check::<task::TaskSpec>("TaskSpec");
+    check::<task::TaskKind>("TaskKind");
+    check::<task::SubprocessMode>("SubprocessMode");
+    check::<task::Interpreter>("Interpreter");
+    check::<task::ScriptBody>("ScriptBody");
+    check::<task::EnvVar>("EnvVar");
+    check::<task::TaskEnv>("TaskEnv");
+    check::<task::RunnerEnv>("RunnerEnv");
+    check::<task::TaskStatus>("TaskStatus");
+    check::<task::TaskPhase>("TaskPhase");
+    check::<task::AttemptOutcome>("AttemptOutcome");
+    check::<task::RunState>("RunState");
+    check::<task::TaskRun>("TaskRun");
+    check::<task::LeaseId>("LeaseId");
+    check::<task::LogKey>("LogKey");
+    check::<task::Timeout>("Timeout");
+    check::<task::Flag>("Flag");
+    check::<query::TaskQuery>("TaskQuery");
+    check::<query::SortOrder>("SortOrder");
+    check::<query::ContinueToken>("ContinueToken");
+}
+
+#[test]
+fn a_task_schema_pulls_in_every_layer_it_uses() {
+    let schema = schema::<task::Task>();
+    let defs = schema["$defs"].as_object().unwrap();
+    for name in [
+        "ObjectMeta",
+        "TaskId",
+        "TaskSpec",
+        "Slot",
+        "TaskKind",
+        "BackoffPolicy",
+        "LabelSelector",
+        "Labels",
+        "TaskStatus",
+        "TaskPhase",
+    ] {
+        assert!(defs.contains_key(name), "{name} missing from Task's $defs");
+    }
+}

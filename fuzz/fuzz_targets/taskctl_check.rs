@@ -14,39 +14,40 @@
 #[path = "../../crates/taskctl/src/diagnose.rs"]
 mod diagnose;
 
-use diagnose::{Field, Problem, parse_fields, parse_json};
+use diagnose::{Field, Problem, parse_fields, parse_json, task_problem};
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{ObjectMeta, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
+use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
 
 /// taskctl's `SPEC_FIELDS` (crates/taskctl/src/commands/check.rs).
 const SPEC_FIELDS: &[Field] = &[
     Field::of::<Slot>("slot"),
-    Field::of::<TaskKind>("kind"),
-    Field::of::<Timeout>("timeoutMs"),
-    Field::of::<RestartPolicy>("restart"),
-    Field::of::<BackoffPolicy>("backoff"),
-    Field::of::<AdmissionPolicy>("admission"),
-    Field::of::<LabelSelector>("runnerSelector"),
-    Field::of::<Labels>("labels"),
-    Field::of::<u32>("maxRetries"),
+    Field::of::<Parsed<TaskKind>>("kind"),
+    Field::of::<Parsed<Timeout>>("timeoutMs"),
+    Field::of::<Option<RestartPolicy>>("restart"),
+    Field::of::<Option<Parsed<BackoffPolicy>>>("backoff"),
+    Field::of::<Option<AdmissionPolicy>>("admission"),
+    Field::of::<Option<Parsed<LabelSelector>>>("runnerSelector"),
+    Field::of::<Option<Parsed<Labels>>>("labels"),
+    Field::of::<Option<u32>>("maxRetries"),
 ];
 
 /// taskctl's `TASK_FIELDS`.
 const TASK_FIELDS: &[Field] = &[
-    Field::of::<ObjectMeta>("metadata"),
+    Field::of::<Parsed<ObjectMeta>>("metadata"),
     Field {
         name: "spec",
         check: |value| parse_spec(value).map(drop),
     },
-    Field::of::<TaskStatus>("status"),
+    Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
 
+/// taskctl's `parse_spec`.
 fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
-    parse_fields::<TaskSpec>(value, SPEC_FIELDS)
+    parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -67,16 +68,13 @@ fuzz_target!(|data: &[u8]| {
             .any(|k| o.contains_key(*k))
     });
     let (problems, library_ok) = if is_task {
-        let found = parse_fields::<Task>(&value, TASK_FIELDS)
+        let found = parse_fields::<Parsed<Task>>(&value, TASK_FIELDS)
             .err()
             .unwrap_or_default();
         (found, serde_json::from_value::<Task>(value.clone()).is_ok())
     } else {
         let found = match parse_spec(&value) {
-            Ok(spec) => spec
-                .validate()
-                .err()
-                .map(|e| vec![Problem::at("", e.to_string())]),
+            Ok(spec) => spec.validate().err().map(|e| vec![task_problem(&e)]),
             Err(found) => Some(found),
         };
         let library = serde_json::from_value::<TaskSpec>(value.clone());

@@ -113,6 +113,11 @@ plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
 
 /// Parses `text` as JSON, or the syntax error with its line and column.
 pub(crate) fn parse_json(text: &str) -> Result<Value, Problem> {
+    parse_text(text)
+}
+
+/// Parses `text` as a `T` straight from the text, or the first error with its line and column.
+pub(crate) fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
     serde_json::from_str(text).map_err(|err| Problem {
         path: String::new(),
         message: without_position(&err),

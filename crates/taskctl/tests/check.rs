@@ -242,3 +242,29 @@ fn null_reads_as_absent_like_the_library() {
         out.stdout
     );
 }
+
+/// A field named twice is refused, as the library refuses it: a JSON value would keep
+/// only the last copy, so check reads the text itself once the fields look clean.
+#[test]
+fn a_field_named_twice_is_invalid_like_the_library() {
+    let spec = r#"{"slot":"a","slot":"b","kind":{"type":"wasm","module":"m"},"timeoutMs":1000}"#;
+    assert!(serde_json::from_str::<taskmodel::TaskSpec>(spec).is_err());
+    let out = taskctl(&["check", "-"], spec);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.starts_with("<stdin>:1:") && out.stdout.contains("duplicate field `slot`"),
+        "{}",
+        out.stdout
+    );
+
+    let task = r#"{"metadata":{"id":"t","resourceVersion":1,"createdAt":"2025-01-01T00:00:00Z",
+        "updatedAt":"2025-01-01T00:00:00Z"},"spec":{"slot":"s","kind":{"type":"wasm","module":"m"},
+        "timeoutMs":1},"status":{"phase":"pending","attempt":0},"status":{"phase":"pending","attempt":0}}"#;
+    let out = taskctl(&["check", "-"], task);
+    assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout.contains("duplicate field `status`"),
+        "{}",
+        out.stdout
+    );
+}

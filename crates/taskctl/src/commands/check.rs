@@ -11,7 +11,7 @@ use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
 
 use crate::cli::{CheckArgs, Output};
-use crate::diagnose::{Field, Problem, parse_fields, parse_json, task_problem};
+use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json};
@@ -104,7 +104,11 @@ fn check_input(input: &Input) -> FileReport {
             Err(syntax) => (None, vec![syntax]),
             Ok(value) => {
                 let shape = Shape::of(&value);
-                (Some(shape), check_value(shape, &value))
+                let mut problems = check_value(shape, &value);
+                if problems.is_empty() {
+                    problems.extend(check_text(shape, text));
+                }
+                (Some(shape), problems)
             }
         },
     };
@@ -117,6 +121,17 @@ fn check_input(input: &Input) -> FileReport {
 }
 
 /// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
+/// What only the text shows. A JSON value keeps the last of two equal keys, but the library
+/// refuses a document that names a field twice; so a document the field-by-field pass found
+/// clean is read once more, from its text, exactly as the library reads it.
+fn check_text(shape: Shape, text: &str) -> Option<Problem> {
+    let read = match shape {
+        Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
+        Shape::Task => parse_text::<Task>(text).map(drop),
+    };
+    read.err()
+}
+
 pub(crate) fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),

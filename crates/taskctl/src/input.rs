@@ -52,3 +52,6 @@ fn read_from(name: String, reader: impl Read) -> io::Result<Input> {
     };
     Ok(Input { name, text })
 }
+
+#[cfg(test)]
+mod tests;

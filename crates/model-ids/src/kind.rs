@@ -14,12 +14,24 @@ pub const AGENT_ID_MAX_LEN: usize = 128;
 /// Maximum length of a [`RunnerId`](crate::RunnerId), in bytes.
 pub const RUNNER_ID_MAX_LEN: usize = 128;
 
+/// Maximum length of a [`FlowId`](crate::FlowId), in bytes.
+pub const FLOW_ID_MAX_LEN: usize = 128;
+
+/// Maximum length of a [`JobName`](crate::JobName), in bytes.
+pub const JOB_NAME_MAX_LEN: usize = 64;
+
+/// Maximum length of a [`ScheduleId`](crate::ScheduleId), in bytes.
+pub const SCHEDULE_ID_MAX_LEN: usize = 128;
+
+/// Maximum length of a [`TenantId`](crate::TenantId), in bytes.
+pub const TENANT_ID_MAX_LEN: usize = 64;
+
 /// The characters an identifier may hold, as error messages and docs spell them.
 pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
 
 /// The kind of identifier a check is about: it picks the limit, the rule and the error message.
 ///
-/// The first four variants are the identifier newtypes; [`IdKind::Base36Slug`] is a
+/// Every variant but the last is an identifier newtype; [`IdKind::Base36Slug`] is a
 /// base-36 display slug (see [`decode_base36`](crate::decode_base36)).
 ///
 /// ```
@@ -43,20 +55,32 @@ pub enum IdKind {
     RunnerId,
     /// A base-36 display slug of a `u64`: "base-36 slug".
     Base36Slug,
+    /// A [`FlowId`](crate::FlowId): "flow id".
+    FlowId,
+    /// A [`JobName`](crate::JobName): "job name".
+    JobName,
+    /// A [`ScheduleId`](crate::ScheduleId): "schedule id".
+    ScheduleId,
+    /// A [`TenantId`](crate::TenantId): "tenant id".
+    TenantId,
 }
 
 impl IdKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IdKind; 5] = [
+    pub const ALL: [IdKind; 9] = [
         IdKind::TaskId,
         IdKind::Slot,
         IdKind::AgentId,
         IdKind::RunnerId,
         IdKind::Base36Slug,
+        IdKind::FlowId,
+        IdKind::JobName,
+        IdKind::ScheduleId,
+        IdKind::TenantId,
     ];
 
     /// The lowercase name used in messages ("task id", "slot", "agent id", "runner id",
-    /// "base-36 slug").
+    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id").
     pub const fn as_str(self) -> &'static str {
         match self {
             IdKind::TaskId => "task id",
@@ -64,6 +88,10 @@ impl IdKind {
             IdKind::AgentId => "agent id",
             IdKind::RunnerId => "runner id",
             IdKind::Base36Slug => "base-36 slug",
+            IdKind::FlowId => "flow id",
+            IdKind::JobName => "job name",
+            IdKind::ScheduleId => "schedule id",
+            IdKind::TenantId => "tenant id",
         }
     }
 
@@ -75,6 +103,10 @@ impl IdKind {
             IdKind::AgentId => AGENT_ID_MAX_LEN,
             IdKind::RunnerId => RUNNER_ID_MAX_LEN,
             IdKind::Base36Slug => BASE36_MAX_LEN,
+            IdKind::FlowId => FLOW_ID_MAX_LEN,
+            IdKind::JobName => JOB_NAME_MAX_LEN,
+            IdKind::ScheduleId => SCHEDULE_ID_MAX_LEN,
+            IdKind::TenantId => TENANT_ID_MAX_LEN,
         }
     }
 
@@ -82,7 +114,14 @@ impl IdKind {
     pub(crate) const fn allowed(self) -> &'static str {
         match self {
             IdKind::Base36Slug => BASE36_ALLOWED,
-            IdKind::TaskId | IdKind::Slot | IdKind::AgentId | IdKind::RunnerId => ID_ALLOWED,
+            IdKind::TaskId
+            | IdKind::Slot
+            | IdKind::AgentId
+            | IdKind::RunnerId
+            | IdKind::FlowId
+            | IdKind::JobName
+            | IdKind::ScheduleId
+            | IdKind::TenantId => ID_ALLOWED,
         }
     }
 }

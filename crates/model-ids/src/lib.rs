@@ -1,4 +1,4 @@
-//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`), their length limits, and base-36 slugs.
+//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`), their length limits, and base-36 slugs.
 //!
 //! Layer 0. Depends on: nothing.
 //!
@@ -6,7 +6,7 @@
 //!
 //! # Identifiers
 //!
-//! The four identifier types come from one macro, so they behave the same: each wraps an
+//! The identifier types come from one macro, so they behave the same: each wraps an
 //! `Arc<str>` (cheap to clone), holds only `[A-Za-z0-9._-]`, is not empty and not `.` or
 //! `..`, and is at most its kind's length in bytes ([`SLOT_MAX_LEN`], [`TASK_ID_MAX_LEN`],
 //! [`AGENT_ID_MAX_LEN`], [`RUNNER_ID_MAX_LEN`], also `TaskId::MAX_LEN` and friends).
@@ -37,7 +37,7 @@
 //!
 //! # Features
 //!
-//! `schema`: `schemars::JsonSchema` for the four identifier types.
+//! `schema`: `schemars::JsonSchema` for the identifier types.
 //!
 //! ```
 //! use model_ids::{Slot, TaskId, decode_base36, encode_base36};
@@ -62,8 +62,9 @@ pub use crate::{
     base36::{Base36, decode_base36, encode_base36},
     bounded::{BoundedPairs, BoundedVec, Limit},
     error::{ERROR_INPUT_MAX_CHARS, IdError},
-    ids::{AgentId, RunnerId, Slot, TaskId},
+    ids::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId},
     kind::{
-        AGENT_ID_MAX_LEN, BASE36_MAX_LEN, IdKind, RUNNER_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN,
+        AGENT_ID_MAX_LEN, BASE36_MAX_LEN, FLOW_ID_MAX_LEN, IdKind, JOB_NAME_MAX_LEN,
+        RUNNER_ID_MAX_LEN, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN,
     },
 };

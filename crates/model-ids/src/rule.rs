@@ -5,7 +5,7 @@ use crate::{base36, error::IdError, kind::IdKind};
 impl IdKind {
     /// Checks `input` against the rule of this kind without allocating on success.
     ///
-    /// For the four identifier kinds this is the same check as their constructors
+    /// For the identifier kinds this is the same check as their constructors
     /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
     /// [`decode_base36`](crate::decode_base36) with the value discarded.
     ///
@@ -15,9 +15,14 @@ impl IdKind {
     pub fn validate(self, input: &str) -> Result<(), IdError> {
         match self {
             IdKind::Base36Slug => base36::decode_base36(input).map(|_| ()),
-            IdKind::TaskId | IdKind::Slot | IdKind::AgentId | IdKind::RunnerId => {
-                validate_id(self, input)
-            }
+            IdKind::TaskId
+            | IdKind::Slot
+            | IdKind::AgentId
+            | IdKind::RunnerId
+            | IdKind::FlowId
+            | IdKind::JobName
+            | IdKind::ScheduleId
+            | IdKind::TenantId => validate_id(self, input),
         }
     }
 }

@@ -114,7 +114,17 @@ fn kind_names() {
     let names: Vec<String> = IdKind::ALL.iter().map(ToString::to_string).collect();
     assert_eq!(
         names,
-        ["task id", "slot", "agent id", "runner id", "base-36 slug"]
+        [
+            "task id",
+            "slot",
+            "agent id",
+            "runner id",
+            "base-36 slug",
+            "flow id",
+            "job name",
+            "schedule id",
+            "tenant id"
+        ]
     );
     assert_eq!(format!("{:>6}", IdKind::Slot), "  slot");
 }

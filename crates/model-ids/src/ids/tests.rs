@@ -5,7 +5,7 @@ use std::{
     sync::Arc,
 };
 
-use super::{AgentId, RunnerId, Slot, TaskId};
+use super::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId};
 use crate::{IdError, IdKind};
 
 /// What a check expects.
@@ -25,15 +25,23 @@ fn build(kind: IdKind, input: &str) -> Result<String, IdError> {
         IdKind::Slot => Slot::new(input).map(String::from),
         IdKind::AgentId => AgentId::new(input).map(String::from),
         IdKind::RunnerId => RunnerId::new(input).map(String::from),
+        IdKind::FlowId => FlowId::new(input).map(String::from),
+        IdKind::JobName => JobName::new(input).map(String::from),
+        IdKind::ScheduleId => ScheduleId::new(input).map(String::from),
+        IdKind::TenantId => TenantId::new(input).map(String::from),
         other => panic!("not an identifier kind: {other}"),
     }
 }
 
-const ID_KINDS: [IdKind; 4] = [
+const ID_KINDS: [IdKind; 8] = [
     IdKind::TaskId,
     IdKind::Slot,
     IdKind::AgentId,
     IdKind::RunnerId,
+    IdKind::FlowId,
+    IdKind::JobName,
+    IdKind::ScheduleId,
+    IdKind::TenantId,
 ];
 
 /// Checks `input` against the constructor, `validate` and `IdKind::validate` of `kind`.
@@ -158,6 +166,10 @@ fn every_kind_at_its_length_boundary() {
         (IdKind::Slot, 64),
         (IdKind::AgentId, 128),
         (IdKind::RunnerId, 128),
+        (IdKind::FlowId, 128),
+        (IdKind::JobName, 64),
+        (IdKind::ScheduleId, 128),
+        (IdKind::TenantId, 64),
     ];
     for (kind, max) in table {
         assert_eq!(kind.max_len(), max, "{kind}");

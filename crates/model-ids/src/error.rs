@@ -1,6 +1,6 @@
 //! `IdError`, the one error type of this crate, and how it shortens the input it quotes.
 
-use crate::kind::IdKind;
+use crate::{error_kind::ErrorKind, kind::IdKind};
 
 /// How many characters of the offending input an [`IdError`] keeps; longer input is cut
 /// there (on a character boundary) and ends with `…`.
@@ -21,7 +21,7 @@ pub const ERROR_INPUT_MAX_CHARS: usize = 32;
 ///     err.to_string(),
 ///     r#"invalid slot "a b": invalid character ' ' at byte 1 (allowed: A-Z a-z 0-9 . _ -)"#
 /// );
-/// assert_eq!(err.kind(), IdKind::Slot);
+/// assert_eq!(err.id_kind(), IdKind::Slot);
 /// assert!(matches!(err, IdError::InvalidChar { ch: ' ', index: 1, .. }));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -88,8 +88,20 @@ pub enum IdError {
 }
 
 impl IdError {
+    /// The category of this error: always [`ErrorKind::Invalid`], an identifier to fix.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            IdError::Empty { .. }
+            | IdError::TooLong { .. }
+            | IdError::InvalidChar { .. }
+            | IdError::Reserved { .. }
+            | IdError::Overflow { .. } => ErrorKind::Invalid,
+        }
+    }
+
     /// The kind of identifier that failed the check.
-    pub fn kind(&self) -> IdKind {
+    pub fn id_kind(&self) -> IdKind {
         match self {
             IdError::Empty { kind }
             | IdError::TooLong { kind, .. }

@@ -33,7 +33,8 @@
 //! # Errors
 //!
 //! [`IdError`] says which [`IdKind`] failed, quotes the input (shortened to
-//! [`ERROR_INPUT_MAX_CHARS`] characters) and why.
+//! [`ERROR_INPUT_MAX_CHARS`] characters) and why. [`ErrorKind`] is the category every
+//! layer's error falls into (each layer's error has a `kind()` that gives it).
 //!
 //! # Features
 //!
@@ -52,6 +53,7 @@
 mod base36;
 mod bounded;
 mod error;
+mod error_kind;
 mod ids;
 mod kind;
 mod rule;
@@ -62,6 +64,7 @@ pub use crate::{
     base36::{Base36, decode_base36, encode_base36},
     bounded::{BoundedPairs, BoundedVec, Limit},
     error::{ERROR_INPUT_MAX_CHARS, IdError},
+    error_kind::ErrorKind,
     ids::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId},
     kind::{
         AGENT_ID_MAX_LEN, BASE36_MAX_LEN, FLOW_ID_MAX_LEN, IdKind, JOB_NAME_MAX_LEN,

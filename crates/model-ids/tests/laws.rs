@@ -128,7 +128,7 @@ proptest! {
                 let trimmed = canonical.trim_start_matches('0');
                 prop_assert_eq!(encode_base36(n), if trimmed.is_empty() { "0" } else { trimmed });
             }
-            Err(err) => prop_assert_eq!(err.kind(), IdKind::Base36Slug),
+            Err(err) => prop_assert_eq!(err.id_kind(), IdKind::Base36Slug),
         }
     }
 }

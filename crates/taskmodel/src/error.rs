@@ -1,6 +1,6 @@
-//! `Error`: the one error every layer's error converts into, and `ErrorKind`, the seed's error model.
+//! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
-use model_ids::IdError;
+use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
 use model_selector::SelectorError;
@@ -53,11 +53,11 @@ pub enum Error {
 }
 
 impl Error {
-    /// The category of this error, after the seed's error model.
+    /// The category of this error (see [`ErrorKind`]).
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Id(_) => ErrorKind::Invalid,
+            Self::Id(err) => err.kind(),
             Self::Policy(err) => policy_kind(err),
             Self::Selector(_) => ErrorKind::Invalid,
             Self::Task(err) => task_kind(err),
@@ -102,33 +102,6 @@ fn query_kind(err: &QueryError) -> ErrorKind {
         QueryError::InvalidPhase { source, .. } => task_kind(source),
         _ => ErrorKind::Invalid,
     }
-}
-
-/// The category of an [`Error`], after the error model of the core specification.
-///
-/// The first four name the unknown-name errors of text forms; the rest are what a caller
-/// branches on: fix the input ([`Invalid`](Self::Invalid), [`InvalidTransition`](Self::InvalidTransition)),
-/// re-read and retry ([`Conflict`](Self::Conflict)), or give up on a stale handle ([`Gone`](Self::Gone)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum ErrorKind {
-    /// An admission policy name is not one of the known ones.
-    UnknownAdmission,
-    /// A restart policy name is not one of the known ones.
-    UnknownRestart,
-    /// A jitter policy name is not one of the known ones.
-    UnknownJitter,
-    /// A task phase name is not one of the known ones.
-    UnknownTaskPhase,
-    /// A value breaks a validation rule (a field is malformed, missing, too long or out of range).
-    Invalid,
-    /// A write lost a race: a resource version mismatch, or a different result for an attempt
-    /// that already has one. Re-read and decide again.
-    Conflict,
-    /// A phase or attempt-state change the lifecycle does not allow.
-    InvalidTransition,
-    /// The call names something that no longer holds, such as a stale lease.
-    Gone,
 }
 
 #[cfg(test)]

@@ -72,7 +72,8 @@ pub use model_task as task;
 #[cfg(feature = "schema")]
 pub use schemars;
 
-pub use crate::error::{Error, ErrorKind, Result};
+pub use crate::error::{Error, Result};
+pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,

@@ -6,7 +6,8 @@
 //! their pages, and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
-pub use crate::error::{Error, ErrorKind, Result};
+pub use crate::error::{Error, Result};
+pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,

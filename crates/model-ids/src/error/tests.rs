@@ -104,7 +104,7 @@ fn accessors() {
         ),
     ];
     for (err, kind, input) in table {
-        assert_eq!(err.kind(), kind, "{err}");
+        assert_eq!(err.id_kind(), kind, "{err}");
         assert_eq!(err.input(), input, "{err}");
     }
 }

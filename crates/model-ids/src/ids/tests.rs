@@ -81,7 +81,7 @@ fn check(kind: IdKind, input: &str, want: Want) {
         _ => panic!("{kind} {input:?}: got {got:?}, want {want:?}"),
     }
     if let Err(e) = &got {
-        assert_eq!(e.kind(), kind);
+        assert_eq!(e.id_kind(), kind);
         assert!(
             e.to_string().starts_with(&format!("invalid {kind} ")),
             "{e}"

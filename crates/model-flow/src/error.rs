@@ -52,8 +52,11 @@ pub enum FlowError {
     #[error(transparent)]
     Selector(SelectorError),
     /// A flow without jobs.
-    #[error("jobs: a flow has at least one job")]
-    NoJobs,
+    #[error("{path}: a flow has at least one job")]
+    NoJobs {
+        /// `jobs`.
+        path: String,
+    },
     /// A list or a map with more entries than its bound.
     #[error("{path}: {len} entries, more than {max}")]
     TooMany {
@@ -201,7 +204,7 @@ impl FlowError {
             FlowError::Id { .. }
             | FlowError::Task(_)
             | FlowError::Selector(_)
-            | FlowError::NoJobs
+            | FlowError::NoJobs { .. }
             | FlowError::TooMany { .. }
             | FlowError::TooLong { .. }
             | FlowError::Empty { .. }
@@ -226,6 +229,7 @@ impl FlowError {
     pub fn path(&self) -> Option<&str> {
         match self {
             FlowError::Id { path, .. }
+            | FlowError::NoJobs { path }
             | FlowError::TooMany { path, .. }
             | FlowError::TooLong { path, .. }
             | FlowError::Empty { path }
@@ -238,7 +242,6 @@ impl FlowError {
             | FlowError::Inconsistent { path, .. } => Some(path),
             FlowError::Task(error) => error.path(),
             FlowError::Selector(error) => Some(error.path()),
-            FlowError::NoJobs => Some("jobs"),
             FlowError::Cycle { cycles, .. } => cycles.first().map(FlowCycle::path),
             FlowError::UnknownJob { .. }
             | FlowError::JobTransition { .. }
@@ -267,6 +270,7 @@ impl FlowError {
             },
             mut other => {
                 if let FlowError::Id { path, .. }
+                | FlowError::NoJobs { path }
                 | FlowError::TooMany { path, .. }
                 | FlowError::TooLong { path, .. }
                 | FlowError::Empty { path }

@@ -79,7 +79,9 @@ impl FlowGraph {
     ) -> Result<Self, FlowError> {
         let jobs = names.len();
         if jobs == 0 {
-            return Err(FlowError::NoJobs);
+            return Err(FlowError::NoJobs {
+                path: "jobs".into(),
+            });
         }
         if jobs > MAX_FLOW_JOBS {
             return Err(FlowError::TooMany {

@@ -73,3 +73,6 @@ pub(crate) fn flatten_dependencies(lists: Vec<Vec<String>>) -> (Vec<u32>, Vec<St
     let dep_start = crate::graph::starts(lists.iter().map(Vec::len));
     (dep_start, lists.into_iter().flatten().collect())
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,13 +4,14 @@
 use model_ids::JobName;
 
 /// The name in `names` closest to `input` by Levenshtein distance (on bytes), if one is
-/// within a third of the input's length (at least 1); ties go to the first declared.
+/// within a third of the input's length, rounded (so a one-letter name gets no hint); ties
+/// go to the first declared.
 ///
 /// Each comparison runs a DP row by row and stops as soon as every cell of a row exceeds
 /// the best distance so far, so a flow of many names costs about the band, not the square.
 pub(super) fn closest<'a>(input: &str, names: &'a [JobName]) -> Option<&'a JobName> {
     let input = input.as_bytes();
-    let mut limit = (input.len() / 3).max(1);
+    let mut limit = (input.len() + 1) / 3;
     let mut best = None;
     let mut row = vec![0usize; model_ids::JOB_NAME_MAX_LEN + 1];
     let mut next = row.clone();

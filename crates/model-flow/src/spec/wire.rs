@@ -104,7 +104,9 @@ impl TryFrom<FlowSpecRaw> for FlowSpec {
                 name.map(|name| FlowJob::new(name, spec, depends_on.collect(), when))
             })
             .collect::<Option<Vec<_>>>()
-            .ok_or(FlowError::NoJobs)?;
+            .ok_or_else(|| FlowError::NoJobs {
+                path: "jobs".into(),
+            })?;
         Ok(FlowSpec {
             name,
             env,

@@ -34,6 +34,10 @@ use crate::spec::FlowSpec;
 /// failure. [`FlowRun::cancel`] skips every job not started and lists the running ones to
 /// cancel.
 ///
+/// A waiting job is decided when one of its dependencies ends, from the states all its
+/// dependencies have at that moment; the jobs one call reaches are decided breadth first,
+/// each job's dependents in declaration order, so the outcome is deterministic.
+///
 /// Each job keeps a count of its final dependencies by kind, so a job's end costs time in
 /// its number of dependents (plus the jobs a skip reaches), never a rescan of the flow; over
 /// a whole run every dependency is looked at once. The first failure of a fail-fast flow
@@ -413,30 +417,22 @@ impl FlowRun {
         }
     }
 
-    /// Tells the dependents of each job in `ended` (all final) that it ended: their counts
-    /// go up, and a waiting dependent whose rule is now decided becomes ready or is skipped,
-    /// in which case its own dependents are told in turn.
+    /// Decides the waiting dependents of each job in `ended` (all final, their dependents'
+    /// counts already up to date): a dependent whose rule is now decided becomes ready or is
+    /// skipped, in which case its own dependents are decided in turn, breadth first.
     fn settle(&mut self, mut ended: Vec<u32>, changes: &mut FlowChanges) {
         let graph = Arc::clone(&self.graph);
         let mut next = 0;
         while let Some(&job) = ended.get(next) {
             next += 1;
-            let Some(upstream) = self.state_at(job as usize).upstream() else {
-                continue;
-            };
             for &d in graph.outs_of(job as usize) {
                 let d = d as usize;
-                let Some(tally) = self.tallies.get_mut(d) else {
-                    continue;
-                };
-                tally.add(upstream);
-                let tally = *tally;
                 if self.state_at(d) != JobState::Waiting {
                     continue;
                 }
+                let tally = self.tallies.get(d).copied().unwrap_or_default();
                 let total = graph.deps_of(d).len() as u32;
-                let rule = graph.rule(d).unwrap_or_default();
-                match rule.verdict(tally, total) {
+                match graph.rule(d).unwrap_or_default().verdict(tally, total) {
                     Verdict::Wait => {}
                     Verdict::Run => self.set(d, JobState::Ready, changes),
                     Verdict::Skip(reason) => {
@@ -448,7 +444,8 @@ impl FlowRun {
         }
     }
 
-    /// Moves job `i` to `to`, keeping the counts and the ready set, and records the change.
+    /// Moves job `i` to `to`, keeping the counts, the ready set and (when `to` is final)
+    /// the dependents' tallies, and records the change.
     fn set(&mut self, i: usize, to: JobState, changes: &mut FlowChanges) {
         let Some(state) = self.states.get_mut(i) else {
             return;
@@ -461,6 +458,13 @@ impl FlowRun {
         }
         if to == JobState::Ready {
             self.ready.insert(i as u32);
+        }
+        if let Some(upstream) = to.upstream() {
+            for &d in self.graph.outs_of(i) {
+                if let Some(tally) = self.tallies.get_mut(d as usize) {
+                    tally.add(upstream);
+                }
+            }
         }
         if let Some(name) = self.graph.name(i) {
             changes.changed.push(JobChange {

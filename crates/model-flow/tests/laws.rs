@@ -111,12 +111,11 @@ fn reaches(deps: &[Vec<usize>]) -> Vec<Vec<bool>> {
         }
     }
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let through = reach[k].clone();
+        for row in &mut reach {
+            if row[k] {
+                for (cell, &onward) in row.iter_mut().zip(&through) {
+                    *cell |= onward;
                 }
             }
         }
@@ -185,9 +184,9 @@ proptest! {
         // One cycle per group of jobs that reach each other.
         let reach = reaches(&deps);
         let mut groups = BTreeSet::new();
-        for i in 0..n {
-            if reach[i][i] {
-                let first = (0..n).find(|&j| reach[i][j] && reach[j][i]).unwrap();
+        for (i, row) in reach.iter().enumerate() {
+            if row[i] {
+                let first = (0..n).find(|&j| row[j] && reach[j][i]).unwrap();
                 groups.insert(first);
             }
         }

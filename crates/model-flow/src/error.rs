@@ -7,7 +7,7 @@ use model_selector::SelectorError;
 use model_task::{TaskError, TaskPhase};
 
 use crate::limits::MAX_CYCLE_JOBS_SHOWN;
-use crate::run::JobState;
+use crate::state::JobState;
 
 /// How many characters of an offending input a [`FlowError`] quotes; longer input is cut
 /// there and ends with `…`.

@@ -43,6 +43,7 @@ mod run;
 #[cfg(feature = "schema")]
 mod schema;
 mod spec;
+mod state;
 mod wire;
 
 pub use crate::{
@@ -55,6 +56,7 @@ pub use crate::{
         MAX_RESULT_VALUE_BYTES,
     },
     rule::{FailurePolicy, TriggerRule},
-    run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult, JobState, SkipReason},
+    run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult},
     spec::{FlowJob, FlowSpec, FlowSpecBuilder, merge_flow_env},
+    state::{JobState, SkipReason},
 };

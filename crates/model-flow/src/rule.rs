@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::run::{SkipReason, Upstream};
+use crate::state::{SkipReason, Upstream};
 
 /// When a job runs, given the final states of the jobs it depends on (its upstream jobs),
 /// after Airflow's trigger rules of the same names. On the wire `when`, camelCase; the

@@ -1,7 +1,6 @@
 //! `FlowRun`: the state of every job of one run of a flow, and the calls that move it on.
 
 mod result;
-mod state;
 mod status;
 mod wire;
 
@@ -12,8 +11,6 @@ use model_ids::{FlowId, JobName};
 use model_task::{RestartDecision, TaskPhase};
 
 pub use self::result::JobResult;
-pub(crate) use self::state::Upstream;
-pub use self::state::{JobState, SkipReason};
 pub use self::status::FlowStatus;
 use self::status::StateCounts;
 use crate::error::{FlowError, shorten};
@@ -21,6 +18,7 @@ use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, Tally, Verdict};
 use crate::spec::FlowSpec;
+use crate::state::{JobState, SkipReason};
 
 /// One run of a flow: each job's [`JobState`] and result, moved on by the caller's reports.
 ///

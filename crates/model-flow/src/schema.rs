@@ -19,8 +19,9 @@ use crate::limits::{
     MAX_RESULT_VALUE_BYTES,
 };
 use crate::rule::{FailurePolicy, TriggerRule};
-use crate::run::{FlowRun, FlowStatus, JobResult, SkipReason};
+use crate::run::{FlowRun, FlowStatus, JobResult};
 use crate::spec::{FlowJob, FlowSpec};
+use crate::state::SkipReason;
 
 /// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
 macro_rules! schema {

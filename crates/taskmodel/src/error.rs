@@ -1,5 +1,6 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
+use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
@@ -50,6 +51,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A flow, a flow run or a call on a flow run is invalid or refused (layer 3,
+    /// [`model_flow`]).
+    #[error(transparent)]
+    Flow(#[from] FlowError),
 }
 
 impl Error {
@@ -62,6 +67,7 @@ impl Error {
             Self::Selector(_) => ErrorKind::Invalid,
             Self::Task(err) => task_kind(err),
             Self::Query(err) => query_kind(err),
+            Self::Flow(err) => err.kind(),
         }
     }
 }

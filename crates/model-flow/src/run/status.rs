@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::state::{JobState, SkipReason};
+use crate::state::{JobState, SkipReason};
 
 /// The status of a flow as a whole, rolled up from its jobs' states: the seed's
 /// `dispatched`, `started`, `error` and `finished`, plus `canceled`. On the wire camelCase.

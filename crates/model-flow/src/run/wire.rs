@@ -10,12 +10,12 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::FlowRun;
 use super::result::JobResult;
-use super::state::{JobState, SkipReason, StateName};
 use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, Tally, TriggerRule, Verdict};
+use crate::state::{JobState, SkipReason, StateName};
 use crate::wire::{JobList, RawJob, depends_on, flatten_dependencies};
 
 impl Serialize for FlowRun {

@@ -67,6 +67,36 @@ pub struct FlowGraph {
 }
 
 impl FlowGraph {
+    /// Validates and builds the graph of `jobs`, each given as its name, its dependencies
+    /// and its rule, in declaration order: what [`FlowSpec`](crate::FlowSpec) checks of its
+    /// jobs, without their specs, for a caller that edits a flow's shape (a UI, a tool).
+    /// Errors name the field path as in a flow (`jobs[3].dependsOn[0]`).
+    ///
+    /// ```
+    /// use model_flow::{FlowGraph, TriggerRule};
+    /// use model_ids::JobName;
+    ///
+    /// let [a, b] = ["a", "b"].map(|n| JobName::new(n).unwrap());
+    /// let jobs = [(&a, &[b.clone()][..], TriggerRule::AllSucceeded), (&b, &[a.clone()][..], TriggerRule::AllDone)];
+    /// let err = FlowGraph::new(jobs).unwrap_err();
+    /// assert_eq!(err.to_string(), "jobs[0].dependsOn[0]: jobs form a cycle: a -> b -> a");
+    /// ```
+    pub fn new<'a>(
+        jobs: impl IntoIterator<Item = (&'a JobName, &'a [JobName], TriggerRule)>,
+    ) -> Result<Self, FlowError> {
+        let mut names = Vec::new();
+        let mut rules = Vec::new();
+        let mut lists = Vec::new();
+        for (name, deps, rule) in jobs {
+            names.push(name.clone());
+            rules.push(rule);
+            lists.push(deps);
+        }
+        let dep_start = starts(lists.iter().map(|deps| deps.len()));
+        let dep_names: Vec<&JobName> = lists.into_iter().flatten().collect();
+        Self::build(names, rules, dep_start, &dep_names)
+    }
+
     /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), whose
     /// dependencies are `dep_names[dep_start[i]..dep_start[i + 1]]`. Errors name the field
     /// path from the flow's root. `dep_start` has one entry more than `names`, ascending,

@@ -15,7 +15,7 @@ use self::env::EnvFit;
 pub use self::env::merge_flow_env;
 pub(crate) use self::wire::FlowSpecRaw;
 use crate::error::{FlowError, shorten};
-use crate::graph::{FlowGraph, starts};
+use crate::graph::FlowGraph;
 use crate::rule::{FailurePolicy, TriggerRule};
 
 /// A flow: jobs that run as their dependencies and trigger rules allow, sharing an
@@ -220,13 +220,9 @@ impl FlowSpec {
         for (i, job) in jobs.iter().enumerate() {
             fit.check(i, &job.spec)?;
         }
-        let dep_start = starts(jobs.iter().map(|job| job.depends_on.len()));
-        let dep_names: Vec<&JobName> = jobs.iter().flat_map(|job| &job.depends_on).collect();
-        let graph = FlowGraph::build(
-            jobs.iter().map(|job| job.name.clone()).collect(),
-            jobs.iter().map(|job| job.when).collect(),
-            dep_start,
-            &dep_names,
+        let graph = FlowGraph::new(
+            jobs.iter()
+                .map(|job| (&job.name, job.depends_on.as_slice(), job.when)),
         )?;
         Ok(Self {
             name,

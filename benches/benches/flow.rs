@@ -31,15 +31,19 @@ impl Lcg {
 }
 
 /// A layered DAG like a big ETL fan: 100 layers of 1,000 jobs; every job after the first
-/// layer depends on 5 jobs (the first 5,000 of them on 6), mostly in the layer just before
-/// and some further back: 500,000 dependencies. Jobs are declared in a shuffled order, so
-/// the order has real ties to break. Returns each job's dependencies by declared position.
-fn layered() -> Vec<Vec<usize>> {
+/// layer depends on 5 jobs (the first 5,000 of them on 6), three in four in the layer just
+/// before and the others further back: 500,000 dependencies. Jobs are declared layer by
+/// layer (as people and generators write flows) or, with `shuffled`, in a random order,
+/// which leaves no locality to the name lookups and gives the order real ties to break.
+/// Returns each job's dependencies by declared position.
+fn layered(shuffled: bool) -> Vec<Vec<usize>> {
     let mut rng = Lcg(0x9E37_79B9_7F4A_7C15);
     // rank (layer-major) -> declared position
     let mut position: Vec<usize> = (0..JOBS).collect();
-    for i in (1..JOBS).rev() {
-        position.swap(i, rng.below(i + 1));
+    if shuffled {
+        for i in (1..JOBS).rev() {
+            position.swap(i, rng.below(i + 1));
+        }
     }
     let mut deps = vec![Vec::new(); JOBS];
     let mut total = 0;
@@ -78,13 +82,14 @@ fn spec() -> TaskSpec {
     TaskSpec::builder("etl", kind, 60_000).build().unwrap()
 }
 
+/// The flow's jobs; each dependency is a name of its own, as reading a document gives.
 fn jobs(deps: &[Vec<usize>]) -> Vec<FlowJob> {
     let spec = spec();
     let names: Vec<JobName> = (0..deps.len()).map(name).collect();
     deps.iter()
         .enumerate()
         .map(|(i, ds)| {
-            let ds = ds.iter().map(|&d| names[d].clone()).collect();
+            let ds = ds.iter().map(|&d| name(d)).collect();
             FlowJob::new(
                 names[i].clone(),
                 spec.clone(),
@@ -118,36 +123,46 @@ fn with_cycle(deps: &[Vec<usize>], flow: &FlowSpec) -> Vec<Vec<usize>> {
 }
 
 fn ordering(c: &mut Criterion) {
-    let deps = layered();
-    let jobs = jobs(&deps);
-    let flow = validate(jobs.clone()).unwrap();
-    let cyclic_jobs = self::jobs(&with_cycle(&deps, &flow));
-    let cycle = validate(cyclic_jobs.clone()).unwrap_err();
-    eprintln!(
-        "flow bench: {JOBS} jobs, {DEPENDENCIES} dependencies, {} levels; cycle: {}",
-        flow.graph().levels().len(),
-        cycle.to_string().chars().take(120).collect::<String>()
-    );
-
     let mut group = c.benchmark_group("flow");
     group.sample_size(20);
-    // The graph's checks and order: names, dependencies, cycles, topological order, levels.
-    group.bench_function("validate_and_order/taskmodel", |b| {
-        b.iter(|| black_box(graph(black_box(&jobs)).unwrap()));
-    });
-    group.bench_function("validate_and_order_cycle/taskmodel", |b| {
-        b.iter(|| black_box(graph(black_box(&cyclic_jobs)).unwrap_err()));
-    });
-    // The whole flow from its jobs (the graph plus the per-job checks), jobs moved in.
-    group.bench_function("build_flow/taskmodel", |b| {
-        b.iter_batched(
-            || jobs.clone(),
-            |jobs| black_box(validate(jobs).unwrap()),
-            BatchSize::LargeInput,
+    for (case, shuffled) in [("in-layers", false), ("shuffled", true)] {
+        let deps = layered(shuffled);
+        let jobs = jobs(&deps);
+        let flow = validate(jobs.clone()).unwrap();
+        let cyclic = with_cycle(&deps, &flow);
+        let cyclic_jobs = self::jobs(&cyclic);
+        let cycle = graph(&cyclic_jobs).unwrap_err();
+        eprintln!(
+            "flow bench {case}: {JOBS} jobs, {DEPENDENCIES} dependencies, {} levels; {}",
+            flow.graph().levels().len(),
+            cycle.to_string().chars().take(100).collect::<String>()
         );
-    });
-    #[cfg(feature = "compare")]
-    peer::ordering(&mut group, &deps, &with_cycle(&deps, &flow), &flow);
+        // The graph's checks and order: names, dependencies, cycles, topological order, levels.
+        group.bench_function(
+            BenchmarkId::new("validate_and_order/taskmodel", case),
+            |b| {
+                b.iter_with_large_drop(|| graph(black_box(&jobs)).unwrap());
+            },
+        );
+        group.bench_function(
+            BenchmarkId::new("validate_and_order_cycle/taskmodel", case),
+            |b| {
+                b.iter(|| black_box(graph(black_box(&cyclic_jobs)).unwrap_err()));
+            },
+        );
+        #[cfg(feature = "compare")]
+        peer::ordering(&mut group, case, &deps, &cyclic, &flow);
+        if !shuffled {
+            // The whole flow from its jobs (the graph and the per-job checks), jobs moved in.
+            group.bench_function("build_flow/taskmodel", |b| {
+                b.iter_batched(
+                    || jobs.clone(),
+                    |jobs| black_box(validate(jobs).unwrap()),
+                    BatchSize::LargeInput,
+                );
+            });
+        }
+    }
     group.finish();
 }
 
@@ -157,7 +172,7 @@ mod peer {
     use std::hint::black_box;
 
     use criterion::measurement::WallTime;
-    use criterion::{BatchSize, BenchmarkGroup};
+    use criterion::{BenchmarkGroup, BenchmarkId};
     use model_flow::FlowSpec;
     use model_ids::JobName;
     use petgraph::algo::toposort;
@@ -197,6 +212,7 @@ mod peer {
 
     pub(super) fn ordering(
         group: &mut BenchmarkGroup<'_, WallTime>,
+        case: &str,
         deps: &[Vec<usize>],
         cyclic: &[Vec<usize>],
         flow: &FlowSpec,
@@ -207,10 +223,10 @@ mod peer {
         let sorted = toposort(&acyclic, None).unwrap();
         assert_eq!(sorted.len(), flow.graph().len());
         assert!(toposort(&with_cycle, None).is_err());
-        group.bench_function("toposort/petgraph", |b| {
+        group.bench_function(BenchmarkId::new("toposort/petgraph", case), |b| {
             b.iter(|| black_box(toposort(black_box(&acyclic), None).unwrap()));
         });
-        group.bench_function("toposort_cycle/petgraph", |b| {
+        group.bench_function(BenchmarkId::new("toposort_cycle/petgraph", case), |b| {
             b.iter(|| black_box(toposort(black_box(&with_cycle), None).unwrap_err()));
         });
         let names: Vec<JobName> = flow.jobs().iter().map(|j| j.name().clone()).collect();
@@ -220,13 +236,12 @@ mod peer {
             .map(|j| j.depends_on().to_vec())
             .collect();
         assert_eq!(from_names(&names, &named), Some(names.len()));
-        group.bench_function("resolve_build_toposort/petgraph", |b| {
-            b.iter_batched(
-                || (),
-                |()| black_box(from_names(&names, &named)),
-                BatchSize::SmallInput,
-            );
-        });
+        group.bench_function(
+            BenchmarkId::new("resolve_build_toposort/petgraph", case),
+            |b| {
+                b.iter(|| black_box(from_names(&names, &named)));
+            },
+        );
     }
 }
 

@@ -3,11 +3,12 @@
 
 mod closest;
 mod cycle;
+mod index;
 mod order;
 
-use std::collections::HashMap;
-
 use model_ids::JobName;
+
+use self::index::{NameIndex, UNKNOWN};
 
 use crate::error::{FlowError, shorten};
 use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
@@ -61,7 +62,7 @@ pub struct FlowGraph {
     /// `outs[out_start[i]..out_start[i + 1]]` are the jobs that depend on `i`, ascending.
     out_start: Vec<u32>,
     outs: Vec<u32>,
-    positions: HashMap<JobName, u32>,
+    index: NameIndex,
     order: Vec<u32>,
     levels: Vec<u32>,
 }
@@ -127,11 +128,11 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        let (positions, duplicate) = index_names(&names);
+        let (index, duplicate) = NameIndex::new(&names);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let deps = resolve(&names, &positions, &dep_start, dep_names, checked)?;
+        let deps = resolve(&names, &index, &dep_start, dep_names, checked)?;
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -147,7 +148,7 @@ impl FlowGraph {
             deps,
             out_start,
             outs,
-            positions,
+            index,
             order: Vec::new(),
             levels: Vec::new(),
         };
@@ -182,7 +183,7 @@ impl FlowGraph {
 
     /// The position of the job named `name`.
     pub fn position(&self, name: &str) -> Option<usize> {
-        self.positions.get(name).map(|&p| p as usize)
+        self.index.get(&self.names, name).map(|p| p as usize)
     }
 
     /// The trigger rule of the job at `position`.
@@ -279,40 +280,26 @@ fn name_of(names: &[JobName], i: usize) -> String {
     names.get(i).map(JobName::to_string).unwrap_or_default()
 }
 
-/// Each name's position, and the first repeated name as `(later, first)`.
-fn index_names(names: &[JobName]) -> (HashMap<JobName, u32>, Option<(usize, usize)>) {
-    let mut positions = HashMap::with_capacity(names.len());
-    let mut duplicate = None;
-    for (i, name) in names.iter().enumerate() {
-        match positions.get(name.as_str()) {
-            Some(&first) => {
-                duplicate = duplicate.or(Some((i, first as usize)));
-            }
-            None => {
-                // At most MAX_FLOW_JOBS positions, so they fit in a u32.
-                positions.insert(name.clone(), i as u32);
-            }
-        }
-    }
-    (positions, duplicate)
-}
-
 /// Resolves the dependencies of jobs `0..checked` to positions, checking each names another
 /// job once; `dep_start` bounds each job's names in `dep_names`.
 fn resolve<D: AsRef<str>>(
     names: &[JobName],
-    positions: &HashMap<JobName, u32>,
+    index: &NameIndex,
     dep_start: &[u32],
     dep_names: &[D],
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
-    let mut deps = Vec::with_capacity(dep_names.len());
-    // seen[t] == i + 1 when job i already listed t: no clearing between jobs.
-    let mut seen = vec![0u32; names.len()];
+    let end = dep_start.get(checked).map_or(0, |&s| s as usize);
+    let mut deps = Vec::with_capacity(end);
+    index.get_all(names, dep_names.get(..end).unwrap_or_default(), &mut deps);
+    // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
+    // clearing between jobs); the few of a typical job are compared among themselves.
+    let mut seen: Vec<u32> = Vec::new();
     for i in 0..checked {
         let from = dep_start.get(i).map_or(0, |&s| s as usize);
         let to = dep_start.get(i + 1).map_or(0, |&s| s as usize);
         let listed = dep_names.get(from..to).unwrap_or_default();
+        let targets = deps.get(from..to).unwrap_or_default();
         if listed.len() > MAX_JOB_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: format!("jobs[{i}].dependsOn"),
@@ -320,43 +307,53 @@ fn resolve<D: AsRef<str>>(
                 max: MAX_JOB_DEPENDENCIES,
             });
         }
+        let many = listed.len() > FEW_DEPENDENCIES;
+        if many && seen.is_empty() {
+            seen = vec![0; names.len()];
+        }
         let stamp = i as u32 + 1;
-        for (j, dep) in listed.iter().enumerate() {
+        for (j, (dep, &target)) in listed.iter().zip(targets).enumerate() {
             let dep = dep.as_ref();
             let path = || format!("jobs[{i}].dependsOn[{j}]");
-            let Some(&target) = positions.get(dep) else {
+            if target == UNKNOWN {
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),
                     closest: closest::closest(dep, names).cloned(),
                 });
-            };
+            }
             if target as usize == i {
                 return Err(FlowError::SelfDependency {
                     path: path(),
                     name: name_of(names, i),
                 });
             }
-            match seen.get_mut(target as usize) {
-                Some(mark) if *mark == stamp => {
-                    let first = listed
-                        .iter()
-                        .position(|d| d.as_ref() == dep)
-                        .unwrap_or_default();
-                    return Err(FlowError::RepeatedDependency {
-                        path: path(),
-                        name: name_of(names, target as usize),
-                        first,
-                    });
-                }
-                Some(mark) => *mark = stamp,
-                None => {}
+            let repeated = if many {
+                seen.get_mut(target as usize)
+                    .is_some_and(|mark| std::mem::replace(mark, stamp) == stamp)
+            } else {
+                targets
+                    .get(..j)
+                    .is_some_and(|before| before.contains(&target))
+            };
+            if repeated {
+                let first = listed
+                    .iter()
+                    .position(|d| d.as_ref() == dep)
+                    .unwrap_or_default();
+                return Err(FlowError::RepeatedDependency {
+                    path: path(),
+                    name: name_of(names, target as usize),
+                    first,
+                });
             }
-            deps.push(target);
         }
     }
     Ok(deps)
 }
+
+/// Up to this many dependencies, a job's are checked for repeats among themselves.
+const FEW_DEPENDENCIES: usize = 32;
 
 #[cfg(test)]
 mod tests;

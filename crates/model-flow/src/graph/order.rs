@@ -50,24 +50,23 @@ pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u
 /// one declared first. Jobs on or after a cycle are never taken.
 pub(super) fn topological(graph: &FlowGraph) -> Sorted {
     let jobs = graph.names.len();
-    let mut remaining: Vec<u32> = (0..jobs).map(|i| graph.deps_of(i).len() as u32).collect();
-    let mut levels = vec![0u32; jobs];
+    // Per job: dependencies not yet taken, and level so far (one cache line serves both).
+    let mut pending: Vec<(u32, u32)> = (0..jobs)
+        .map(|i| (graph.deps_of(i).len() as u32, 0))
+        .collect();
     let mut order = Vec::with_capacity(jobs);
-    let mut ready: BinaryHeap<Reverse<u32>> = remaining
+    let mut ready: BinaryHeap<Reverse<u32>> = pending
         .iter()
         .enumerate()
-        .filter(|&(_, &count)| count == 0)
+        .filter(|&(_, &(count, _))| count == 0)
         .map(|(i, _)| Reverse(i as u32))
         .collect();
     while let Some(Reverse(job)) = ready.pop() {
         order.push(job);
-        let next_level = levels.get(job as usize).copied().unwrap_or_default() + 1;
+        let next_level = pending.get(job as usize).map_or(0, |&(_, level)| level) + 1;
         for &dependent in graph.outs_of(job as usize) {
-            let d = dependent as usize;
-            if let Some(level) = levels.get_mut(d) {
+            if let Some((count, level)) = pending.get_mut(dependent as usize) {
                 *level = (*level).max(next_level);
-            }
-            if let Some(count) = remaining.get_mut(d) {
                 *count -= 1;
                 if *count == 0 {
                     ready.push(Reverse(dependent));
@@ -75,6 +74,7 @@ pub(super) fn topological(graph: &FlowGraph) -> Sorted {
             }
         }
     }
+    let (remaining, levels) = pending.into_iter().unzip();
     Sorted {
         order,
         levels,

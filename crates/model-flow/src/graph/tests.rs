@@ -75,6 +75,25 @@ fn each_problem_names_its_path() {
 }
 
 #[test]
+fn a_repeat_is_found_among_many_dependencies() {
+    let names: Vec<String> = (0..50).map(|i| format!("d{i}")).collect();
+    let mut deps: Vec<&str> = names.iter().map(String::as_str).collect();
+    deps.push("d7");
+    let mut jobs: Vec<(&str, &[&str])> = names.iter().map(|n| (n.as_str(), &[][..])).collect();
+    jobs.push(("many", &deps));
+    jobs.push(("few", &["d1", "d2", "d1"]));
+    assert_eq!(
+        error(&jobs),
+        r#"jobs[50].dependsOn[50]: "d7" is already listed at dependsOn[7]"#
+    );
+    jobs[50].1 = &deps[..50];
+    assert_eq!(
+        error(&jobs),
+        r#"jobs[51].dependsOn[2]: "d1" is already listed at dependsOn[0]"#
+    );
+}
+
+#[test]
 fn error_kinds_and_paths() {
     let err = graph(&[("a", &["a"])]).unwrap_err();
     assert!(matches!(err, FlowError::SelfDependency { .. }));

@@ -93,20 +93,16 @@ impl FlowGraph {
             rules.push(rule);
             lists.push(deps);
         }
-        let dep_start = starts(lists.iter().map(|deps| deps.len()));
-        let dep_names: Vec<&JobName> = lists.into_iter().flatten().collect();
-        Self::build(names, rules, dep_start, &dep_names)
+        Self::build(names, rules, &lists)
     }
 
-    /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), whose
-    /// dependencies are `dep_names[dep_start[i]..dep_start[i + 1]]`. Errors name the field
-    /// path from the flow's root. `dep_start` has one entry more than `names`, ascending,
-    /// ending at `dep_names.len()`; the callers in this crate build it so.
-    pub(crate) fn build<D: AsRef<str>>(
+    /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
+    /// depending on the jobs named in `lists[i]`. Errors name the field path from the
+    /// flow's root.
+    pub(crate) fn build<L: AsRef<[D]>, D: AsRef<str>>(
         names: Vec<JobName>,
         rules: Vec<TriggerRule>,
-        dep_start: Vec<u32>,
-        dep_names: &[D],
+        lists: &[L],
     ) -> Result<Self, FlowError> {
         let jobs = names.len();
         if jobs == 0 {
@@ -121,18 +117,20 @@ impl FlowGraph {
                 max: MAX_FLOW_JOBS,
             });
         }
-        if dep_names.len() > MAX_FLOW_DEPENDENCIES {
+        let total = lists.iter().map(|list| list.as_ref().len()).sum::<usize>();
+        if total > MAX_FLOW_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: "jobs[*].dependsOn".into(),
-                len: dep_names.len(),
+                len: total,
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
+        let dep_start = starts(lists.iter().map(|list| list.as_ref().len()));
         let (index, duplicate) = NameIndex::new(&names);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let deps = resolve(&names, &index, &dep_start, dep_names, checked)?;
+        let deps = resolve(&names, &index, lists, checked)?;
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -280,26 +278,25 @@ fn name_of(names: &[JobName], i: usize) -> String {
     names.get(i).map(JobName::to_string).unwrap_or_default()
 }
 
-/// Resolves the dependencies of jobs `0..checked` to positions, checking each names another
-/// job once; `dep_start` bounds each job's names in `dep_names`.
-fn resolve<D: AsRef<str>>(
+/// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
+/// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
+fn resolve<L: AsRef<[D]>, D: AsRef<str>>(
     names: &[JobName],
     index: &NameIndex,
-    dep_start: &[u32],
-    dep_names: &[D],
+    lists: &[L],
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
-    let end = dep_start.get(checked).map_or(0, |&s| s as usize);
-    let mut deps = Vec::with_capacity(end);
-    index.get_all(names, dep_names.get(..end).unwrap_or_default(), &mut deps);
+    let lists = lists.get(..checked).unwrap_or_default();
+    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.as_ref().len()).sum());
+    index.get_all(names, lists.iter().map(AsRef::as_ref), &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
-    for i in 0..checked {
-        let from = dep_start.get(i).map_or(0, |&s| s as usize);
-        let to = dep_start.get(i + 1).map_or(0, |&s| s as usize);
-        let listed = dep_names.get(from..to).unwrap_or_default();
-        let targets = deps.get(from..to).unwrap_or_default();
+    let mut from = 0;
+    for (i, listed) in lists.iter().enumerate() {
+        let listed = listed.as_ref();
+        let targets = deps.get(from..from + listed.len()).unwrap_or_default();
+        from += listed.len();
         if listed.len() > MAX_JOB_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: format!("jobs[{i}].dependsOn"),

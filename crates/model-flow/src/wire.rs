@@ -67,12 +67,5 @@ impl<'de, J: RawJob + Deserialize<'de>> Deserialize<'de> for JobList<J> {
     }
 }
 
-/// The names of each job's dependencies in one list, and where each job's start:
-/// `(dep_start, names)` for [`FlowGraph::build`](crate::FlowGraph).
-pub(crate) fn flatten_dependencies(lists: Vec<Vec<String>>) -> (Vec<u32>, Vec<String>) {
-    let dep_start = crate::graph::starts(lists.iter().map(Vec::len));
-    (dep_start, lists.into_iter().flatten().collect())
-}
-
 #[cfg(test)]
 mod tests;

@@ -1,10 +1,8 @@
-//! The dependents lists and the topological order (Kahn's algorithm with a min-heap on
-//! declaration positions), with each job's level.
-
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+//! The dependents lists and the topological order (Kahn's algorithm, taking the first
+//! declared ready job from a three-level bitmap of positions), with each job's level.
 
 use super::FlowGraph;
+use crate::limits::MAX_FLOW_JOBS;
 
 /// The result of sorting: the order of the jobs that could be sorted, every job's level,
 /// and how many unsorted dependencies each job still has (non-zero only on and after cycles).
@@ -55,13 +53,13 @@ pub(super) fn topological(graph: &FlowGraph) -> Sorted {
         .map(|i| (graph.deps_of(i).len() as u32, 0))
         .collect();
     let mut order = Vec::with_capacity(jobs);
-    let mut ready: BinaryHeap<Reverse<u32>> = pending
-        .iter()
-        .enumerate()
-        .filter(|&(_, &(count, _))| count == 0)
-        .map(|(i, _)| Reverse(i as u32))
-        .collect();
-    while let Some(Reverse(job)) = ready.pop() {
+    let mut ready = ReadySet::new(jobs);
+    for (i, &(count, _)) in pending.iter().enumerate() {
+        if count == 0 {
+            ready.insert(i as u32);
+        }
+    }
+    while let Some(job) = ready.pop_first() {
         order.push(job);
         let next_level = pending.get(job as usize).map_or(0, |&(_, level)| level) + 1;
         for &dependent in graph.outs_of(job as usize) {
@@ -69,7 +67,7 @@ pub(super) fn topological(graph: &FlowGraph) -> Sorted {
                 *level = (*level).max(next_level);
                 *count -= 1;
                 if *count == 0 {
-                    ready.push(Reverse(dependent));
+                    ready.insert(dependent);
                 }
             }
         }
@@ -81,3 +79,61 @@ pub(super) fn topological(graph: &FlowGraph) -> Sorted {
         remaining,
     }
 }
+
+/// A set of positions below [`MAX_FLOW_JOBS`] that gives its smallest in constant time: a
+/// bitmap of positions, a bitmap of its non-empty words, and one word over that (64³ bits
+/// cover every position). Insert, smallest and remove are a few bit operations each, where
+/// a binary heap would sift through `log n` levels.
+struct ReadySet {
+    bits: Vec<u64>,
+    words: Vec<u64>,
+    top: u64,
+}
+
+// Three levels of 64 cover every position.
+const _: () = assert!(MAX_FLOW_JOBS <= 64 * 64 * 64);
+
+impl ReadySet {
+    fn new(len: usize) -> Self {
+        let bits = len.div_ceil(64);
+        Self {
+            bits: vec![0; bits],
+            words: vec![0; bits.div_ceil(64)],
+            top: 0,
+        }
+    }
+
+    fn insert(&mut self, position: u32) {
+        let (word, group) = (position as usize / 64, position as usize / 4096);
+        if let Some(bits) = self.bits.get_mut(word) {
+            *bits |= 1 << (position % 64);
+        }
+        if let Some(words) = self.words.get_mut(group) {
+            *words |= 1 << (word % 64);
+        }
+        self.top |= 1 << (group % 64);
+    }
+
+    /// Removes and returns the smallest position.
+    fn pop_first(&mut self) -> Option<u32> {
+        if self.top == 0 {
+            return None;
+        }
+        let group = self.top.trailing_zeros() as usize;
+        let words = self.words.get_mut(group)?;
+        let word = group * 64 + words.trailing_zeros() as usize;
+        let bits = self.bits.get_mut(word)?;
+        let position = word * 64 + bits.trailing_zeros() as usize;
+        *bits &= *bits - 1;
+        if *bits == 0 {
+            *words &= *words - 1;
+            if *words == 0 {
+                self.top &= self.top - 1;
+            }
+        }
+        Some(position as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests;

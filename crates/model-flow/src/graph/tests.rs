@@ -8,12 +8,8 @@ fn graph(jobs: &[(&str, &[&str])]) -> Result<FlowGraph, FlowError> {
         .map(|(name, _)| JobName::new(name).unwrap())
         .collect();
     let rules = vec![TriggerRule::default(); jobs.len()];
-    let dep_start = starts(jobs.iter().map(|(_, deps)| deps.len()));
-    let deps: Vec<&str> = jobs
-        .iter()
-        .flat_map(|(_, deps)| deps.iter().copied())
-        .collect();
-    FlowGraph::build(names, rules, dep_start, &deps)
+    let lists: Vec<&[&str]> = jobs.iter().map(|(_, deps)| *deps).collect();
+    FlowGraph::build(names, rules, &lists)
 }
 
 /// Jobs as `(name, dependencies)`.
@@ -249,15 +245,12 @@ fn a_long_cycle_is_kept_whole_and_shown_shortened() {
 #[test]
 fn bounds_are_exact() {
     let name = |i: usize| JobName::new(format!("j{i}")).unwrap();
+    let none: Vec<Vec<String>> = Vec::new();
     // MAX_FLOW_JOBS jobs are accepted, one more is not.
     for (jobs, ok) in [(MAX_FLOW_JOBS, true), (MAX_FLOW_JOBS + 1, false)] {
         let names: Vec<JobName> = (0..jobs).map(name).collect();
-        let result = FlowGraph::build(
-            names,
-            vec![TriggerRule::default(); jobs],
-            starts((0..jobs).map(|_| 0)),
-            &Vec::<String>::new(),
-        );
+        let lists = vec![Vec::<String>::new(); jobs];
+        let result = FlowGraph::build(names, vec![TriggerRule::default(); jobs], &lists);
         assert_eq!(result.is_ok(), ok, "{jobs} jobs");
         if !ok {
             assert!(matches!(
@@ -269,34 +262,25 @@ fn bounds_are_exact() {
             ));
         }
     }
+    let result = FlowGraph::build(Vec::new(), Vec::new(), &none);
+    assert!(matches!(result, Err(FlowError::NoJobs { .. })));
     // MAX_JOB_DEPENDENCIES dependencies of one job are accepted, one more is not.
     for (deps, ok) in [
         (MAX_JOB_DEPENDENCIES, true),
         (MAX_JOB_DEPENDENCIES + 1, false),
     ] {
         let names: Vec<JobName> = (0..=deps).map(name).collect();
-        let dep_names: Vec<String> = (1..=deps).map(|i| format!("j{i}")).collect();
-        let mut counts = vec![deps];
-        counts.extend((0..deps).map(|_| 0));
-        let result = FlowGraph::build(
-            names,
-            vec![TriggerRule::default(); deps + 1],
-            starts(counts.into_iter()),
-            &dep_names,
-        );
+        let mut lists = vec![(1..=deps).map(|i| format!("j{i}")).collect::<Vec<_>>()];
+        lists.extend((0..deps).map(|_| Vec::new()));
+        let result = FlowGraph::build(names, vec![TriggerRule::default(); deps + 1], &lists);
         assert_eq!(result.is_ok(), ok, "{deps} dependencies");
         if let Err(err) = result {
             assert_eq!(err.path(), Some("jobs[0].dependsOn"));
         }
     }
     // More than MAX_FLOW_DEPENDENCIES in all is refused before anything is resolved.
-    let dep_names = vec!["j0"; MAX_FLOW_DEPENDENCIES + 1];
-    let result = FlowGraph::build(
-        vec![name(0)],
-        vec![TriggerRule::default()],
-        starts([MAX_FLOW_DEPENDENCIES + 1].into_iter()),
-        &dep_names,
-    );
+    let lists = vec![vec!["j0"; MAX_FLOW_DEPENDENCIES + 1]];
+    let result = FlowGraph::build(vec![name(0)], vec![TriggerRule::default()], &lists);
     assert!(matches!(
         result,
         Err(FlowError::TooMany {

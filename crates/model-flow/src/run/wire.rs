@@ -16,7 +16,7 @@ use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, Tally, TriggerRule, Verdict};
 use crate::state::{JobState, SkipReason, StateName};
-use crate::wire::{JobList, RawJob, depends_on, flatten_dependencies};
+use crate::wire::{JobList, RawJob, depends_on};
 
 impl Serialize for FlowRun {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -176,8 +176,7 @@ impl TryFrom<FlowRunRaw> for FlowRun {
             results.push(result);
             lists.push(job.depends_on);
         }
-        let (dep_start, dep_names) = flatten_dependencies(lists);
-        let graph = FlowGraph::build(names, rules, dep_start, &dep_names)?;
+        let graph = FlowGraph::build(names, rules, &lists)?;
         check_states(&graph, failure_policy, &states)?;
         Ok(FlowRun::assemble(
             flow,

@@ -13,7 +13,7 @@ use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::rule::{FailurePolicy, TriggerRule};
-use crate::wire::{JobList, RawJob, depends_on, flatten_dependencies};
+use crate::wire::{JobList, RawJob, depends_on};
 
 /// The wire form of [`FlowSpec`]: plain serde types, so every rule is checked in one place
 /// (`TryFrom`) with its full field path. Specs are read as model-task's [`Parsed`], which
@@ -88,9 +88,8 @@ impl TryFrom<FlowSpecRaw> for FlowSpec {
             rules.push(job.when.unwrap_or_default());
             lists.push(job.depends_on);
         }
-        let (dep_start, dep_names) = flatten_dependencies(lists);
-        let graph = FlowGraph::build(names, rules, dep_start, &dep_names)?;
-        drop(dep_names);
+        let graph = FlowGraph::build(names, rules, &lists)?;
+        drop(lists);
         let jobs = specs
             .into_iter()
             .enumerate()

@@ -1,11 +1,16 @@
-//! Base-36 display slugs for numeric ids (seed 002, "ID scheme"): 12345 is shown as "9ix".
+//! Base-36 display slugs for numeric ids: 12345 is shown as "9ix".
 
 use std::{fmt, str::FromStr};
 
-use crate::{
-    error::IdError,
-    kind::{BASE36_MAX_LEN, IdKind},
-};
+use super::kind::IdKind;
+use crate::error::IdError;
+
+/// The longest slug [`encode_base36`] writes, and the longest input [`decode_base36`]
+/// accepts: 13 characters, the length of `u64::MAX` in base 36 ("3w5e11264sgsf").
+pub const BASE36_MAX_LEN: usize = 13;
+
+/// The characters a slug may hold, as error messages spell them.
+pub(crate) const BASE36_ALLOWED: &str = "0-9 a-z A-Z";
 
 /// `u64::MAX` in base 36, quoted by the overflow error.
 pub(crate) const BASE36_U64_MAX: &str = "3w5e11264sgsf";

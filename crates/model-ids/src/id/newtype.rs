@@ -4,7 +4,8 @@ use std::{borrow::Borrow, fmt, marker::PhantomData, ops::Deref, str::FromStr, sy
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::{error::IdError, kind::IdKind, rule::validate_id};
+use super::kind::{ID_ALLOWED, IdKind, validate_id};
+use crate::error::IdError;
 
 /// What the shared serde code needs from an identifier type.
 trait Identifier: Sized {
@@ -25,7 +26,7 @@ impl<T: Identifier> de::Visitor<'_> for IdVisitor<T> {
             f,
             "{}: a string of {}, 1 to {} bytes",
             T::KIND,
-            crate::kind::ID_ALLOWED,
+            ID_ALLOWED,
             T::KIND.max_len()
         )
     }
@@ -226,7 +227,7 @@ macro_rules! define_id {
             }
 
             fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                crate::schema::id_schema(Self::KIND)
+                super::schema::id_schema(Self::KIND)
             }
         }
     };
@@ -252,7 +253,7 @@ define_id! {
     /// assert!("a/b".parse::<TaskId>().is_err());
     /// # Ok::<(), IdError>(())
     /// ```
-    TaskId, TaskId, crate::kind::TASK_ID_MAX_LEN
+    TaskId, TaskId, super::kind::TASK_ID_MAX_LEN
 }
 
 define_id! {
@@ -268,7 +269,7 @@ define_id! {
     /// assert!(matches!(Slot::new("a".repeat(65)), Err(IdError::TooLong { len: 65, max: 64, .. })));
     /// # Ok::<(), IdError>(())
     /// ```
-    Slot, Slot, crate::kind::SLOT_MAX_LEN
+    Slot, Slot, super::kind::SLOT_MAX_LEN
 }
 
 define_id! {
@@ -281,7 +282,7 @@ define_id! {
     /// assert!(AgentId::new("agent-7").is_ok());
     /// assert!(AgentId::new("agent 7").is_err());
     /// ```
-    AgentId, AgentId, crate::kind::AGENT_ID_MAX_LEN
+    AgentId, AgentId, super::kind::AGENT_ID_MAX_LEN
 }
 
 define_id! {
@@ -295,7 +296,7 @@ define_id! {
     /// assert_eq!(runner.to_string(), "eu-west-1.r42");
     /// # Ok::<(), model_ids::IdError>(())
     /// ```
-    RunnerId, RunnerId, crate::kind::RUNNER_ID_MAX_LEN
+    RunnerId, RunnerId, super::kind::RUNNER_ID_MAX_LEN
 }
 
 define_id! {
@@ -309,7 +310,7 @@ define_id! {
     /// assert!(FlowId::new("nightly-etl").is_ok());
     /// assert!(FlowId::new("nightly etl").is_err());
     /// ```
-    FlowId, FlowId, crate::kind::FLOW_ID_MAX_LEN
+    FlowId, FlowId, super::kind::FLOW_ID_MAX_LEN
 }
 
 define_id! {
@@ -323,7 +324,7 @@ define_id! {
     /// assert!(JobName::new("extract").is_ok());
     /// assert!(JobName::new("a".repeat(65)).is_err());
     /// ```
-    JobName, JobName, crate::kind::JOB_NAME_MAX_LEN
+    JobName, JobName, super::kind::JOB_NAME_MAX_LEN
 }
 
 define_id! {
@@ -337,7 +338,7 @@ define_id! {
     /// assert!(ScheduleId::new("nightly-backup").is_ok());
     /// assert!(ScheduleId::new("..").is_err());
     /// ```
-    ScheduleId, ScheduleId, crate::kind::SCHEDULE_ID_MAX_LEN
+    ScheduleId, ScheduleId, super::kind::SCHEDULE_ID_MAX_LEN
 }
 
 define_id! {
@@ -351,7 +352,7 @@ define_id! {
     /// assert!(TenantId::new("team-data").is_ok());
     /// assert!(TenantId::new("").is_err());
     /// ```
-    TenantId, TenantId, crate::kind::TENANT_ID_MAX_LEN
+    TenantId, TenantId, super::kind::TENANT_ID_MAX_LEN
 }
 
 /// The identifiers are shared across threads.

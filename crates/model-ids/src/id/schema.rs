@@ -2,7 +2,7 @@
 
 use schemars::{Schema, json_schema};
 
-use crate::kind::{ID_ALLOWED, IdKind};
+use super::kind::{ID_ALLOWED, IdKind};
 
 /// The schema of an identifier of `kind`: a string of 1 to `kind.max_len()` characters
 /// from `[A-Za-z0-9._-]` that is neither `.` nor `..`.

@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use super::base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36};
+use crate::error::IdError;
+
 /// Maximum length of a [`Slot`](crate::Slot), in bytes.
 pub const SLOT_MAX_LEN: usize = 64;
 
@@ -32,7 +35,7 @@ pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
 /// The kind of identifier a check is about: it picks the limit, the rule and the error message.
 ///
 /// Every variant but the last is an identifier newtype; [`IdKind::Base36Slug`] is a
-/// base-36 display slug (see [`decode_base36`](crate::decode_base36)).
+/// base-36 display slug (see [`decode_base36`]).
 ///
 /// ```
 /// use model_ids::IdKind;
@@ -110,6 +113,29 @@ impl IdKind {
         }
     }
 
+    /// Checks `input` against the rule of this kind without allocating on success.
+    ///
+    /// For the identifier kinds this is the same check as their constructors
+    /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
+    /// [`decode_base36`] with the value discarded.
+    ///
+    /// # Errors
+    ///
+    /// The [`IdError`] that the constructor of this kind would return.
+    pub fn validate(self, input: &str) -> Result<(), IdError> {
+        match self {
+            IdKind::Base36Slug => decode_base36(input).map(|_| ()),
+            IdKind::TaskId
+            | IdKind::Slot
+            | IdKind::AgentId
+            | IdKind::RunnerId
+            | IdKind::FlowId
+            | IdKind::JobName
+            | IdKind::ScheduleId
+            | IdKind::TenantId => validate_id(self, input),
+        }
+    }
+
     /// The allowed characters as error messages spell them.
     pub(crate) const fn allowed(self) -> &'static str {
         match self {
@@ -132,9 +158,26 @@ impl fmt::Display for IdKind {
     }
 }
 
-/// The longest slug [`encode_base36`](crate::encode_base36) writes, and the longest input [`decode_base36`](crate::decode_base36)
-/// accepts: 13 characters, the length of `u64::MAX` in base 36 ("3w5e11264sgsf").
-pub const BASE36_MAX_LEN: usize = 13;
+/// Whether `byte` may appear in an identifier: `[A-Za-z0-9._-]`.
+const fn is_id_byte(byte: u8) -> bool {
+    matches!(byte, b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'_' | b'-')
+}
 
-/// The characters a slug may hold, as error messages spell them.
-pub(crate) const BASE36_ALLOWED: &str = "0-9 a-z A-Z";
+/// The identifier rule: non-empty, at most `kind.max_len()` bytes, `[A-Za-z0-9._-]` only,
+/// and neither `.` nor `..`. Checks run in that order, so the length check bounds the work.
+pub(crate) fn validate_id(kind: IdKind, input: &str) -> Result<(), IdError> {
+    if input.is_empty() {
+        return Err(IdError::empty(kind));
+    }
+    let max = kind.max_len();
+    if input.len() > max {
+        return Err(IdError::too_long(kind, input, max));
+    }
+    if let Some(index) = input.bytes().position(|b| !is_id_byte(b)) {
+        return Err(IdError::invalid_char(kind, input, index));
+    }
+    if input == "." || input == ".." {
+        return Err(IdError::reserved(kind, input));
+    }
+    Ok(())
+}

@@ -1,8 +1,9 @@
-//! Unit tests of the index internals: bitmap shifts and term fingerprints.
+//! Unit tests of chunk bitmaps: shifts and the live mask, against a model of plain booleans.
 
 use proptest::prelude::*;
 
 use super::*;
+use crate::index::CHUNK_CAPACITY;
 
 fn to_bits(model: &[bool]) -> Bits {
     let mut bits = NO_BITS;
@@ -79,15 +80,4 @@ fn live_mask_sets_exactly_len_bits() {
         assert_eq!(ones as usize, len);
         assert_eq!(mask, to_bits(&vec![true; len]));
     }
-}
-
-#[test]
-fn fingerprints_separate_key_value_boundaries() {
-    // The separator keeps `ab=c` and `a=bc` apart, and a key term apart from a pair.
-    assert_ne!(fingerprint("ab", Some("c")), fingerprint("a", Some("bc")));
-    assert_ne!(fingerprint("a", Some("")), fingerprint("a", None));
-    assert_eq!(
-        fingerprint("zone", Some("eu")),
-        fingerprint("zone", Some("eu"))
-    );
 }

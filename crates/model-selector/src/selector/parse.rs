@@ -2,11 +2,17 @@
 
 use std::str::FromStr;
 
+use model_ids::text::quote;
+
+use super::{
+    LabelSelector,
+    compile::{Compiler, too_many_requirements},
+    compiled::Kind,
+};
 use crate::{
     error::SelectorError,
     limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
-    selector::{Compiler, Kind, LabelSelector, too_many_requirements},
-    text::{check_key, check_value, is_name_byte, quote},
+    name::{check_key, check_value, is_name_byte},
 };
 
 impl FromStr for LabelSelector {

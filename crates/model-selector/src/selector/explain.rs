@@ -2,10 +2,8 @@
 
 use std::fmt;
 
-use crate::{
-    labels::Labels,
-    selector::{Kind, LabelSelector},
-};
+use super::{LabelSelector, compiled::Kind};
+use crate::labels::Labels;
 
 /// One requirement a label set does not satisfy, from [`LabelSelector::explain`].
 #[derive(Debug, Clone, PartialEq, Eq)]

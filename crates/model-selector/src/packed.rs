@@ -1,4 +1,4 @@
-//! Label key and value rules, and the compact string form both labels and selectors use.
+//! The compact string form labels and selectors share.
 //!
 //! Strings live in one arena `String` per value; a [`Span`] locates one of them, and its
 //! [`word`] (the first 8 bytes, big-endian, zero-padded) lets most comparisons run on
@@ -6,8 +6,6 @@
 //! the word alone decides equality, and comparing words agrees with comparing bytes.
 
 use std::cmp::Ordering;
-
-use crate::limits::{MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_VALUE_LEN};
 
 /// Where a string lives in an arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,158 +119,6 @@ pub(crate) fn word(s: &[u8]) -> u64 {
         word |= u64::from(b) << (56 - 8 * i);
     }
     word
-}
-
-/// Byte classes, one bit each: name bytes, alphanumerics, DNS-1123 subdomain bytes.
-const NAME: u8 = 1;
-const ALNUM: u8 = 2;
-const DNS: u8 = 4;
-
-#[allow(
-    clippy::indexing_slicing,
-    reason = "b runs over 0..256, the table's length; indexing is the only way in a const block"
-)]
-const CLASSES: [u8; 256] = {
-    let mut table = [0_u8; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphanumeric() {
-            table[b] |= NAME | ALNUM;
-        }
-        if matches!(c, b'-' | b'_' | b'.') {
-            table[b] |= NAME;
-        }
-        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.' {
-            table[b] |= DNS;
-        }
-        b += 1;
-    }
-    table
-};
-
-/// The class bits of `b`.
-#[inline]
-#[allow(
-    clippy::indexing_slicing,
-    reason = "a u8 is always below 256, the table's length; the check compiles away"
-)]
-fn class(b: u8) -> u8 {
-    CLASSES[usize::from(b)]
-}
-
-/// Whether `b` may appear in a name or value (`[A-Za-z0-9-_.]`).
-#[inline]
-pub(crate) fn is_name_byte(b: u8) -> bool {
-    class(b) & NAME != 0
-}
-
-/// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
-///
-/// Returns the reason when the key is invalid.
-pub(crate) fn check_key(key: &str) -> Result<(), &'static str> {
-    let name = match key.bytes().position(|b| b == b'/') {
-        Some(slash) => {
-            check_prefix(key.get(..slash).unwrap_or(""))?;
-            key.get(slash + 1..).unwrap_or("")
-        }
-        None => key,
-    };
-    if name.is_empty() {
-        return Err("the name part must not be empty");
-    }
-    check_name(name)
-}
-
-/// Checks a label value: empty, or a name.
-pub(crate) fn check_value(value: &str) -> Result<(), &'static str> {
-    if value.is_empty() {
-        return Ok(());
-    }
-    if value.len() > MAX_VALUE_LEN {
-        return Err("a value must be at most 63 bytes");
-    }
-    check_name(value)
-}
-
-fn check_name(name: &str) -> Result<(), &'static str> {
-    if name.len() > MAX_NAME_LEN {
-        return Err("a name must be at most 63 bytes");
-    }
-    let bytes = name.as_bytes();
-    let alnum = |b: &u8| class(*b) & ALNUM != 0;
-    if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
-        return Err("a name must start and end with an ASCII letter or digit");
-    }
-    if !bytes.iter().all(|&b| is_name_byte(b)) {
-        return Err("a name may contain only ASCII letters, digits, '-', '_' and '.'");
-    }
-    Ok(())
-}
-
-fn check_prefix(prefix: &str) -> Result<(), &'static str> {
-    if prefix.is_empty() {
-        return Err("the prefix before '/' must not be empty");
-    }
-    if prefix.len() > MAX_PREFIX_LEN {
-        return Err("the prefix must be at most 253 bytes");
-    }
-    for part in prefix.split('.') {
-        let bytes = part.as_bytes();
-        let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
-        if !bytes.first().is_some_and(edge) || !bytes.last().is_some_and(edge) {
-            return Err(
-                "the prefix must be a DNS-1123 subdomain: dot-separated parts that start and end with a lowercase letter or digit",
-            );
-        }
-        if !bytes.iter().all(|&b| class(b) & DNS != 0 && b != b'.') {
-            return Err(
-                "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",
-            );
-        }
-    }
-    Ok(())
-}
-
-/// Quotes input for an error message, shortened when long.
-pub(crate) fn quote(s: &str) -> String {
-    const KEEP: usize = 48;
-    if s.len() <= KEEP {
-        return format!("{s:?}");
-    }
-    let mut end = KEEP;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{:?}...", &s[..end])
-}
-
-/// Parses a decimal `i64` from bytes, accepting exactly what `i64::from_str` accepts
-/// (an optional sign, then one or more ASCII digits, no overflow).
-#[inline]
-pub(crate) fn parse_i64(bytes: &[u8]) -> Option<i64> {
-    let (negative, digits) = match bytes {
-        [b'-', rest @ ..] => (true, rest),
-        [b'+', rest @ ..] => (false, rest),
-        _ => (false, bytes),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut n: i64 = 0;
-    for &b in digits {
-        let d = i64::from(b.wrapping_sub(b'0'));
-        if !(0..=9).contains(&d) {
-            return None;
-        }
-        n = n.checked_mul(10)?;
-        n = if negative {
-            n.checked_sub(d)?
-        } else {
-            n.checked_add(d)?
-        };
-    }
-    Some(n)
 }
 
 /// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):

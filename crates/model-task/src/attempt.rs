@@ -1,7 +1,7 @@
 //! Attempts and leases (seed 003): the operations that take a `Task` and its current
 //! `TaskRun` together, so the pair always agrees.
 //!
-//! Built only on `Task`'s public lifecycle methods (`start_attempt`, `finish_attempt`,
+//! Built only on `Task`'s public lifecycle methods (`begin_attempt`, `end_attempt`,
 //! `cancel`), so the phase table, the restart decision and the version rules are the ones
 //! the task already has.
 
@@ -10,13 +10,52 @@ use model_ids::RunnerId;
 use model_policy::RandomSource;
 
 use crate::error::{InvalidReason, TaskError};
-use crate::lease::LeaseId;
-use crate::phase::TaskPhase;
-use crate::restart::RestartDecision;
-use crate::run::{Applied, TaskRun, stored_result};
-use crate::run_state::{GoneReason, RunState};
-use crate::status::{AttemptOutcome, AttemptResult};
+use crate::lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase};
 use crate::task::Task;
+
+mod lease;
+mod log;
+mod record;
+mod state;
+
+pub(crate) use self::record::TaskRunRaw;
+use self::record::stored_result;
+pub use self::{
+    lease::LeaseId,
+    log::{LogCursor, LogKey},
+    record::TaskRun,
+    state::{AttemptState, GoneReason},
+};
+
+/// Whether a call changed anything, so an API can answer an idempotent repeat (the same
+/// start, heartbeat or result again) as a success without writing.
+///
+/// `Changed` carries what the change decided, where there is something to say (the restart
+/// decision after a result or an expiry); `Unchanged` means the call was a repeat and the
+/// stored values stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Applied<T = ()> {
+    /// The call changed the run, the task or both; store them.
+    Changed(T),
+    /// The call repeated what is already recorded; nothing to store.
+    Unchanged,
+}
+
+impl<T> Applied<T> {
+    /// Whether the call changed anything.
+    pub const fn is_changed(&self) -> bool {
+        matches!(self, Self::Changed(_))
+    }
+
+    /// What the change decided, if the call changed anything.
+    pub fn changed(self) -> Option<T> {
+        match self {
+            Self::Changed(value) => Some(value),
+            Self::Unchanged => None,
+        }
+    }
+}
 
 /// # Attempts and leases
 ///
@@ -27,23 +66,23 @@ use crate::task::Task;
 ///   and the run is active (Leased, Running, Cancelling) exactly while the task is Running.
 ///   So a task has at most one active run, and attempt n + 1 can only be leased once
 ///   attempt n is final (the task is back in Pending). A pair that does not agree is
-///   [`TaskError::RunMismatch`]: re-read both.
+///   [`TaskError::AttemptMismatch`]: re-read both.
 /// - [`lease_attempt`](Self::lease_attempt) claims the next attempt for a runner: the task
 ///   goes Pending to Running with attempt + 1 (one version bump, so two concurrent claims
 ///   conflict on the version) and a Leased run is returned. The task is Running while its
 ///   run is Leased: the task phases have no leased step, the run's state tells.
-/// - Runner calls name a lease: [`start_run`](Self::start_run),
-///   [`heartbeat_run`](Self::heartbeat_run), [`check_lease`](Self::check_lease) (logs,
+/// - Runner calls name a lease: [`start_attempt`](Self::start_attempt),
+///   [`heartbeat_attempt`](Self::heartbeat_attempt), [`check_lease`](Self::check_lease) (logs,
 ///   artifacts) and [`report_result`](Self::report_result). A lease that is not the run's,
 ///   a run that has ended, a task that has ended, or `now` at or after the lease expiry is
 ///   [`TaskError::Gone`]. A lease is live while `now < lease_expires_at`.
 /// - Repeats are idempotent and say so with [`Applied::Unchanged`]: a start of a running
 ///   attempt, a heartbeat that does not extend the lease, a cancel of a cancelling attempt,
 ///   the same result again (first write wins; a different one is
-///   [`TaskError::RunConflict`]).
-/// - Cancel intent wins: [`cancel_run`](Self::cancel_run) moves an active run to
+///   [`TaskError::AttemptConflict`]).
+/// - Cancel intent wins: [`cancel_attempt`](Self::cancel_attempt) moves an active run to
 ///   Cancelling; it can then only end Canceled, by a Canceled result or by lease expiry.
-/// - [`expire_run`](Self::expire_run) ends a run whose lease expired: Canceled if cancel
+/// - [`expire_attempt`](Self::expire_attempt) ends a run whose lease expired: Canceled if cancel
 ///   was requested, else Expired, which the task counts as a Failed attempt (error text
 ///   "lease expired at ..."): the spec's restart policy and `maxRetries` then requeue the
 ///   task (Pending with `nextAttemptAt`) or end it, Exhausted once the budget is spent (seed
@@ -61,6 +100,7 @@ use crate::task::Task;
 /// use model_ids::{RunnerId, TaskId};
 /// use model_policy::{RestartPolicy, SeededRandom};
 /// use model_task::*;
+/// use model_task::attempt::GoneReason;
 ///
 /// let t0 = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
 /// let secs = |s| t0 + TimeDelta::seconds(s);
@@ -71,36 +111,36 @@ use crate::task::Task;
 ///
 /// let lease = LeaseId::new(7);
 /// let mut run = task.lease_attempt(Some(1), None, RunnerId::new("r-1")?, lease, secs(30), t0)?;
-/// assert_eq!((task.phase(), run.attempt(), run.state()), (TaskPhase::Running, 1, RunState::Leased));
+/// assert_eq!((task.phase(), run.attempt(), run.state()), (TaskPhase::Running, 1, AttemptState::Leased));
 ///
-/// assert_eq!(task.start_run(&mut run, lease, secs(1))?, Applied::Changed(()));
-/// assert_eq!(task.start_run(&mut run, lease, secs(2))?, Applied::Unchanged);
-/// let stale = task.heartbeat_run(&mut run, LeaseId::new(6), secs(40), secs(3)).unwrap_err();
+/// assert_eq!(task.start_attempt(&mut run, lease, secs(1))?, Applied::Changed(()));
+/// assert_eq!(task.start_attempt(&mut run, lease, secs(2))?, Applied::Unchanged);
+/// let stale = task.heartbeat_attempt(&mut run, LeaseId::new(6), secs(40), secs(3)).unwrap_err();
 /// assert!(matches!(stale, TaskError::Gone { reason: GoneReason::NotCurrentLease, .. }));
 ///
 /// let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
 /// let decision = task.report_result(&mut run, lease, failed.clone(), &mut rng, secs(4))?;
 /// assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
-/// assert_eq!((task.phase(), run.state()), (TaskPhase::Exhausted, RunState::Failed));
+/// assert_eq!((task.phase(), run.state()), (TaskPhase::Exhausted, AttemptState::Failed));
 /// // The same result again is an idempotent success; a different one is a conflict.
 /// assert_eq!(task.report_result(&mut run, lease, failed, &mut rng, secs(5))?, Applied::Unchanged);
 /// let other = AttemptResult::new(AttemptOutcome::Succeeded);
 /// assert!(matches!(
 ///     task.report_result(&mut run, lease, other, &mut rng, secs(5)),
-///     Err(TaskError::RunConflict { .. })
+///     Err(TaskError::AttemptConflict { .. })
 /// ));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Task {
     /// Claims the next attempt for `runner` under `lease` until `lease_expires_at`: the task
-    /// goes Pending to Running with attempt + 1 (as [`start_attempt`](Self::start_attempt),
+    /// goes Pending to Running with attempt + 1 (as [`begin_attempt`](Self::begin_attempt),
     /// so not before a scheduled restart is due) and the new attempt is returned, Leased.
     ///
     /// `previous` is the task's current run, if it has one; when given it must be the
     /// task's run of its current attempt, and final. Errors, in order:
     /// [`TaskError::Conflict`] (expected version), the previous run's
-    /// ([`TaskError::RunMismatch`]), `leaseExpiresAt` not after `now`
-    /// ([`TaskError::Invalid`]), then those of [`start_attempt`](Self::start_attempt).
+    /// ([`TaskError::AttemptMismatch`]), `leaseExpiresAt` not after `now`
+    /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
         &mut self,
         expected: Option<u64>,
@@ -122,7 +162,7 @@ impl Task {
                 },
             ));
         }
-        let attempt = self.start_attempt(None, now)?;
+        let attempt = self.begin_attempt(None, now)?;
         Ok(TaskRun::leased(
             self.id().clone(),
             attempt,
@@ -134,9 +174,9 @@ impl Task {
     }
 
     /// The runner starts its attempt: Leased to Running at `now`. Starting a running attempt
-    /// again is `Unchanged`; starting a cancelling one is [`TaskError::RunConflict`] (the
+    /// again is `Unchanged`; starting a cancelling one is [`TaskError::AttemptConflict`] (the
     /// runner should stop). The task does not change. Gone as [`check_lease`](Self::check_lease).
-    pub fn start_run(
+    pub fn start_attempt(
         &self,
         run: &mut TaskRun,
         lease: LeaseId,
@@ -144,12 +184,12 @@ impl Task {
     ) -> Result<Applied, TaskError> {
         self.check_lease(run, lease, now)?;
         match run.state {
-            RunState::Leased => {
+            AttemptState::Leased => {
                 run.mark_started(now);
                 Ok(Applied::Changed(()))
             }
-            RunState::Running => Ok(Applied::Unchanged),
-            state => Err(TaskError::RunConflict {
+            AttemptState::Running => Ok(Applied::Unchanged),
+            state => Err(TaskError::AttemptConflict {
                 attempt: run.attempt,
                 state,
                 rule: "cancel was requested, the attempt cannot start",
@@ -162,7 +202,7 @@ impl Task {
     /// one at or before `now` is [`TaskError::Invalid`] at `leaseExpiresAt`. Allowed while
     /// the run is active, cancelling included. The task does not change. Gone as
     /// [`check_lease`](Self::check_lease).
-    pub fn heartbeat_run(
+    pub fn heartbeat_attempt(
         &self,
         run: &mut TaskRun,
         lease: LeaseId,
@@ -186,7 +226,7 @@ impl Task {
     }
 
     /// Whether `lease` is live for `run` at `now`: what a runner call about logs or artifacts
-    /// checks. [`TaskError::RunMismatch`] if the pair disagrees, else [`TaskError::Gone`] when
+    /// checks. [`TaskError::AttemptMismatch`] if the pair disagrees, else [`TaskError::Gone`] when
     /// the lease is not the run's ([`GoneReason::NotCurrentLease`]), the run has ended
     /// ([`GoneReason::AttemptEnded`], or [`GoneReason::LeaseExpired`] for an expired one),
     /// the task has ended ([`GoneReason::TaskEnded`]) or `now` is at or after the lease
@@ -208,7 +248,7 @@ impl Task {
             return gone(GoneReason::NotCurrentLease);
         }
         match run.state {
-            RunState::Expired => return gone(GoneReason::LeaseExpired),
+            AttemptState::Expired => return gone(GoneReason::LeaseExpired),
             state if state.is_final() => return gone(GoneReason::AttemptEnded),
             _ => {}
         }
@@ -227,7 +267,7 @@ impl Task {
     /// is canceled at once (as [`cancel`](Self::cancel)). A final task is
     /// [`TaskError::InvalidTransition`]. A task that never ran has no run: use
     /// [`cancel`](Self::cancel).
-    pub fn cancel_run(
+    pub fn cancel_attempt(
         &mut self,
         expected: Option<u64>,
         run: &mut TaskRun,
@@ -237,11 +277,11 @@ impl Task {
         self.check_pair(run)?;
         self.phase().check_transition(TaskPhase::Canceled)?;
         match run.state {
-            RunState::Leased | RunState::Running => {
+            AttemptState::Leased | AttemptState::Running => {
                 run.mark_cancelling();
                 Ok(Applied::Changed(()))
             }
-            RunState::Cancelling => Ok(Applied::Unchanged),
+            AttemptState::Cancelling => Ok(Applied::Unchanged),
             _ => {
                 self.cancel(None, now)?;
                 Ok(Applied::Changed(()))
@@ -250,12 +290,12 @@ impl Task {
     }
 
     /// The runner reports how its attempt ended. Running ends in the outcome's state and the
-    /// task applies the restart decision ([`finish_attempt`](Self::finish_attempt)), which is
+    /// task applies the restart decision ([`end_attempt`](Self::end_attempt)), which is
     /// returned. First write wins: on a final run the same result (error text compared after
-    /// cutting to size) is `Unchanged` and a different one is [`TaskError::RunConflict`]; an
+    /// cutting to size) is `Unchanged` and a different one is [`TaskError::AttemptConflict`]; an
     /// expired run is gone. A cancelling run accepts only Canceled (else
-    /// [`TaskError::RunConflict`]); a leased run must start first
-    /// ([`TaskError::InvalidRunTransition`]). Gone as [`check_lease`](Self::check_lease),
+    /// [`TaskError::AttemptConflict`]); a leased run must start first
+    /// ([`TaskError::InvalidAttemptTransition`]). Gone as [`check_lease`](Self::check_lease),
     /// except that a repeat on a final run is answered as above. Random numbers are drawn
     /// only for a scheduled restart.
     pub fn report_result<R: RandomSource + ?Sized>(
@@ -267,7 +307,7 @@ impl Task {
         now: DateTime<Utc>,
     ) -> Result<Applied<RestartDecision>, TaskError> {
         let result = stored_result(result);
-        if run.is_final() && run.state != RunState::Expired {
+        if run.is_final() && run.state != AttemptState::Expired {
             self.check_pair(run)?;
             if lease != run.lease {
                 return Err(TaskError::Gone {
@@ -278,27 +318,29 @@ impl Task {
             if run.records(&result) {
                 return Ok(Applied::Unchanged);
             }
-            return Err(TaskError::RunConflict {
+            return Err(TaskError::AttemptConflict {
                 attempt: run.attempt,
                 state: run.state,
                 rule: "a different result is already recorded",
             });
         }
         self.check_lease(run, lease, now)?;
-        let to = RunState::of_outcome(result.outcome);
+        let to = AttemptState::of_outcome(result.outcome);
         match run.state {
-            RunState::Leased => Err(TaskError::InvalidRunTransition {
-                from: RunState::Leased,
+            AttemptState::Leased => Err(TaskError::InvalidAttemptTransition {
+                from: AttemptState::Leased,
                 to,
             }),
-            RunState::Cancelling if to != RunState::Canceled => Err(TaskError::RunConflict {
-                attempt: run.attempt,
-                state: RunState::Cancelling,
-                rule: "cancel was requested, the attempt can only end canceled",
-            }),
+            AttemptState::Cancelling if to != AttemptState::Canceled => {
+                Err(TaskError::AttemptConflict {
+                    attempt: run.attempt,
+                    state: AttemptState::Cancelling,
+                    rule: "cancel was requested, the attempt can only end canceled",
+                })
+            }
             _ => {
                 let (exit_code, error) = (result.exit_code, result.error.clone());
-                let decision = self.finish_attempt(None, result, rng, now)?;
+                let decision = self.end_attempt(None, result, rng, now)?;
                 run.mark_final(to, exit_code, error, now);
                 Ok(Applied::Changed(decision))
             }
@@ -313,7 +355,7 @@ impl Task {
     /// result that won the race stands, and nothing is resurrected. If the task has already
     /// ended (canceled at once with [`cancel`](Self::cancel)) only the run ends, Canceled
     /// for a canceled task and Expired otherwise, and the decision is the task's final phase.
-    pub fn expire_run<R: RandomSource + ?Sized>(
+    pub fn expire_attempt<R: RandomSource + ?Sized>(
         &mut self,
         run: &mut TaskRun,
         rng: &mut R,
@@ -332,16 +374,16 @@ impl Task {
         let phase = self.phase();
         if phase.is_final() {
             let state = if phase == TaskPhase::Canceled {
-                RunState::Canceled
+                AttemptState::Canceled
             } else {
-                RunState::Expired
+                AttemptState::Expired
             };
             run.mark_final(state, None, None, now);
             return Ok(Applied::Changed(RestartDecision::Final(phase)));
         }
-        let (state, result) = if run.state == RunState::Cancelling {
+        let (state, result) = if run.state == AttemptState::Cancelling {
             (
-                RunState::Canceled,
+                AttemptState::Canceled,
                 AttemptResult::new(AttemptOutcome::Canceled),
             )
         } else {
@@ -349,12 +391,12 @@ impl Task {
                 .lease_expires_at
                 .to_rfc3339_opts(SecondsFormat::AutoSi, true);
             (
-                RunState::Expired,
+                AttemptState::Expired,
                 AttemptResult::new(AttemptOutcome::Failed)
                     .with_error(format!("lease expired at {at}")),
             )
         };
-        let decision = self.finish_attempt(None, result, rng, now)?;
+        let decision = self.end_attempt(None, result, rng, now)?;
         run.mark_final(state, None, None, now);
         Ok(Applied::Changed(decision))
     }
@@ -376,13 +418,13 @@ impl Task {
                 TaskPhase::Running => run.is_active(),
                 TaskPhase::Pending => run.is_final(),
                 // A final task may leave an active run behind only when it was canceled at
-                // once; expire_run ends that run.
+                // once; expire_attempt ends that run.
                 _ => true,
             };
         if agrees {
             Ok(())
         } else {
-            Err(TaskError::RunMismatch {
+            Err(TaskError::AttemptMismatch {
                 task_attempt: self.status().attempt(),
                 task_phase: phase,
                 run_attempt: run.attempt,

@@ -7,8 +7,8 @@
 
 use std::fmt;
 
-use crate::phase::TaskPhase;
-use crate::run_state::{GoneReason, RunState};
+use crate::attempt::{AttemptState, GoneReason};
+use crate::lifecycle::TaskPhase;
 
 /// The most characters of an input quoted in an error message.
 const QUOTE_MAX_CHARS: usize = 48;
@@ -137,21 +137,21 @@ pub enum TaskError {
     /// attempt (results are first-write-wins), a result other than canceled for a cancelling
     /// attempt, or a start after cancel was requested. Nothing changed.
     #[error("conflict: attempt {attempt} is {state}, {rule}")]
-    RunConflict {
+    AttemptConflict {
         /// The attempt number.
         attempt: u32,
         /// The attempt's state, which the call did not change.
-        state: RunState,
+        state: AttemptState,
         /// Which rule the call broke.
         rule: &'static str,
     },
     /// The attempt's state machine does not allow the change (a result before start).
     #[error("invalid attempt transition from {from} to {to}")]
-    InvalidRunTransition {
+    InvalidAttemptTransition {
         /// The attempt's current state.
-        from: RunState,
+        from: AttemptState,
         /// The state the call would lead to.
-        to: RunState,
+        to: AttemptState,
     },
     /// An attempt was expired before its lease expiry time.
     #[error("lease not expired: expires at {expires_at}, now is {now}")]
@@ -166,7 +166,7 @@ pub enum TaskError {
     #[error(
         "run attempt {run_attempt} ({run_state}) does not match the task at attempt {task_attempt} ({task_phase})"
     )]
-    RunMismatch {
+    AttemptMismatch {
         /// The task's attempt counter.
         task_attempt: u32,
         /// The task's phase.
@@ -174,7 +174,7 @@ pub enum TaskError {
         /// The run's attempt number.
         run_attempt: u32,
         /// The run's state.
-        run_state: RunState,
+        run_state: AttemptState,
     },
 }
 

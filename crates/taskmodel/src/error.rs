@@ -81,13 +81,13 @@ fn task_kind(err: &TaskError) -> ErrorKind {
         TaskError::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
         // A stale read of the task or its run, or a different result for an ended attempt.
         TaskError::Conflict { .. }
-        | TaskError::RunConflict { .. }
-        | TaskError::RunMismatch { .. } => ErrorKind::Conflict,
+        | TaskError::AttemptConflict { .. }
+        | TaskError::AttemptMismatch { .. } => ErrorKind::Conflict,
         // Starting an attempt before its restart is due, or expiring a lease before its
         // expiry, is a transition not allowed yet.
         TaskError::InvalidTransition { .. }
         | TaskError::RestartNotDue { .. }
-        | TaskError::InvalidRunTransition { .. }
+        | TaskError::InvalidAttemptTransition { .. }
         | TaskError::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
         TaskError::Gone { .. } => ErrorKind::Gone,
         _ => ErrorKind::Invalid,

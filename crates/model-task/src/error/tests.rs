@@ -93,7 +93,7 @@ fn empty_paths_read_cleanly() {
     fn check(err: TaskError, want: &str) {
         assert_eq!(err.to_string(), want);
     }
-    let zero = crate::Timeout::new(0).unwrap_err();
+    let zero = crate::spec::Timeout::new(0).unwrap_err();
     check(zero.clone(), "invalid value: must be greater than zero");
     check(
         zero.at("timeoutMs"),
@@ -103,7 +103,7 @@ fn empty_paths_read_cleanly() {
         TaskError::invalid_input("", "A=B", InvalidReason::EqualsSign { index: 1 }),
         "invalid value \"A=B\": holds '=' at index 1",
     );
-    let serde_err = serde_json::from_str::<crate::Timeout>("0").unwrap_err();
+    let serde_err = serde_json::from_str::<crate::spec::Timeout>("0").unwrap_err();
     assert!(
         serde_err
             .to_string()

@@ -1,5 +1,7 @@
-//! Attempts and leases (seed 003): the operations that take a `Task` and its current
-//! `TaskRun` together, so the pair always agrees.
+//! One attempt of a task under a lease: its record ([`TaskRun`]), its state machine
+//! ([`AttemptState`]), the lease a runner names ([`LeaseId`]), log dedupe ([`LogCursor`]),
+//! and the task methods that change a task and its current attempt together, so the pair
+//! always agrees. The rules are in `docs/attempts.md`.
 //!
 //! Built only on `Task`'s public lifecycle methods (`begin_attempt`, `end_attempt`,
 //! `cancel`), so the phase table, the restart decision and the version rules are the ones
@@ -36,7 +38,7 @@ pub use self::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[must_use]
 pub enum Applied<T = ()> {
-    /// The call changed the run, the task or both; store them.
+    /// The call changed the attempt, the task or both; store them.
     Changed(T),
     /// The call repeated what is already recorded; nothing to store.
     Unchanged,
@@ -59,41 +61,34 @@ impl<T> Applied<T> {
 
 /// # Attempts and leases
 ///
-/// A task runs its attempts through [`TaskRun`]s, one per attempt, after seed 003. These
-/// methods take the task and its current run together and change both or neither.
+/// A task runs each attempt under a lease, and a [`TaskRun`] records it. These methods take
+/// the task and its current attempt together and change both or neither; the rules they
+/// keep are stated once, in `docs/attempts.md`:
 ///
-/// - The task and its current run agree: the run's attempt is the task's attempt counter,
-///   and the run is active (Leased, Running, Cancelling) exactly while the task is Running.
-///   So a task has at most one active run, and attempt n + 1 can only be leased once
-///   attempt n is final (the task is back in Pending). A pair that does not agree is
-///   [`TaskError::AttemptMismatch`]: re-read both.
+/// - One active attempt: the attempt's number is the task's attempt counter, and the
+///   attempt is active (Leased, Running, Cancelling) exactly while the task is Running. A
+///   pair that does not agree is [`TaskError::AttemptMismatch`]: re-read both.
 /// - [`lease_attempt`](Self::lease_attempt) claims the next attempt for a runner: the task
 ///   goes Pending to Running with attempt + 1 (one version bump, so two concurrent claims
-///   conflict on the version) and a Leased run is returned. The task is Running while its
-///   run is Leased: the task phases have no leased step, the run's state tells.
+///   conflict on the version) and a Leased attempt is returned.
 /// - Runner calls name a lease: [`start_attempt`](Self::start_attempt),
-///   [`heartbeat_attempt`](Self::heartbeat_attempt), [`check_lease`](Self::check_lease) (logs,
-///   artifacts) and [`report_result`](Self::report_result). A lease that is not the run's,
-///   a run that has ended, a task that has ended, or `now` at or after the lease expiry is
-///   [`TaskError::Gone`]. A lease is live while `now < lease_expires_at`.
-/// - Repeats are idempotent and say so with [`Applied::Unchanged`]: a start of a running
-///   attempt, a heartbeat that does not extend the lease, a cancel of a cancelling attempt,
-///   the same result again (first write wins; a different one is
-///   [`TaskError::AttemptConflict`]).
-/// - Cancel intent wins: [`cancel_attempt`](Self::cancel_attempt) moves an active run to
-///   Cancelling; it can then only end Canceled, by a Canceled result or by lease expiry.
-/// - [`expire_attempt`](Self::expire_attempt) ends a run whose lease expired: Canceled if cancel
-///   was requested, else Expired, which the task counts as a Failed attempt (error text
-///   "lease expired at ..."): the spec's restart policy and `maxRetries` then requeue the
-///   task (Pending with `nextAttemptAt`) or end it, Exhausted once the budget is spent (seed
-///   003: "lease expiry requeues then moves to dead at the retry limit"). A `never` policy
-///   is respected: an expired attempt is not run again, the task ends Failed.
-/// - A final run never changes, and a final task accepts no change; only repeats answer
-///   `Unchanged`. The task's version goes up by exactly one when the task changes and stays
-///   when only the run changes (start, heartbeat, cancel of an active run).
+///   [`heartbeat_attempt`](Self::heartbeat_attempt), [`check_lease`](Self::check_lease)
+///   (logs, artifacts) and [`report_result`](Self::report_result). A stale lease is gone
+///   ([`TaskError::Gone`]); a lease is live while `now < lease_expires_at`.
+/// - Repeats are idempotent and say so with [`Applied::Unchanged`]; results are
+///   first-write-wins (a different one is [`TaskError::AttemptConflict`]).
+/// - Cancel intent wins: [`cancel_attempt`](Self::cancel_attempt) moves an active attempt
+///   to Cancelling, which can only end Canceled.
+/// - [`expire_attempt`](Self::expire_attempt) ends an attempt whose lease expired; the
+///   task counts it as a Failed attempt, so the restart policy and `maxRetries` requeue the
+///   task or end it (Exhausted once the budget is spent).
+/// - A final attempt never changes, and a final task accepts no change. The task's version
+///   goes up by exactly one when the task changes and stays when only the attempt changes
+///   (start, heartbeat, cancel of an active attempt).
 ///
-/// Runner calls and expiry take no expected version: the lease and the run's state fence
-/// them. A store writes the task and the run together when a call reports `Changed`.
+/// Runner calls and expiry take no expected version: the lease and the attempt's state
+/// fence them. A store writes the task and the attempt together when a call reports
+/// `Changed`.
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
@@ -136,9 +131,9 @@ impl Task {
     /// goes Pending to Running with attempt + 1 (as [`begin_attempt`](Self::begin_attempt),
     /// so not before a scheduled restart is due) and the new attempt is returned, Leased.
     ///
-    /// `previous` is the task's current run, if it has one; when given it must be the
-    /// task's run of its current attempt, and final. Errors, in order:
-    /// [`TaskError::Conflict`] (expected version), the previous run's
+    /// `previous` is the task's current attempt, if it has one; when given it must be the
+    /// record of the task's current attempt, and final. Errors, in order:
+    /// [`TaskError::Conflict`] (expected version), the previous attempt's
     /// ([`TaskError::AttemptMismatch`]), `leaseExpiresAt` not after `now`
     /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
@@ -200,7 +195,7 @@ impl Task {
     /// The runner extends its lease to `lease_expires_at`. A time at or before the current
     /// expiry is `Unchanged` (a lease never shrinks, so a repeated heartbeat is harmless);
     /// one at or before `now` is [`TaskError::Invalid`] at `leaseExpiresAt`. Allowed while
-    /// the run is active, cancelling included. The task does not change. Gone as
+    /// the attempt is active, cancelling included. The task does not change. Gone as
     /// [`check_lease`](Self::check_lease).
     pub fn heartbeat_attempt(
         &self,
@@ -227,7 +222,7 @@ impl Task {
 
     /// Whether `lease` is live for `run` at `now`: what a runner call about logs or artifacts
     /// checks. [`TaskError::AttemptMismatch`] if the pair disagrees, else [`TaskError::Gone`] when
-    /// the lease is not the run's ([`GoneReason::NotCurrentLease`]), the run has ended
+    /// the lease is not the attempt's ([`GoneReason::NotCurrentLease`]), the attempt has ended
     /// ([`GoneReason::AttemptEnded`], or [`GoneReason::LeaseExpired`] for an expired one),
     /// the task has ended ([`GoneReason::TaskEnded`]) or `now` is at or after the lease
     /// expiry ([`GoneReason::LeaseExpired`]).
@@ -261,11 +256,11 @@ impl Task {
         Ok(())
     }
 
-    /// Requests cancel of the task's current attempt. An active run goes to Cancelling
-    /// (cancel intent; the task stays Running until the run ends Canceled); a cancelling
-    /// run is `Unchanged`; when the run is final and the task waits for a restart, the task
+    /// Requests cancel of the task's current attempt. An active attempt goes to Cancelling
+    /// (cancel intent; the task stays Running until the attempt ends Canceled); a cancelling
+    /// attempt is `Unchanged`; when the attempt is final and the task waits for a restart, the task
     /// is canceled at once (as [`cancel`](Self::cancel)). A final task is
-    /// [`TaskError::InvalidTransition`]. A task that never ran has no run: use
+    /// [`TaskError::InvalidTransition`]. A task that never ran has no attempt: use
     /// [`cancel`](Self::cancel).
     pub fn cancel_attempt(
         &mut self,
@@ -291,12 +286,12 @@ impl Task {
 
     /// The runner reports how its attempt ended. Running ends in the outcome's state and the
     /// task applies the restart decision ([`end_attempt`](Self::end_attempt)), which is
-    /// returned. First write wins: on a final run the same result (error text compared after
+    /// returned. First write wins: on a final attempt the same result (error text compared after
     /// cutting to size) is `Unchanged` and a different one is [`TaskError::AttemptConflict`]; an
-    /// expired run is gone. A cancelling run accepts only Canceled (else
-    /// [`TaskError::AttemptConflict`]); a leased run must start first
+    /// expired attempt is gone. A cancelling attempt accepts only Canceled (else
+    /// [`TaskError::AttemptConflict`]); a leased attempt must start first
     /// ([`TaskError::InvalidAttemptTransition`]). Gone as [`check_lease`](Self::check_lease),
-    /// except that a repeat on a final run is answered as above. Random numbers are drawn
+    /// except that a repeat on a final attempt is answered as above. Random numbers are drawn
     /// only for a scheduled restart.
     pub fn report_result<R: RandomSource + ?Sized>(
         &mut self,
@@ -347,13 +342,13 @@ impl Task {
         }
     }
 
-    /// Ends an active run whose lease expired (`now` at or after its expiry, else
-    /// [`TaskError::LeaseNotExpired`]): a cancelling run ends Canceled and the task is
+    /// Ends an active attempt whose lease expired (`now` at or after its expiry, else
+    /// [`TaskError::LeaseNotExpired`]): a cancelling attempt ends Canceled and the task is
     /// Canceled; any other ends Expired and the task counts the attempt as Failed with the
     /// error "lease expired at ...", so the restart policy requeues it or ends it (Exhausted
-    /// when the budget is spent). The decision is returned. A final run is `Unchanged`: a
+    /// when the budget is spent). The decision is returned. A final attempt is `Unchanged`: a
     /// result that won the race stands, and nothing is resurrected. If the task has already
-    /// ended (canceled at once with [`cancel`](Self::cancel)) only the run ends, Canceled
+    /// ended (canceled at once with [`cancel`](Self::cancel)) only the attempt ends, Canceled
     /// for a canceled task and Expired otherwise, and the decision is the task's final phase.
     pub fn expire_attempt<R: RandomSource + ?Sized>(
         &mut self,
@@ -408,7 +403,7 @@ impl Task {
                 "taskId",
                 run.task_id.as_str(),
                 InvalidReason::Inconsistent {
-                    rule: "the run belongs to another task",
+                    rule: "the attempt belongs to another task",
                 },
             ));
         }
@@ -417,8 +412,8 @@ impl Task {
             && match phase {
                 TaskPhase::Running => run.is_active(),
                 TaskPhase::Pending => run.is_final(),
-                // A final task may leave an active run behind only when it was canceled at
-                // once; expire_attempt ends that run.
+                // A final task may leave an active attempt behind only when it was canceled at
+                // once; expire_attempt ends that attempt.
                 _ => true,
             };
         if agrees {
@@ -427,8 +422,8 @@ impl Task {
             Err(TaskError::AttemptMismatch {
                 task_attempt: self.status().attempt(),
                 task_phase: phase,
-                run_attempt: run.attempt,
-                run_state: run.state,
+                attempt: run.attempt,
+                state: run.state,
             })
         }
     }

@@ -15,16 +15,6 @@ use crate::spec::{TaskKind, TaskSpec};
 /// The routable task kinds, by wire name, in bit order.
 const KIND_NAMES: [&str; 3] = ["subprocess", "container", "wasm"];
 
-/// The wire name (`"type"` tag) of a kind.
-fn kind_name(kind: &TaskKind) -> &'static str {
-    match kind {
-        TaskKind::Subprocess { .. } => "subprocess",
-        TaskKind::Container { .. } => "container",
-        TaskKind::Wasm { .. } => "wasm",
-        TaskKind::Embedded => "embedded",
-    }
-}
-
 /// A set of routable task kinds: the kinds a runner can run.
 ///
 /// Written on the wire as an array of kind names (`["subprocess", "container"]`), the
@@ -549,7 +539,7 @@ impl RunnerRouter {
             Some(verdict.runner.clone())
         });
         Ok(RouteExplanation {
-            kind: kind_name(spec.kind()),
+            kind: spec.kind().type_name(),
             picked,
             runners,
         })
@@ -559,7 +549,7 @@ impl RunnerRouter {
 /// The spec's kind as a set, or the error for an embedded task.
 fn routable(spec: &TaskSpec) -> Result<KindSet, TaskError> {
     KindSet::of(spec.kind()).ok_or(TaskError::NotRoutable {
-        kind: kind_name(spec.kind()),
+        kind: spec.kind().type_name(),
     })
 }
 
@@ -567,7 +557,7 @@ fn routable(spec: &TaskSpec) -> Result<KindSet, TaskError> {
 fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, wanted: KindSet) -> TaskError {
     let selector: &LabelSelector = spec.runner_selector();
     TaskError::NoRunner {
-        kind: kind_name(spec.kind()),
+        kind: spec.kind().type_name(),
         selector: shorten(&selector.to_string()),
         runners: snapshot.len(),
         supporting: snapshot

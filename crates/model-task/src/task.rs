@@ -165,7 +165,7 @@ impl Task {
     }
 
     /// Ends the running attempt with `result` and applies the restart decision from the
-    /// spec (see [`decide_restart`](crate::decide_restart)): Running to the outcome's final
+    /// spec (see [`decide_restart`](crate::lifecycle::decide_restart)): Running to the outcome's final
     /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
     /// previous delay for decorrelated jitter comes from the status; random numbers are
     /// drawn only for a restart, after every check has passed. The error text is cut to
@@ -217,9 +217,9 @@ impl Task {
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to
     /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
     /// result from its runner is rejected because Canceled is final (with runs, as
-    /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the run left behind).
-    /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the run
-    /// goes to Cancelling and the task ends Canceled when the run does.
+    /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the attempt left behind).
+    /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the attempt
+    /// goes to Cancelling and the task ends Canceled when the attempt does.
     pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
         self.metadata.check_version(expected)?;
         self.phase().check_transition(TaskPhase::Canceled)?;

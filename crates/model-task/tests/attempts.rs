@@ -1,5 +1,6 @@
-//! Attempts and leases through the public API, one or more tests for each model-level item
-//! of seed 003's test plan (section 11), and a property test of random interleavings.
+//! Attempts and leases through the public API: one or more tests for each rule of
+//! `docs/attempts.md` (each section names its rule), and a property test of random
+//! interleavings.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -95,7 +96,8 @@ fn assert_gone(result: Result<impl std::fmt::Debug, TaskError>, want: GoneReason
     }
 }
 
-// ---- 4, 21: a stale or unknown lease cannot start, heartbeat, report logs or a result.
+// ---- Stale leases are gone: a stale or unknown lease cannot start, heartbeat, report logs
+// ---- or a result.
 
 #[test]
 fn a_stale_or_unknown_lease_is_gone_for_every_runner_call() {
@@ -182,7 +184,8 @@ fn an_expired_lease_is_gone_even_before_the_reaper_runs() {
     assert_eq!(run.state(), AttemptState::Running);
 }
 
-// ---- 5: lease expiry requeues, then ends the task at the retry limit.
+// ---- Expiry, Retries and the exhausted state: lease expiry requeues, then ends the task at
+// ---- the retry limit.
 
 #[test]
 fn lease_expiry_requeues_then_exhausts_at_the_retry_limit() {
@@ -261,7 +264,7 @@ fn lease_expiry_after_a_cancel_request_ends_canceled_without_retry() {
     }
 }
 
-// ---- 6: in-flight cancel goes to Cancelling and can only end Canceled.
+// ---- Cancel intent wins: in-flight cancel goes to Cancelling and can only end Canceled.
 
 #[test]
 fn in_flight_cancel_goes_to_cancelling_and_only_ends_canceled() {
@@ -402,7 +405,7 @@ fn cancel_between_attempts_cancels_the_task() {
     assert_eq!(run, final_run, "the final run did not change");
 }
 
-// ---- 15, 16: duplicate start and heartbeat with the current lease are idempotent.
+// ---- Idempotency: duplicate start and heartbeat with the current lease change nothing.
 
 #[test]
 fn duplicate_start_and_heartbeat_are_idempotent() {
@@ -442,7 +445,7 @@ fn duplicate_start_and_heartbeat_are_idempotent() {
     assert_eq!(err.path(), Some("leaseExpiresAt"));
 }
 
-// ---- 8, 18: a duplicate result is idempotent; a different payload is a conflict.
+// ---- First write wins: a duplicate result is idempotent; a different payload is a conflict.
 
 #[test]
 fn duplicate_results_are_idempotent_and_different_ones_conflict() {
@@ -506,7 +509,8 @@ fn duplicate_results_are_idempotent_and_different_ones_conflict() {
     assert_eq!((task, run), (task_after, run_after));
 }
 
-// ---- 13: cancel and result in either order converge to one final state.
+// ---- Cancel intent wins, First write wins: cancel and result in either order converge to
+// ---- one final state.
 
 #[test]
 fn cancel_and_result_in_either_order_converge() {
@@ -555,7 +559,7 @@ fn cancel_and_result_in_either_order_converge() {
     }
 }
 
-// ---- 14: expiry racing with a late result neither moves a final attempt nor resurrects.
+// ---- Expiry: racing with a late result neither moves a final attempt nor resurrects it.
 
 #[test]
 fn a_result_that_wins_the_race_stands_against_expiry() {
@@ -612,9 +616,9 @@ fn a_late_result_after_expiry_is_gone_and_resurrects_nothing() {
     }
 }
 
-// ---- 9: final attempts and final tasks reject every further change.
+// ---- First write wins: final attempts and final tasks reject every further change.
 
-/// Every run-level call at `now`, each returning whether it changed anything (errors: no).
+/// Every attempt-level call at `now`, each returning whether it changed anything (errors: no).
 fn every_call(task: &mut Task, run: &mut TaskRun, now: DateTime<Utc>) -> Vec<(String, bool)> {
     let mut rng = rng();
     let lease = run.lease();
@@ -720,7 +724,7 @@ fn a_final_attempt_of_a_requeued_task_never_changes() {
     }
 }
 
-// ---- One active run per task; the next attempt needs the previous one final.
+// ---- One active attempt: the next attempt needs the previous one final.
 
 #[test]
 fn the_next_attempt_needs_the_previous_one_final() {
@@ -744,7 +748,7 @@ fn the_next_attempt_needs_the_previous_one_final() {
             t(2),
         )
         .unwrap();
-    // A previous run that is not the task's current attempt is refused.
+    // A previous attempt that is not the task's current attempt is refused.
     let mut stale = first.clone();
     let mut next = lease(&mut task, Some(&first), t(3));
     let _ = task.start_attempt(&mut next, lease_of(2), t(4)).unwrap();
@@ -762,7 +766,7 @@ fn the_next_attempt_needs_the_previous_one_final() {
         refused,
         Err(TaskError::AttemptMismatch {
             task_attempt: 2,
-            run_attempt: 1,
+            attempt: 1,
             ..
         })
     ));
@@ -793,7 +797,7 @@ fn concurrent_lease_claims_conflict_on_the_task_version() {
     assert_eq!(stored, before);
 }
 
-// ---- 7: duplicate log batches dedupe by (attempt, sequence).
+// ---- Log dedupe: duplicate log batches dedupe by (attempt, sequence).
 
 #[test]
 fn duplicate_log_batches_dedupe_by_attempt_and_sequence() {
@@ -818,7 +822,7 @@ fn duplicate_log_batches_dedupe_by_attempt_and_sequence() {
 // ---- Wire form.
 
 #[test]
-fn runs_round_trip_through_json_in_every_state() {
+fn attempts_round_trip_through_json_in_every_state() {
     let mut rng = rng();
     let mut runs = Vec::new();
     let (mut task, mut run) = running(RestartPolicy::Never, None);
@@ -973,14 +977,14 @@ proptest! {
                     prop_assert!(known, "unexpected error {:?}", err);
                 }
             }
-            // At most one active run, and it is the current one, exactly while the task runs.
+            // At most one active attempt, and it is the current one, exactly while the task runs.
             let active = runs.iter().filter(|r| r.is_active()).count();
             prop_assert!(active <= 1);
             prop_assert_eq!(
                 task.phase() == TaskPhase::Running,
                 runs.last().is_some_and(TaskRun::is_active)
             );
-            // Attempts only increase: run i is attempt i + 1, the task counts them.
+            // Attempts only increase: record i is attempt i + 1, the task counts them.
             for (i, run) in runs.iter().enumerate() {
                 prop_assert_eq!(run.attempt() as usize, i + 1);
             }
@@ -1002,7 +1006,7 @@ proptest! {
             let task_changed = task.status() != task_before.status();
             let want = task_before.resource_version() + u64::from(task_changed);
             prop_assert_eq!(task.resource_version(), want);
-            // Every reachable run and task is a valid wire value.
+            // Every reachable attempt and task is a valid wire value.
             for run in &runs {
                 let back: TaskRun = serde_json::from_str(&serde_json::to_string(run).unwrap()).unwrap();
                 prop_assert_eq!(&back, run);
@@ -1013,7 +1017,7 @@ proptest! {
     }
 
     #[test]
-    fn runs_round_trip(
+    fn attempt_records_round_trip(
         attempt in 1u32..1_000,
         lease in any::<u64>(),
         state_index in 0usize..AttemptState::ALL.len(),

@@ -15,7 +15,7 @@ use crate::error::TaskError;
 ///
 /// A `u64` the control plane chooses (a counter, or random bits); this crate only compares
 /// lease ids, it never mints them. A lease id is an identity, not a secret: authenticate the
-/// runner separately and keep tokens out of the model (seed 003 stores only a token hash).
+/// runner separately and keep tokens out of the model (a store keeps only a token's hash).
 ///
 /// Shown and sent as a base-36 string (`"9ix"` for 12345), so JSON readers that hold numbers
 /// as doubles cannot round it; parsing also accepts uppercase letters and leading zeros.

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The identity of one log line: the attempt that wrote it and its sequence number within
-/// that attempt (seed 003, invariant 5: the dedupe key is `(attempt, seq)`).
+/// that attempt: the dedupe key of `docs/attempts.md` ("Log dedupe").
 ///
 /// Ordered by attempt, then sequence: the order in which lines were written, since
 /// attempts only increase and a runner numbers its lines in increasing order. On the wire,

@@ -14,11 +14,12 @@ use crate::lifecycle::{
     AttemptResult, MAX_STATUS_ERROR_BYTES, check_error_text, truncate_on_char_boundary,
 };
 
-/// One attempt of a task: which runner holds it under which lease until when, its state,
-/// its times and its result (seed 003's `RunAttempt`).
+/// The record of one attempt of a task: which runner holds it under which lease until when,
+/// its state, its times and its result. The name is the one the wire and solti-model use;
+/// the rules are in `docs/attempts.md`.
 ///
 /// Made by [`Task::lease_attempt`](crate::Task::lease_attempt) and changed only by the
-/// operations on [`Task`](crate::Task) that take the task and its run together
+/// operations on [`Task`](crate::Task) that take the task and its attempt together
 /// ([`start_attempt`](crate::Task::start_attempt), [`heartbeat_attempt`](crate::Task::heartbeat_attempt),
 /// [`cancel_attempt`](crate::Task::cancel_attempt), [`report_result`](crate::Task::report_result),
 /// [`expire_attempt`](crate::Task::expire_attempt)); the state machine is [`AttemptState`]'s. The fields
@@ -85,8 +86,8 @@ impl TaskRun {
         self.state
     }
 
-    /// Whether cancel was requested (the runner should stop; seed 003 returns it with every
-    /// start and heartbeat).
+    /// Whether cancel was requested: the runner should stop (an API returns it with every
+    /// start and heartbeat; `docs/attempts.md`, "Cancel intent wins").
     pub const fn cancel_requested(&self) -> bool {
         self.cancel_requested
     }
@@ -127,7 +128,7 @@ impl TaskRun {
     }
 
     /// The identity of this attempt's log line number `sequence`, for deduplication with a
-    /// [`LogCursor`](crate::LogCursor).
+    /// [`LogCursor`](crate::attempt::LogCursor).
     pub const fn log_key(&self, sequence: u64) -> LogKey {
         LogKey::new(self.attempt, sequence)
     }
@@ -254,7 +255,7 @@ impl TryFrom<TaskRunRaw> for TaskRun {
 }
 
 impl TaskRun {
-    /// Checks that the fields agree; paths are relative to the run.
+    /// Checks that the fields agree; paths are relative to the attempt.
     fn check(&self) -> Result<(), TaskError> {
         if self.attempt == 0 {
             return Err(TaskError::invalid("attempt", InvalidReason::Zero));

@@ -1,5 +1,5 @@
 //! Unit tests for `attempt`: which reason a gone call gets, the pair checks, the lease
-//! checks of `lease_attempt`, and ending a run left behind by a task canceled at once.
+//! checks of `lease_attempt`, and ending an attempt left behind by a task canceled at once.
 
 use chrono::{TimeDelta, TimeZone};
 use model_ids::TaskId;
@@ -109,12 +109,12 @@ fn messages() {
     let mismatch = TaskError::AttemptMismatch {
         task_attempt: 2,
         task_phase: TaskPhase::Pending,
-        run_attempt: 1,
-        run_state: AttemptState::Failed,
+        attempt: 1,
+        state: AttemptState::Failed,
     };
     assert_eq!(
         mismatch.to_string(),
-        "run attempt 1 (failed) does not match the task at attempt 2 (pending)"
+        "attempt 1 (failed) does not match the task at attempt 2 (pending)"
     );
     let conflict = TaskError::AttemptConflict {
         attempt: 1,
@@ -148,18 +148,18 @@ fn a_run_of_another_task_or_attempt_is_a_mismatch() {
         task.check_lease(&older, LEASE, t(2)),
         Err(TaskError::AttemptMismatch {
             task_attempt: 1,
-            run_attempt: 2,
+            attempt: 2,
             ..
         })
     ));
-    // A final run with a running task: the task has not taken the result in.
+    // A final attempt with a running task: the task has not taken the result in.
     let mut ended = run;
     ended.mark_final(AttemptState::Failed, None, None, t(3));
     assert!(matches!(
         task.check_lease(&ended, LEASE, t(3)),
         Err(TaskError::AttemptMismatch {
             task_phase: TaskPhase::Running,
-            run_state: AttemptState::Failed,
+            state: AttemptState::Failed,
             ..
         })
     ));

@@ -20,7 +20,7 @@ pub enum AttemptOutcome {
     Succeeded,
     /// The attempt finished with failure.
     Failed,
-    /// The attempt ran past its [`Timeout`](crate::Timeout).
+    /// The attempt ran past its [`Timeout`](crate::spec::Timeout).
     Timeout,
     /// The attempt was canceled.
     Canceled,
@@ -209,7 +209,7 @@ impl TaskStatus {
     }
 }
 
-/// Checks a stored error text (a status's or a run's `error` field): at most
+/// Checks a stored error text (a status's or an attempt's `error` field): at most
 /// [`MAX_STATUS_ERROR_BYTES`] bytes.
 pub(crate) fn check_error_text(error: Option<&str>) -> Result<(), TaskError> {
     match error {

@@ -122,7 +122,7 @@ fn kind_sets_serde() {
 #[test]
 fn hash_functions_are_the_documented_ones() {
     // Published constants: FNV-1a 64 of "" is the offset basis, of "a" is 0xaf63dc4c8601ec8c;
-    // the first splitmix64 output for seed 0 is 0xe220a8397b1dcdaf.
+    // the first splitmix64 output from state 0 is 0xe220a8397b1dcdaf.
     assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
     assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);

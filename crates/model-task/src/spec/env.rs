@@ -4,9 +4,8 @@
 use model_ids::BoundedVec;
 use serde::{Deserialize, Serialize};
 
-use super::limits::{MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS};
+use super::limits::{Env, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS};
 use super::text::check_text;
-use super::wire::Env;
 use crate::error::{InvalidReason, TaskError, index_path};
 
 /// One environment variable: a key and its value.

@@ -1,13 +1,11 @@
-//! The unvalidated wire twins of a spec, and the bound of each collection they read.
+//! The unvalidated wire twins of a spec.
 //!
 //! Parsing reads a [`TaskSpecRaw`] (plain serde types only) and validates it once, in
 //! `TryFrom`, so every rule is checked in one place and each error gets its full field path.
-//! Each collection is read through a [`Limit`] marker for [`model_ids::BoundedVec`] and
-//! [`model_ids::BoundedPairs`]: a list or an object stops with an error
-//! (`invalid args: more than 1024 entries`) as soon as it holds one entry more than its
-//! limit, so a hostile document costs at most the limit in memory and time.
+//! Each collection is read through its bound (`super::limits`), so a hostile document costs
+//! at most the limit in memory and time.
 
-use model_ids::{BoundedPairs, BoundedVec, Limit, Slot};
+use model_ids::{BoundedPairs, BoundedVec, Slot};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use model_selector::{
     LabelSelector, Labels, MAX_REQUIREMENTS, RunnerSelector, SelectorOperator, SelectorRequirement,
@@ -15,39 +13,9 @@ use model_selector::{
 use serde::Deserialize;
 
 use super::kind::TaskKindRaw;
-use super::limits::{MAX_ARGS, MAX_ENV_VARS};
+use super::limits::{MatchExpressions, MatchLabels, SpecLabels, Values};
 use super::{TaskKind, TaskSpec, Timeout};
 use crate::error::{InvalidReason, TaskError};
-
-/// Defines one uninhabited marker type per bounded field, with the default error.
-macro_rules! limits {
-    ($($(#[$meta:meta])* $name:ident = $field:literal, $max:expr;)*) => {$(
-        $(#[$meta])*
-        pub(crate) enum $name {}
-
-        impl Limit for $name {
-            const FIELD: &'static str = $field;
-            const MAX: usize = $max;
-        }
-    )*};
-}
-
-limits! {
-    /// An argument list ([`MAX_ARGS`]).
-    Args = "args", MAX_ARGS;
-    /// A container's entrypoint ([`MAX_ARGS`]).
-    Command = "command", MAX_ARGS;
-    /// An environment ([`MAX_ENV_VARS`]).
-    Env = "env", MAX_ENV_VARS;
-    /// A selector's requirement list.
-    MatchExpressions = "matchExpressions", model_selector::MAX_REQUIREMENTS;
-    /// A selector's equality map.
-    MatchLabels = "matchLabels", model_selector::MAX_REQUIREMENTS;
-    /// A requirement's values.
-    Values = "values", model_selector::MAX_VALUES;
-    /// A spec's label set.
-    SpecLabels = "labels", model_selector::MAX_LABELS;
-}
 
 /// A label set as a spec reads it: at most [`model_selector::MAX_LABELS`] pairs.
 pub(crate) type LabelsRaw = BoundedPairs<SpecLabels>;
@@ -193,6 +161,3 @@ impl SelectorRaw {
         builder.build().map_err(TaskError::Selector)
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -4,7 +4,7 @@
 //! The schemas say as much of each rule as JSON Schema can. What only parsing checks:
 //! byte lengths of non-ASCII text (`maxLength` counts characters, the limits count UTF-8
 //! bytes); a script body's decoded size, UTF-8 and NUL bytes; unique environment keys;
-//! `updatedAt` not before `createdAt`; a run's times in order (`leasedAt` < `leaseExpiresAt`,
+//! `updatedAt` not before `createdAt`; an attempt's times in order (`leasedAt` < `leaseExpiresAt`,
 //! `leasedAt` <= `startedAt` <= `finishedAt`) and its lease id within a `u64`; and the rules of the lower layers their own schemas
 //! leave out (`maxMs >= firstMs`, selector requirements in all, `Gt`/`Lt` values in `i64`).
 

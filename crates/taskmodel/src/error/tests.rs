@@ -73,8 +73,8 @@ fn kinds_of_attempt_errors() {
         TaskError::AttemptMismatch {
             task_attempt: 2,
             task_phase: TaskPhase::Pending,
-            run_attempt: 1,
-            run_state: AttemptState::Failed,
+            attempt: 1,
+            state: AttemptState::Failed,
         },
         ErrorKind::Conflict,
     );

@@ -38,7 +38,7 @@ fn display_and_serde_use_the_same_wire_name() {
 }
 
 #[test]
-fn final_phases_are_the_seeds_terminal_phases() {
+fn final_phases_are_exactly_the_five_terminal_phases() {
     use TaskPhase::*;
     let finals: Vec<TaskPhase> = TaskPhase::ALL
         .into_iter()

@@ -9,7 +9,7 @@ use serde::de::{Error as _, IgnoredAny, MapAccess};
 use super::{Interpreter, ScriptBody, SubprocessMode, TaskKind};
 use crate::error::TaskError;
 use crate::spec::env::EnvListRaw;
-use crate::spec::wire::{Args, Command};
+use crate::spec::limits::{Args, Command};
 
 /// The wire form of [`TaskKind`], unvalidated.
 ///

@@ -1,4 +1,4 @@
-//! Unit tests for the spec's wire twins: every collection a raw twin reads stops one entry past its limit,
+//! Unit tests for `limits`: every collection a raw twin reads stops one entry past its limit,
 //! with an error naming the field and the limit, before reading the rest.
 
 use model_selector::{MAX_LABELS, MAX_REQUIREMENTS, MAX_VALUES};

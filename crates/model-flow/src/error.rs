@@ -194,17 +194,17 @@ pub enum FlowError {
 impl FlowError {
     /// The category of this error.
     ///
-    /// Validation errors are [`ErrorKind::Invalid`] (the task errors a flow wraps come from
-    /// validating its specs and environment, so they are too); a change a job's state does
-    /// not allow is [`ErrorKind::InvalidTransition`]; a different end for an ended job is
+    /// Validation errors are [`ErrorKind::Invalid`] (a wrapped identifier, task or selector
+    /// error gives its own kind); a change a job's state does not allow is
+    /// [`ErrorKind::InvalidTransition`]; a different end for an ended job is
     /// [`ErrorKind::Conflict`].
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            FlowError::Id { .. }
-            | FlowError::Task(_)
-            | FlowError::Selector(_)
-            | FlowError::NoJobs { .. }
+            FlowError::Id { error, .. } => error.kind(),
+            FlowError::Task(error) => error.kind(),
+            FlowError::Selector(error) => error.kind(),
+            FlowError::NoJobs { .. }
             | FlowError::TooMany { .. }
             | FlowError::TooLong { .. }
             | FlowError::Empty { .. }

@@ -35,10 +35,10 @@ const FLOW: &str = r#"{
 
 /// Runs one attempt of `task` ending with `outcome` and tells the flow run.
 fn attempt(run: &mut FlowRun, task: &mut Task, job: &str, outcome: AttemptOutcome, now: i64) {
-    task.start_attempt(None, at(now)).unwrap();
+    task.begin_attempt(None, at(now)).unwrap();
     let mut rng = SeededRandom::new(7);
     let decision = task
-        .finish_attempt(None, AttemptResult::new(outcome), &mut rng, at(now + 1))
+        .end_attempt(None, AttemptResult::new(outcome), &mut rng, at(now + 1))
         .unwrap();
     let result = (decision.phase() == TaskPhase::Succeeded).then(|| {
         JobResult::from_pairs([("attempts", task.status().attempt().to_string())]).unwrap()

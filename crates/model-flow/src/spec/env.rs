@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use model_task::{MAX_ENV_VARS, RunnerEnv, TaskEnv, TaskKind, TaskSpec, merge_env};
+use model_task::spec::{MAX_ENV_VARS, RunnerEnv, merge_env};
+use model_task::{TaskEnv, TaskKind, TaskSpec};
 
 use crate::error::FlowError;
 

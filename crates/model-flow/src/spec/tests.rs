@@ -1,4 +1,5 @@
-use model_task::{EnvVar, MAX_ENV_VARS, TaskKind};
+use model_task::TaskKind;
+use model_task::spec::{EnvVar, MAX_ENV_VARS};
 
 use super::*;
 

@@ -250,6 +250,39 @@ impl FlowError {
         }
     }
 
+    /// The message without the field path in front, for a caller that shows the path on its
+    /// own (`taskctl check` prints `FILE: PATH: MESSAGE`); errors without a path give their
+    /// whole message. A [`FlowError::Cycle`] gives its first cycle's (each [`FlowCycle`] has
+    /// its own path and message).
+    ///
+    /// ```
+    /// use model_flow::FlowSpec;
+    ///
+    /// let err = FlowSpec::builder("f").build().unwrap_err();
+    /// assert_eq!(err.path(), Some("jobs"));
+    /// assert_eq!(err.message(), "a flow has at least one job");
+    /// assert_eq!(err.to_string(), "jobs: a flow has at least one job");
+    /// ```
+    pub fn message(&self) -> String {
+        match self {
+            FlowError::Id { error, .. } => error.to_string(),
+            FlowError::Task(error) => error.message(),
+            FlowError::Selector(error) => error.message(),
+            FlowError::Cycle { cycles, .. } => {
+                cycles.first().map_or_else(String::new, FlowCycle::message)
+            }
+            other => {
+                let shown = other.to_string();
+                match other.path() {
+                    Some(path) => shown
+                        .strip_prefix(&format!("{path}: "))
+                        .map_or(shown.clone(), str::to_owned),
+                    None => shown,
+                }
+            }
+        }
+    }
+
     /// Puts `prefix` in front of the field path (`spec` and `kind.env` give
     /// `spec.kind.env`; `jobs` and `[2]` give `jobs[2]`), for a caller that embeds a flow in
     /// a larger value. Errors without a path are returned unchanged.
@@ -316,16 +349,30 @@ impl FlowCycle {
     pub fn jobs(&self) -> &[JobName] {
         &self.jobs
     }
+
+    /// The message without the path: `jobs form a cycle: a -> b -> a`.
+    pub fn message(&self) -> String {
+        CycleJobs(&self.jobs).to_string()
+    }
 }
 
 impl fmt::Display for FlowCycle {
     /// `PATH: jobs form a cycle: a -> b -> a`, with the middle of a cycle longer than
     /// [`MAX_CYCLE_JOBS_SHOWN`] names left out.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: jobs form a cycle: ", self.path)?;
-        let len = self.jobs.len();
+        write!(f, "{}: {}", self.path, CycleJobs(&self.jobs))
+    }
+}
+
+/// `jobs form a cycle: a -> b -> a`, shortened past [`MAX_CYCLE_JOBS_SHOWN`] names.
+struct CycleJobs<'a>(&'a [JobName]);
+
+impl fmt::Display for CycleJobs<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("jobs form a cycle: ")?;
+        let len = self.0.len();
         let half = MAX_CYCLE_JOBS_SHOWN / 2;
-        for (i, job) in self.jobs.iter().enumerate() {
+        for (i, job) in self.0.iter().enumerate() {
             if len > MAX_CYCLE_JOBS_SHOWN && i >= half && i < len - half {
                 if i == half {
                     write!(f, " -> … {} more …", len - 2 * half)?;

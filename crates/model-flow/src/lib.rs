@@ -38,6 +38,7 @@ mod error;
 mod graph;
 mod keys;
 mod limits;
+mod parsed;
 mod rule;
 mod run;
 #[cfg(feature = "schema")]
@@ -55,6 +56,7 @@ pub use crate::{
         MAX_JOB_DEPENDENCIES, MAX_REPORTED_CYCLES, MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES,
         MAX_RESULT_VALUE_BYTES,
     },
+    parsed::Parsed,
     rule::{FailurePolicy, TriggerRule},
     run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult},
     spec::{FlowJob, FlowSpec, FlowSpecBuilder, merge_flow_env},

@@ -13,6 +13,7 @@ use model_task::{RestartDecision, TaskPhase};
 pub use self::result::JobResult;
 pub use self::status::FlowStatus;
 use self::status::StateCounts;
+pub(crate) use self::wire::FlowRunRaw;
 use crate::error::{FlowError, shorten};
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;

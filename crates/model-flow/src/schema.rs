@@ -110,6 +110,7 @@ fn depends_on(generator: &mut SchemaGenerator) -> Schema {
         "type": "array",
         "items": name,
         "maxItems": MAX_JOB_DEPENDENCIES,
+        "uniqueItems": true,
     })
 }
 

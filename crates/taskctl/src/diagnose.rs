@@ -13,9 +13,11 @@
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use taskmodel::flow::FlowError;
+use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, RestartPolicy};
 use taskmodel::task::{Parsed, TaskError};
-use taskmodel::{Slot, TaskId};
+use taskmodel::{FailurePolicy, Slot, TaskId, TriggerRule};
 
 /// One problem in a document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -109,7 +111,58 @@ macro_rules! plain_wire {
     )*};
 }
 
-plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
+/// The keys of an object whose fields are checked one by one: a plain wire type (its every
+/// field an `IgnoredAny`), read only for its unknown and missing fields.
+macro_rules! keys_wire {
+    ($($ty:ty),* $(,)?) => {$(
+        impl crate::diagnose::Wire for $ty {
+            type Value = ();
+
+            fn check(self) -> Result<(), taskmodel::task::TaskError> {
+                Ok(())
+            }
+        }
+    )*};
+}
+pub(crate) use keys_wire;
+
+plain_wire!(
+    Slot,
+    TaskId,
+    RestartPolicy,
+    AdmissionPolicy,
+    u32,
+    FlowId,
+    JobName,
+    FailurePolicy,
+    TriggerRule,
+    Vec<String>,
+    Vec<serde::de::IgnoredAny>,
+);
+
+/// A model-flow error as problems, at the paths the error names: one per cycle for a
+/// cycle error (and one saying how many more, when some were left out).
+pub(crate) fn flow_problems(err: &FlowError) -> Vec<Problem> {
+    match err {
+        FlowError::Cycle { cycles, unreported } => {
+            let mut problems: Vec<Problem> = cycles
+                .iter()
+                .map(|cycle| Problem::at(cycle.path(), cycle.message()))
+                .collect();
+            if *unreported > 0 {
+                problems.push(Problem::at(
+                    "jobs",
+                    format!("{unreported} more groups of jobs form cycles"),
+                ));
+            }
+            problems
+        }
+        other => vec![Problem::at(
+            other.path().unwrap_or_default(),
+            other.message(),
+        )],
+    }
+}
 
 /// Parses `text` as JSON, or the syntax error with its line and column.
 pub(crate) fn parse_json(text: &str) -> Result<Value, Problem> {
@@ -151,11 +204,7 @@ fn parse_all_except<W: Wire>(
             Ok(Ok(parsed)) if problems.is_empty() => return Ok(parsed),
             Ok(Ok(_)) => return Err(problems),
             Ok(Err(err)) => task_problem(&err),
-            Err(err) => {
-                let path = err.path().to_string();
-                let path = if path == "." { String::new() } else { path };
-                Problem::at(path, without_position(err.inner()))
-            }
+            Err(err) => serde_problem(&err),
         };
         if quoted_after(&problem.message, "missing field ")
             .is_some_and(|field| removed.iter().any(|r| r == field))
@@ -178,6 +227,13 @@ fn parse_all_except<W: Wire>(
         removed.push(field);
     }
     Err(problems)
+}
+
+/// A serde error as a problem at serde's path to the value.
+pub(crate) fn serde_problem(err: &serde_path_to_error::Error<serde_json::Error>) -> Problem {
+    let path = err.path().to_string();
+    let path = if path == "." { String::new() } else { path };
+    Problem::at(path, without_position(err.inner()))
 }
 
 /// A top-level field of a wire type, with a check of its value on its own.

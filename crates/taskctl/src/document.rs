@@ -1,14 +1,20 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
-use serde::Serialize;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use taskmodel::Slot;
+use taskmodel::flow::{self, FlowSpec};
+use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
+use taskmodel::task::{ObjectMeta, Parsed, Task, TaskEnv, TaskKind, TaskSpec, TaskStatus};
+use taskmodel::{FailurePolicy, Slot, TriggerRule};
 
-use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};
+use crate::diagnose::{
+    Field, Problem, flow_problems, parse_fields, parse_json, parse_text, serde_problem,
+    task_problem,
+};
 
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
@@ -21,14 +27,18 @@ pub enum Shape {
     TaskSpec,
     /// A whole task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A flow of jobs, each job's spec held to the submit-boundary rules
+    /// ([`FlowSpec::validate`]).
+    Flow,
 }
 
 impl Shape {
     /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), anything else for a spec.
+    /// task (and told what it lacks), one with `jobs` for a flow, anything else for a spec.
     fn of(value: &Value) -> Self {
         match value.as_object() {
             Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
+            Some(object) if object.contains_key("jobs") => Self::Flow,
             _ => Self::TaskSpec,
         }
     }
@@ -38,6 +48,7 @@ impl Shape {
         match self {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
+            Self::Flow => "flow",
         }
     }
 }
@@ -62,8 +73,9 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules.
+/// A document with `metadata`, `spec` or `status` is a [`Task`]; one with `jobs` is a
+/// [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, and the specs of a flow's jobs,
+/// are held to the submit-boundary rules.
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -99,6 +111,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Flow => parse_text::<FlowSpec>(text).map(drop),
     };
     read.err()
 }
@@ -108,6 +121,7 @@ fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Flow => check_flow(value),
     };
     result.err().unwrap_or_default()
 }
@@ -145,4 +159,102 @@ fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
 /// The submit boundary: what parsing checks, plus the rules for submitting (no embedded kind).
 fn submit(spec: &TaskSpec) -> Result<(), Vec<Problem>> {
     spec.validate().map_err(|err| vec![task_problem(&err)])
+}
+
+// ---- Flows
+
+/// The keys of a flow, for unknown and missing fields; every value is checked by a field.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct FlowKeys {
+    #[allow(dead_code, reason = "read for the missing-field check only")]
+    name: IgnoredAny,
+    #[serde(default)]
+    #[allow(dead_code, reason = "read for the unknown-field check only")]
+    env: IgnoredAny,
+    #[serde(default)]
+    #[allow(dead_code, reason = "read for the unknown-field check only")]
+    labels: IgnoredAny,
+    #[serde(default)]
+    #[allow(dead_code, reason = "read for the unknown-field check only")]
+    failure_policy: IgnoredAny,
+    #[allow(dead_code, reason = "read for the missing-field check only")]
+    jobs: IgnoredAny,
+}
+
+/// The keys of one job.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct JobKeys {
+    #[allow(dead_code, reason = "read for the missing-field check only")]
+    name: IgnoredAny,
+    #[allow(dead_code, reason = "read for the missing-field check only")]
+    spec: IgnoredAny,
+    #[serde(default)]
+    #[allow(dead_code, reason = "read for the unknown-field check only")]
+    depends_on: IgnoredAny,
+    #[serde(default)]
+    #[allow(dead_code, reason = "read for the unknown-field check only")]
+    when: IgnoredAny,
+}
+
+crate::diagnose::keys_wire!(FlowKeys, JobKeys);
+
+/// The fields of a flow, each checked on its own; `jobs` checks every job.
+const FLOW_FIELDS: &[Field] = &[
+    Field::of::<FlowId>("name"),
+    Field::of::<Option<Parsed<TaskEnv>>>("env"),
+    Field::of::<Option<Parsed<Labels>>>("labels"),
+    Field::of::<Option<FailurePolicy>>("failurePolicy"),
+    Field {
+        name: "jobs",
+        check: check_jobs,
+    },
+];
+
+/// The fields of one job; its spec is checked field by field and held to the submit rules.
+const JOB_FIELDS: &[Field] = &[
+    Field::of::<JobName>("name"),
+    Field {
+        name: "spec",
+        check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+    },
+    Field::of::<Option<Vec<String>>>("dependsOn"),
+    Field::of::<Option<TriggerRule>>("when"),
+];
+
+/// Every problem of every job, each under `[i]`.
+fn check_jobs(value: &Value) -> Result<(), Vec<Problem>> {
+    let Some(jobs) = value.as_array() else {
+        return parse_fields::<Vec<IgnoredAny>>(value, &[]).map(drop);
+    };
+    let problems: Vec<Problem> = jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, job)| {
+            parse_fields::<JobKeys>(job, JOB_FIELDS)
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |problem| problem.under(&format!("[{i}]")))
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+/// A flow's fields, then (when they are all fine) what the flow checks across its jobs:
+/// the graph and each job's merged environment, as [`FlowSpec`] reads them.
+fn check_flow(value: &Value) -> Result<(), Vec<Problem>> {
+    parse_fields::<FlowKeys>(value, FLOW_FIELDS)?;
+    match serde_path_to_error::deserialize::<_, flow::Parsed<FlowSpec>>(value) {
+        Ok(parsed) => parsed
+            .into_result()
+            .map(drop)
+            .map_err(|err| flow_problems(&err)),
+        Err(err) => Err(vec![serde_problem(&err)]),
+    }
 }

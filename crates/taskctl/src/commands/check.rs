@@ -14,7 +14,7 @@ use crate::report::{CommandError, write_json};
 
 /// The result for one file.
 #[derive(Debug, Serialize)]
-struct FileReport {
+pub(super) struct FileReport {
     file: String,
     /// `None` when the document is not JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -63,7 +63,8 @@ fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Input>, Comma
         .collect()
 }
 
-fn check_input(input: &Input) -> FileReport {
+/// Checks one input as `check` does.
+pub(super) fn check_input(input: &Input) -> FileReport {
     let (shape, problems) = match &input.text {
         Err(reason) => (None, vec![Problem::at("", reason.clone())]),
         Ok(text) => {
@@ -81,22 +82,7 @@ fn check_input(input: &Input) -> FileReport {
 
 fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> {
     for file in &report.files {
-        for problem in &file.problems {
-            let name = &file.file;
-            match (problem.line, problem.column, problem.path.as_str()) {
-                (Some(line), Some(column), _) => {
-                    writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
-                }
-                (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
-                (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
-            }
-        }
-        let what = file.shape.map_or("JSON document", Shape::describe);
-        match file.problems.len() {
-            0 => writeln!(out, "{}: valid {what}", file.file)?,
-            1 => writeln!(out, "{}: invalid {what} (1 problem)", file.file)?,
-            n => writeln!(out, "{}: invalid {what} ({n} problems)", file.file)?,
-        }
+        write_file(out, file)?;
     }
     if report.files.len() > 1 {
         let invalid = report.files.iter().filter(|file| !file.valid).count();
@@ -106,6 +92,27 @@ fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> 
             report.files.len(),
             report.files.len() - invalid
         )?;
+    }
+    Ok(())
+}
+
+/// One file's problems, one line each, and its summary line.
+pub(super) fn write_file(out: &mut dyn Write, file: &FileReport) -> Result<(), CommandError> {
+    for problem in &file.problems {
+        let name = &file.file;
+        match (problem.line, problem.column, problem.path.as_str()) {
+            (Some(line), Some(column), _) => {
+                writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
+            }
+            (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
+            (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
+        }
+    }
+    let what = file.shape.map_or("JSON document", Shape::describe);
+    match file.problems.len() {
+        0 => writeln!(out, "{}: valid {what}", file.file)?,
+        1 => writeln!(out, "{}: invalid {what} (1 problem)", file.file)?,
+        n => writeln!(out, "{}: invalid {what} ({n} problems)", file.file)?,
     }
     Ok(())
 }

@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use taskmodel::flow::{FlowJob, FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
+use taskmodel::flow::{FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};

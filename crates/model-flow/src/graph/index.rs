@@ -138,7 +138,9 @@ impl NameIndex {
             }
             if entry & !POSITION_MASK == tag
                 && let Some(position) = position_of(entry)
-                && names.get(position).is_some_and(|n| n.as_str() == name)
+                && names
+                    .get(position)
+                    .is_some_and(|n| n.len() == name.len() && same(n.as_bytes(), name.as_bytes()))
             {
                 return Ok(position as u32);
             }
@@ -167,6 +169,7 @@ const fn tag(hash: u64) -> u32 {
 
 /// Whether two names of the same length are equal: names of up to 16 bytes (nearly all)
 /// compare as two overlapping words each, inline, instead of calling `memcmp`.
+#[inline]
 fn same(a: &[u8], b: &[u8]) -> bool {
     let word = |bytes: &[u8], at: usize| {
         bytes

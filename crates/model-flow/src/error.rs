@@ -9,15 +9,12 @@ use model_task::{TaskError, TaskPhase};
 use crate::limits::MAX_CYCLE_JOBS_SHOWN;
 use crate::state::JobState;
 
-/// How many characters of an offending input a [`FlowError`] quotes; longer input is cut
-/// there and ends with `…`.
-pub const ERROR_INPUT_MAX_CHARS: usize = 48;
-
 /// Why a flow, a flow run or a call on a flow run was refused.
 ///
 /// Validation errors name the field path from the flow's root (`jobs[3].dependsOn[0]`,
 /// `jobs[1].spec.kind.env`, `labels["team"]`) and quote the input, shortened to
-/// [`ERROR_INPUT_MAX_CHARS`] characters. Errors of a running flow name the job.
+/// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters (model-ids' `text`
+/// helpers, as every layer). Errors of a running flow name the job.
 /// [`FlowError::kind`] gives the category a caller branches on.
 ///
 /// ```
@@ -191,6 +188,34 @@ pub enum FlowError {
     },
 }
 
+/// Matches the variants that hold their own `path` field: `with_path!(error, path => found,
+/// otherwise)`, the one list of them that [`FlowError::path`] and [`FlowError::at`] share.
+macro_rules! with_path {
+    ($error:expr, $path:ident => $found:expr, $otherwise:expr) => {
+        match $error {
+            FlowError::Id { path: $path, .. }
+            | FlowError::NoJobs { path: $path }
+            | FlowError::TooMany { path: $path, .. }
+            | FlowError::TooLong { path: $path, .. }
+            | FlowError::Empty { path: $path }
+            | FlowError::NulByte { path: $path, .. }
+            | FlowError::DuplicateKey { path: $path, .. }
+            | FlowError::DuplicateJob { path: $path, .. }
+            | FlowError::UnknownDependency { path: $path, .. }
+            | FlowError::SelfDependency { path: $path, .. }
+            | FlowError::RepeatedDependency { path: $path, .. }
+            | FlowError::Inconsistent { path: $path, .. } => $found,
+            FlowError::Task(_)
+            | FlowError::Selector(_)
+            | FlowError::Cycle { .. }
+            | FlowError::UnknownJob { .. }
+            | FlowError::JobTransition { .. }
+            | FlowError::NotAnAttemptEnd { .. }
+            | FlowError::EndConflict { .. } => $otherwise,
+        }
+    };
+}
+
 impl FlowError {
     /// The category of this error.
     ///
@@ -228,25 +253,10 @@ impl FlowError {
     /// of a running flow, which name a job instead.
     pub fn path(&self) -> Option<&str> {
         match self {
-            FlowError::Id { path, .. }
-            | FlowError::NoJobs { path }
-            | FlowError::TooMany { path, .. }
-            | FlowError::TooLong { path, .. }
-            | FlowError::Empty { path }
-            | FlowError::NulByte { path, .. }
-            | FlowError::DuplicateKey { path, .. }
-            | FlowError::DuplicateJob { path, .. }
-            | FlowError::UnknownDependency { path, .. }
-            | FlowError::SelfDependency { path, .. }
-            | FlowError::RepeatedDependency { path, .. }
-            | FlowError::Inconsistent { path, .. } => Some(path),
             FlowError::Task(error) => error.path(),
             FlowError::Selector(error) => Some(error.path()),
             FlowError::Cycle { cycles, .. } => cycles.first().map(FlowCycle::path),
-            FlowError::UnknownJob { .. }
-            | FlowError::JobTransition { .. }
-            | FlowError::NotAnAttemptEnd { .. }
-            | FlowError::EndConflict { .. } => None,
+            plain => with_path!(plain, path => Some(path.as_str()), None),
         }
     }
 
@@ -302,21 +312,7 @@ impl FlowError {
                 unreported,
             },
             mut other => {
-                if let FlowError::Id { path, .. }
-                | FlowError::NoJobs { path }
-                | FlowError::TooMany { path, .. }
-                | FlowError::TooLong { path, .. }
-                | FlowError::Empty { path }
-                | FlowError::NulByte { path, .. }
-                | FlowError::DuplicateKey { path, .. }
-                | FlowError::DuplicateJob { path, .. }
-                | FlowError::UnknownDependency { path, .. }
-                | FlowError::SelfDependency { path, .. }
-                | FlowError::RepeatedDependency { path, .. }
-                | FlowError::Inconsistent { path, .. } = &mut other
-                {
-                    *path = join_path(prefix, path);
-                }
+                with_path!(&mut other, path => *path = join_path(prefix, path), ());
                 other
             }
         }
@@ -429,19 +425,6 @@ pub(crate) fn join_path(prefix: &str, path: &str) -> String {
         format!("{prefix}{path}")
     } else {
         format!("{prefix}.{path}")
-    }
-}
-
-/// The first [`ERROR_INPUT_MAX_CHARS`] characters of `input`, plus `…` if anything was cut.
-pub(crate) fn shorten(input: &str) -> String {
-    match input.char_indices().nth(ERROR_INPUT_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => {
-            let mut short = String::with_capacity(cut + '…'.len_utf8());
-            short.extend(input.chars().take(ERROR_INPUT_MAX_CHARS));
-            short.push('…');
-            short
-        }
     }
 }
 

@@ -10,7 +10,9 @@ use model_ids::JobName;
 
 use self::index::{NameIndex, UNKNOWN};
 
-use crate::error::{FlowError, shorten};
+use model_ids::text::shorten;
+
+use crate::error::FlowError;
 use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
 use crate::rule::TriggerRule;
 

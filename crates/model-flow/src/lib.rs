@@ -29,7 +29,8 @@
 //! Every input is bounded by a public constant: [`MAX_FLOW_JOBS`], [`MAX_JOB_DEPENDENCIES`],
 //! [`MAX_FLOW_DEPENDENCIES`], [`MAX_RESULT_ENTRIES`], [`MAX_RESULT_KEY_BYTES`],
 //! [`MAX_RESULT_VALUE_BYTES`], [`MAX_FLOW_RESULT_BYTES`]; errors stay small
-//! ([`MAX_REPORTED_CYCLES`], [`MAX_CYCLE_JOBS_SHOWN`], [`ERROR_INPUT_MAX_CHARS`]).
+//! ([`MAX_REPORTED_CYCLES`], [`MAX_CYCLE_JOBS_SHOWN`], and model-ids'
+//! [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) for quoted input).
 //!
 //! With the `schema` feature every wire type implements `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
@@ -48,7 +49,7 @@ mod state;
 mod wire;
 
 pub use crate::{
-    error::{ERROR_INPUT_MAX_CHARS, FlowCycle, FlowError},
+    error::{FlowCycle, FlowError},
     graph::FlowGraph,
     keys::{flow_key, run_key, run_key_prefix, schedule_key, task_key},
     limits::{

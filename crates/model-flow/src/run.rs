@@ -14,7 +14,9 @@ pub use self::result::JobResult;
 pub use self::status::FlowStatus;
 use self::status::StateCounts;
 pub(crate) use self::wire::FlowRunRaw;
-use crate::error::{FlowError, shorten};
+use model_ids::text::shorten;
+
+use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, Tally, Verdict};

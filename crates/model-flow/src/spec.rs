@@ -14,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use self::env::EnvFit;
 pub use self::env::merge_flow_env;
 pub(crate) use self::wire::FlowSpecRaw;
-use crate::error::{FlowError, shorten};
+use model_ids::text::shorten;
+
+use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::rule::{FailurePolicy, TriggerRule};
 

@@ -148,11 +148,3 @@ fn paths_take_a_prefix() {
     assert_eq!(join_path("", "a"), "a");
     assert_eq!(join_path("a", ""), "a");
 }
-
-#[test]
-fn quoted_input_is_shortened_on_a_char_boundary() {
-    let at_limit = "é".repeat(ERROR_INPUT_MAX_CHARS);
-    assert_eq!(shorten(&at_limit), at_limit);
-    let over = "é".repeat(ERROR_INPUT_MAX_CHARS + 1);
-    assert_eq!(shorten(&over), format!("{at_limit}…"));
-}

@@ -6,7 +6,9 @@ use model_ids::BoundedPairs;
 use serde::{Deserialize, Serialize};
 
 use crate::bounded;
-use crate::error::{FlowError, shorten};
+use model_ids::text::shorten;
+
+use crate::error::FlowError;
 use crate::limits::{MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES, MAX_RESULT_VALUE_BYTES};
 
 /// What a job reports when it ends: up to [`MAX_RESULT_ENTRIES`] string entries, keys of 1

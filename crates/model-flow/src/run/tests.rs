@@ -317,6 +317,14 @@ fn calls_that_do_not_fit_the_state_are_refused() {
     let mut run = FlowRun::new(&spec);
     let unknown = run.start("nope").unwrap_err();
     assert!(matches!(unknown, FlowError::UnknownJob { .. }));
+    let FlowError::UnknownJob { name } = run.start(&"x".repeat(1_000)).unwrap_err() else {
+        panic!()
+    };
+    assert_eq!(
+        name.chars().count(),
+        model_ids::ERROR_INPUT_MAX_CHARS + 1,
+        "{name}"
+    );
     let waiting = run.start("b").unwrap_err();
     assert_eq!(
         waiting.to_string(),

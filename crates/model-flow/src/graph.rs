@@ -186,6 +186,14 @@ impl FlowGraph {
         self.index.get(&self.names, name).map(|p| p as usize)
     }
 
+    /// The position and name of the job named `job`, or the error a call naming a job the
+    /// flow does not have gets.
+    pub(crate) fn locate(&self, job: &str) -> Result<(usize, &JobName), FlowError> {
+        self.position(job)
+            .and_then(|i| Some((i, self.names.get(i)?)))
+            .ok_or_else(|| FlowError::UnknownJob { name: shorten(job) })
+    }
+
     /// The trigger rule of the job at `position`.
     pub fn rule(&self, position: usize) -> Option<TriggerRule> {
         self.rules.get(position).copied()

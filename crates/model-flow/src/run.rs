@@ -14,8 +14,6 @@ pub use self::result::JobResult;
 pub use self::status::FlowStatus;
 use self::status::StateCounts;
 pub(crate) use self::wire::FlowRunRaw;
-use model_ids::text::shorten;
-
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
@@ -484,10 +482,7 @@ impl FlowRun {
 
     /// The position and name of the job named `job`.
     fn find(&self, job: &str) -> Result<(usize, JobName), FlowError> {
-        self.graph
-            .position(job)
-            .and_then(|i| Some((i, self.graph.name(i)?.clone())))
-            .ok_or_else(|| FlowError::UnknownJob { name: shorten(job) })
+        self.graph.locate(job).map(|(i, name)| (i, name.clone()))
     }
 }
 

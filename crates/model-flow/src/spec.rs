@@ -14,8 +14,6 @@ use serde::{Deserialize, Serialize};
 use self::env::EnvFit;
 pub use self::env::merge_flow_env;
 pub(crate) use self::wire::FlowSpecRaw;
-use model_ids::text::shorten;
-
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::rule::{FailurePolicy, TriggerRule};
@@ -202,11 +200,11 @@ impl FlowSpec {
     /// [`FlowError::UnknownJob`] for a name the flow does not have. (The merge itself always
     /// fits, as parsing and the builder check it.)
     pub fn task_spec(&self, job: &str) -> Result<TaskSpec, FlowError> {
-        let (i, flow_job) = self
-            .graph
-            .position(job)
-            .and_then(|i| Some((i, self.jobs.get(i)?)))
-            .ok_or_else(|| FlowError::UnknownJob { name: shorten(job) })?;
+        let (i, _) = self.graph.locate(job)?;
+        // The graph and the jobs list the same jobs in the same order.
+        let flow_job = self.jobs.get(i).ok_or_else(|| FlowError::UnknownJob {
+            name: model_ids::text::shorten(job),
+        })?;
         merge_flow_env(&self.env, &flow_job.spec).map_err(|e| e.at(&format!("jobs[{i}].spec")))
     }
 

@@ -1,3 +1,5 @@
+//! Unit tests for `error`: messages, kinds, paths and how a long cycle is shown.
+
 use model_ids::{ErrorKind, JobName};
 
 use super::*;

@@ -1,3 +1,5 @@
+//! Unit tests for `graph`: every problem with its path, the closest-name hint, the order and levels, cycles and the bounds.
+
 use super::*;
 use crate::MAX_REPORTED_CYCLES;
 

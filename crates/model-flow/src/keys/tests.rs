@@ -1,3 +1,5 @@
+//! Unit tests for `keys`: the documented form, and attempt order.
+
 use model_ids::{FlowId, ScheduleId, TaskId};
 
 use super::*;

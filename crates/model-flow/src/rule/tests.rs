@@ -1,3 +1,5 @@
+//! Unit tests for `rule`: the verdict table, and that a decided rule stays decided.
+
 use super::*;
 
 fn tally(succeeded: u32, failed: u32, skipped: u32) -> Tally {

@@ -1,3 +1,5 @@
+//! Unit tests for `run`: each trigger rule, skips and their reasons, fail-fast, cancel, retries, results, and stored runs that could not have happened.
+
 use chrono::DateTime;
 use model_ids::JobName;
 use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};

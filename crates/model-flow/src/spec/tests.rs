@@ -1,3 +1,5 @@
+//! Unit tests for `spec`: field errors with their paths, null fields, the flow environment merged into each job, the builder against the parser.
+
 use model_task::TaskKind;
 use model_task::spec::{EnvVar, MAX_ENV_VARS};
 

@@ -1,3 +1,5 @@
+//! Unit tests for `wire`: the job list and dependencies are bounded while they are read.
+
 use serde::Deserialize;
 
 use super::*;

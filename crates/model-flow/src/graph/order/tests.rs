@@ -1,3 +1,5 @@
+//! Unit tests for `order`: the ready set gives its smallest position first.
+
 use super::*;
 
 #[test]

@@ -17,6 +17,9 @@
 //! ([`FlowError`]); cycles are all reported, each with its path
 //! (`jobs[3].dependsOn[0]: jobs form a cycle: extract -> transform -> load -> extract`).
 //!
+//! [`Parsed`] keeps a rule's error typed for a caller that prints paths itself, and
+//! [`FlowGraph::new`] checks a flow's shape without its specs.
+//!
 //! [`FlowGraph::order`] is a topological order that breaks ties by declaration order, and
 //! [`FlowGraph::levels`] the jobs that can run side by side. A [`FlowRun`] holds each
 //! job's [`JobState`]; the caller starts ready jobs and reports attempt ends with

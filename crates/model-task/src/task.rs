@@ -214,6 +214,15 @@ impl Task {
         Ok(decision)
     }
 
+    /// Records a change to the task's current attempt (the pair is one aggregate): the
+    /// version goes up by one and `updated_at` moves to `now`. Fails only with
+    /// [`TaskError::VersionOverflow`], before anything changes.
+    pub(crate) fn touch(&mut self, now: DateTime<Utc>) -> Result<(), TaskError> {
+        let version = self.metadata.next_version()?;
+        self.metadata.touch(version, now);
+        Ok(())
+    }
+
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to
     /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
     /// result from its runner is rejected because Canceled is final (with runs, as

@@ -169,7 +169,9 @@ impl Task {
     /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
     /// previous delay for decorrelated jitter comes from the status; random numbers are
     /// drawn only for a restart, after every check has passed. The error text is cut to
-    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary.
+    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary. Only a running attempt ends: on a
+    /// task in any other phase every outcome is [`TaskError::InvalidTransition`] (a pending
+    /// task is canceled with [`cancel`](Self::cancel)).
     pub fn end_attempt<R: RandomSource + ?Sized>(
         &mut self,
         expected: Option<u64>,
@@ -185,6 +187,13 @@ impl Task {
             self.status.attempt,
         );
         self.phase().check_transition(plan.phase())?;
+        if self.phase() != TaskPhase::Running {
+            // Pending may become Canceled, but by `cancel`: no attempt runs to end.
+            return Err(TaskError::InvalidTransition {
+                from: self.phase(),
+                to: plan.phase(),
+            });
+        }
         let version = self.metadata.next_version()?;
         let decision = time_plan(
             plan,

@@ -1027,23 +1027,36 @@ proptest! {
         lease in any::<u64>(),
         state_index in 0usize..AttemptState::ALL.len(),
         cancel in any::<bool>(),
-        offsets in (1i64..100_000, 0i64..100_000, 0i64..100_000),
+        offsets in (2i64..100_000, 0i64..100_000, 0i64..100_000),
         exit_code in prop::option::of(any::<i32>()),
         error in prop::option::of("[a-zé€ ]{0,40}"),
     ) {
         let state = AttemptState::ALL[state_index];
         let (ttl, start, finish) = offsets;
         let leased_at = t(0);
+        let expires_at = leased_at + TimeDelta::milliseconds(ttl);
         let started = !matches!(state, AttemptState::Leased) && (start % 2 == 0 || state.outcome().is_some() && state != AttemptState::Canceled || state == AttemptState::Running);
+        // A start needs a live lease.
+        let start = start % ttl;
         let started_at = started.then(|| leased_at + TimeDelta::milliseconds(start));
-        let finished_at = state.is_final().then(|| started_at.unwrap_or(leased_at) + TimeDelta::milliseconds(finish));
+        let earliest = started_at.unwrap_or(leased_at);
+        let finished_at = state.is_final().then(|| match state {
+            // Expiry ends an attempt at or after the lease's expiry...
+            AttemptState::Expired => expires_at + TimeDelta::milliseconds(finish),
+            // ...a reported result comes in while the lease is live...
+            AttemptState::Succeeded | AttemptState::Failed | AttemptState::Timeout => {
+                earliest + TimeDelta::milliseconds(finish % (ttl - start))
+            }
+            // ...and a cancel ends it either way.
+            _ => earliest + TimeDelta::milliseconds(finish),
+        });
         let reported = state.outcome().is_some();
         let json = serde_json::json!({
             "taskId": "job",
             "attempt": attempt,
             "runner": "r-1",
             "lease": LeaseId::new(lease).to_string(),
-            "leaseExpiresAt": leased_at + TimeDelta::milliseconds(ttl),
+            "leaseExpiresAt": expires_at,
             "state": state,
             "cancelRequested": state == AttemptState::Cancelling || (state == AttemptState::Canceled && cancel),
             "leasedAt": leased_at,

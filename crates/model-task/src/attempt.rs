@@ -131,10 +131,12 @@ impl Task {
     /// goes Pending to Running with attempt + 1 (as [`begin_attempt`](Self::begin_attempt),
     /// so not before a scheduled restart is due) and the new attempt is returned, Leased.
     ///
-    /// `previous` is the task's current attempt, if it has one; when given it must be the
-    /// record of the task's current attempt, and final. Errors, in order:
-    /// [`TaskError::Conflict`] (expected version), the previous attempt's
-    /// ([`TaskError::AttemptMismatch`]), `leaseExpiresAt` not after `now`
+    /// `previous` is the record of the task's current attempt, final, and is needed once the
+    /// task has had an attempt: `lease` must differ from its lease, so that the previous
+    /// holder's calls stay gone (a lease id is new within a task). Errors, in order:
+    /// [`TaskError::Conflict`] (expected version), no `previous` for a task that ran
+    /// ([`TaskError::Invalid`]), the previous attempt's ([`TaskError::AttemptMismatch`]),
+    /// its lease id again ([`TaskError::LeaseReused`]), `leaseExpiresAt` not after `now`
     /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
         &mut self,
@@ -146,8 +148,25 @@ impl Task {
         now: DateTime<Utc>,
     ) -> Result<TaskRun, TaskError> {
         self.metadata().check_version(expected)?;
-        if let Some(previous) = previous {
-            self.check_pair(previous)?;
+        match previous {
+            None if self.status().attempt() > 0 => {
+                return Err(TaskError::invalid(
+                    "previous",
+                    InvalidReason::Inconsistent {
+                        rule: "the task's last attempt is needed to check the new lease",
+                    },
+                ));
+            }
+            None => {}
+            Some(previous) => {
+                self.check_pair(previous)?;
+                if previous.lease == lease {
+                    return Err(TaskError::LeaseReused {
+                        attempt: previous.attempt,
+                        lease,
+                    });
+                }
+            }
         }
         if lease_expires_at <= now {
             return Err(TaskError::invalid(

@@ -9,7 +9,7 @@ use std::fmt;
 
 use model_ids::ErrorKind;
 
-use crate::attempt::{AttemptState, GoneReason};
+use crate::attempt::{AttemptState, GoneReason, LeaseId};
 use crate::lifecycle::TaskPhase;
 
 /// The most characters of an input quoted in an error message.
@@ -171,6 +171,15 @@ pub enum TaskError {
         expires_at: chrono::DateTime<chrono::Utc>,
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
+    },
+    /// A new attempt was leased under the lease id of the task's previous attempt, whose
+    /// holder may still call: a lease id is new within a task.
+    #[error("lease {lease} is attempt {attempt}'s: a new attempt needs a new lease id")]
+    LeaseReused {
+        /// The previous attempt, which holds the lease id.
+        attempt: u32,
+        /// The lease id.
+        lease: LeaseId,
     },
     /// The attempt handed in with a task is not its current attempt, or the attempt's state
     /// disagrees with the task's phase (an active attempt needs a running task). Re-read both.
@@ -388,6 +397,8 @@ impl TaskError {
             | Self::RestartNotDue { .. }
             | Self::InvalidAttemptTransition { .. }
             | Self::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
+            // The control plane mints a new lease id.
+            Self::LeaseReused { .. } => ErrorKind::Invalid,
             // A number at the end of its range: no retry helps.
             Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
             Self::Gone { .. } => ErrorKind::Gone,

@@ -729,6 +729,69 @@ fn a_final_attempt_of_a_requeued_task_never_changes() {
     }
 }
 
+// ---- Stale leases are gone: a lease id is new within a task.
+
+#[test]
+fn a_lease_id_is_new_within_a_task() {
+    let mut rng = rng();
+    let (mut task, mut first) = running(RestartPolicy::Always, None);
+    let _ = task
+        .report_result(
+            &mut first,
+            lease_of(1),
+            result(AttemptOutcome::Failed),
+            &mut rng,
+            t(2),
+        )
+        .unwrap();
+    let due = task.status().next_attempt_at().unwrap();
+    // The previous attempt's lease id again: refused, nothing changes.
+    let before = task.clone();
+    let reused = task.lease_attempt(
+        None,
+        Some(&first),
+        runner(),
+        lease_of(1),
+        due + TimeDelta::seconds(30),
+        due,
+    );
+    assert!(
+        matches!(reused, Err(TaskError::LeaseReused { attempt: 1, lease }) if lease == lease_of(1)),
+        "{reused:?}"
+    );
+    assert_eq!(task, before);
+    // Leasing without the previous attempt cannot check the lease: refused too.
+    let blind = task.lease_attempt(
+        None,
+        None,
+        runner(),
+        lease_of(1),
+        due + TimeDelta::seconds(30),
+        due,
+    );
+    assert!(
+        matches!(&blind, Err(TaskError::Invalid { path, .. }) if path == "previous"),
+        "{blind:?}"
+    );
+    assert_eq!(task, before);
+    // With a new lease id the old holder stays gone: its start changes nothing.
+    let mut second = task
+        .lease_attempt(
+            None,
+            Some(&first),
+            runner(),
+            lease_of(2),
+            due + TimeDelta::seconds(30),
+            due,
+        )
+        .unwrap();
+    assert_gone(
+        task.start_attempt(&mut second, lease_of(1), due),
+        GoneReason::NotCurrentLease,
+    );
+    assert_eq!(second.state(), AttemptState::Leased);
+}
+
 // ---- One active attempt: the next attempt needs the previous one final.
 
 #[test]

@@ -245,6 +245,13 @@ fn every_variant_has_its_kind() {
             ErrorKind::InvalidTransition,
         ),
         (
+            TaskError::LeaseReused {
+                attempt: 1,
+                lease: crate::attempt::LeaseId::new(7),
+            },
+            ErrorKind::Invalid,
+        ),
+        (
             TaskError::AttemptMismatch {
                 task_attempt: 2,
                 task_phase: TaskPhase::Pending,

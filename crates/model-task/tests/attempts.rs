@@ -792,6 +792,71 @@ fn a_lease_id_is_new_within_a_task() {
     assert_eq!(second.state(), AttemptState::Leased);
 }
 
+// ---- Retries and the exhausted state: a restart past the end of time ends the task.
+
+#[test]
+fn a_restart_past_the_end_of_time_exhausts_the_task_instead_of_stranding_it() {
+    let end = DateTime::<Utc>::MAX_UTC;
+    let leased_at = end - TimeDelta::seconds(10);
+    // By a result: the restart (1 s later) would be past the last representable time.
+    let mut reported = task(RestartPolicy::OnFailure, None);
+    let mut run = reported
+        .lease_attempt(None, None, runner(), lease_of(1), end, leased_at)
+        .unwrap();
+    assert!(
+        reported
+            .start_attempt(&mut run, lease_of(1), leased_at)
+            .unwrap()
+            .is_changed()
+    );
+    let failed = result(AttemptOutcome::Failed).with_error("disk full");
+    let decision = reported
+        .report_result(
+            &mut run,
+            lease_of(1),
+            failed,
+            &mut rng(),
+            end - TimeDelta::milliseconds(500),
+        )
+        .unwrap();
+    assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
+    assert_eq!(
+        (reported.phase(), run.state()),
+        (TaskPhase::Exhausted, AttemptState::Failed)
+    );
+    let error = reported.status().error().unwrap();
+    assert!(
+        error.starts_with("exhausted: the restart time is out of range:")
+            && error.ends_with("; disk full"),
+        "{error}"
+    );
+    // By expiry, at the last representable time.
+    let mut expiring = task(RestartPolicy::Always, None);
+    let mut run = expiring
+        .lease_attempt(None, None, runner(), lease_of(1), end, leased_at)
+        .unwrap();
+    let decision = expiring.expire_attempt(&mut run, &mut rng(), end).unwrap();
+    assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
+    assert_eq!(
+        (expiring.phase(), run.state()),
+        (TaskPhase::Exhausted, AttemptState::Expired)
+    );
+    assert!(
+        expiring
+            .status()
+            .error()
+            .unwrap()
+            .starts_with("exhausted: the restart time is out of range:"),
+        "{:?}",
+        expiring.status().error()
+    );
+    // The ended tasks read back.
+    for task in [reported, expiring] {
+        let back: Task = serde_json::from_str(&serde_json::to_string(&task).unwrap()).unwrap();
+        assert_eq!(back, task);
+    }
+}
+
 // ---- One active attempt: the next attempt needs the previous one final.
 
 #[test]

@@ -58,30 +58,11 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Id(err) => err.kind(),
-            Self::Policy(err) => policy_kind(err),
-            Self::Selector(_) => ErrorKind::Invalid,
+            Self::Policy(err) => err.kind(),
+            Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
-            Self::Query(err) => query_kind(err),
+            Self::Query(err) => err.kind(),
         }
-    }
-}
-
-fn policy_kind(err: &PolicyError) -> ErrorKind {
-    match err {
-        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
-        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
-        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
-        _ => ErrorKind::Invalid,
-    }
-}
-
-/// A phase name that names no phase is an unknown task phase, as it is when a phase is parsed
-/// alone; everything else, continuation tokens included (empty, damaged, or issued for another
-/// query), is an input to fix.
-fn query_kind(err: &QueryError) -> ErrorKind {
-    match err {
-        QueryError::InvalidPhase { source, .. } => source.kind(),
-        _ => ErrorKind::Invalid,
     }
 }
 

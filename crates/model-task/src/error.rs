@@ -8,12 +8,10 @@
 use std::fmt;
 
 use model_ids::ErrorKind;
+use model_ids::text::{quote, shorten};
 
 use crate::attempt::{AttemptState, GoneReason, LeaseId};
 use crate::lifecycle::TaskPhase;
-
-/// The most characters of an input quoted in an error message.
-const QUOTE_MAX_CHARS: usize = 48;
 
 /// Everything that can go wrong in this crate.
 ///
@@ -381,8 +379,8 @@ impl TaskError {
         match self {
             Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
             Self::Id { error, .. } => error.kind(),
-            Self::Policy { error, .. } => policy_kind(error),
-            Self::Selector(_) => ErrorKind::Invalid,
+            Self::Policy { error, .. } => error.kind(),
+            Self::Selector(error) => error.kind(),
             Self::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
             // No runner fits the task: the spec (or the fleet) must change.
             Self::NotRoutable { .. } | Self::NoRunner { .. } => ErrorKind::Invalid,
@@ -435,27 +433,6 @@ pub(crate) fn index_path(index: usize, rest: &str) -> String {
     join_path(&format!("[{index}]"), rest)
 }
 
-/// The input shortened to [`QUOTE_MAX_CHARS`] characters, with `...` when cut.
-pub(crate) fn shorten(input: &str) -> String {
-    match input.char_indices().nth(QUOTE_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => format!("{}...", &input[..cut]),
-    }
-}
-
-/// The category of a policy error, as the facade gave it before each layer classified its
-/// own errors: an unknown policy name is its own kind, anything else an invalid input.
-fn policy_kind(error: &model_policy::PolicyError) -> ErrorKind {
-    use model_policy::PolicyError;
-    match error {
-        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
-        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
-        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
-        // PolicyError is non-exhaustive and does not classify itself yet.
-        _ => ErrorKind::Invalid,
-    }
-}
-
 /// The path as an error names it: `value` when the value itself (empty path) is invalid,
 /// as when a `Timeout` is parsed on its own.
 fn name_path(path: &str) -> &str {
@@ -469,10 +446,6 @@ fn path_prefix(path: &str) -> String {
     } else {
         format!("{path}: ")
     }
-}
-
-fn quote(input: &str) -> String {
-    format!("{input:?}")
 }
 
 fn quote_input(input: Option<&str>) -> String {

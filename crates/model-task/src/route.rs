@@ -7,10 +7,12 @@
 
 use std::sync::Arc;
 
+use model_ids::hash::{fnv1a64, splitmix64};
+use model_ids::text::shorten;
 use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, RunnerEntry, RunnerIndex, Snapshot};
 
-use crate::error::{TaskError, shorten};
+use crate::error::TaskError;
 use crate::spec::TaskSpec;
 
 mod explain;
@@ -27,34 +29,15 @@ pub use self::{
 // ---------------------------------------------------------------------------------------
 // Rendezvous hashing.
 
-/// 64-bit FNV-1a.
-const fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut rest = bytes;
-    while let [byte, tail @ ..] = rest {
-        h ^= *byte as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        rest = tail;
-    }
-    h
-}
-
-/// The splitmix64 finalizer.
-const fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The rendezvous weight of running `task` on `runner`: the rule [`RunnerRouter::pick`]
 /// uses, written out so any other party can compute the same choice.
 ///
-/// `weight = splitmix64(fnv1a64(task) XOR splitmix64(fnv1a64(runner)))`, where `fnv1a64`
-/// is 64-bit FNV-1a over the id's UTF-8 bytes (offset basis `0xcbf29ce484222325`, prime
-/// `0x100000001b3`) and `splitmix64(z)` adds `0x9e3779b97f4a7c15` and then applies the
-/// splitmix64 finalizer (`z ^= z >> 30; z *= 0xbf58476d1ce4e5b9; z ^= z >> 27;
-/// z *= 0x94d049bb133111eb; z ^= z >> 31`, wrapping). Among the eligible runners the one
+/// `weight = splitmix64(fnv1a64(task) XOR splitmix64(fnv1a64(runner)))`, where
+/// [`fnv1a64`] is 64-bit FNV-1a over the id's UTF-8 bytes (offset basis
+/// `0xcbf29ce484222325`, prime `0x100000001b3`) and [`splitmix64`]`(z)` adds
+/// `0x9e3779b97f4a7c15` and then applies the splitmix64 finalizer (`z ^= z >> 30;
+/// z *= 0xbf58476d1ce4e5b9; z ^= z >> 27; z *= 0x94d049bb133111eb; z ^= z >> 31`,
+/// wrapping), both from `model_ids::hash`. Among the eligible runners the one
 /// with the highest weight is picked; on a tie, the first in runner id order.
 ///
 /// Every (task, runner) pair gets an independent-looking weight, so tasks spread evenly
@@ -76,16 +59,16 @@ pub fn rendezvous_weight(task: &TaskId, runner: &RunnerId) -> u64 {
 }
 
 fn task_key(task: &TaskId) -> u64 {
-    fnv1a(task.as_ref().as_bytes())
+    fnv1a64(task.as_ref().as_bytes())
 }
 
 fn runner_key(runner: &RunnerId) -> u64 {
-    splitmix(fnv1a(runner.as_ref().as_bytes()))
+    splitmix64(fnv1a64(runner.as_ref().as_bytes()))
 }
 
 #[inline]
 fn weight(task_key: u64, runner_key: u64) -> u64 {
-    splitmix(task_key ^ runner_key)
+    splitmix64(task_key ^ runner_key)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 use std::{fmt, ops::BitOr, str::FromStr};
 
+use model_ids::text::shorten;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::error::{TaskError, shorten};
+use crate::error::TaskError;
 use crate::spec::TaskKind;
 
 /// The routable task kinds, by wire name, in bit order.

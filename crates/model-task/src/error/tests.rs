@@ -44,7 +44,10 @@ fn quoted_input_is_cut_by_the_shared_rule() {
     let exact = "a".repeat(ERROR_INPUT_MAX_CHARS);
     assert_eq!(quoted(&exact), exact);
     let long = "é".repeat(ERROR_INPUT_MAX_CHARS + 5);
-    assert_eq!(quoted(&long), format!("{}…", "é".repeat(ERROR_INPUT_MAX_CHARS)));
+    assert_eq!(
+        quoted(&long),
+        format!("{}…", "é".repeat(ERROR_INPUT_MAX_CHARS))
+    );
     assert_eq!(quoted(&long), shorten(&long));
 }
 

@@ -84,6 +84,23 @@ fn running(restart: RestartPolicy, max_retries: Option<u32>) -> (Task, TaskRun) 
     (task, run)
 }
 
+/// A task whose attempt 1 failed at t(2) under `restart`, waiting for its restart, and the
+/// attempt's record.
+fn requeued(restart: RestartPolicy) -> (Task, TaskRun) {
+    let (mut task, mut first) = running(restart, None);
+    let _ = task
+        .report_result(
+            &mut first,
+            lease_of(1),
+            result(AttemptOutcome::Failed),
+            &mut rng(),
+            t(2),
+        )
+        .unwrap();
+    assert_eq!(task.phase(), TaskPhase::Pending);
+    (task, first)
+}
+
 fn result(outcome: AttemptOutcome) -> AttemptResult {
     AttemptResult::new(outcome)
 }
@@ -103,16 +120,7 @@ fn assert_gone(result: Result<impl std::fmt::Debug, TaskError>, want: GoneReason
 fn a_stale_or_unknown_lease_is_gone_for_every_runner_call() {
     let mut rng = rng();
     // Attempt 1 failed and was requeued; attempt 2 holds lease_of(2).
-    let (mut task, mut first) = running(RestartPolicy::OnFailure, None);
-    let _ = task
-        .report_result(
-            &mut first,
-            lease_of(1),
-            result(AttemptOutcome::Failed),
-            &mut rng,
-            t(2),
-        )
-        .unwrap();
+    let (mut task, first) = requeued(RestartPolicy::OnFailure);
     let mut run = lease(&mut task, Some(&first), t(5));
     for lease in [lease_of(1), LeaseId::new(999)] {
         let (task_before, run_before) = (task.clone(), run.clone());
@@ -733,17 +741,7 @@ fn a_final_attempt_of_a_requeued_task_never_changes() {
 
 #[test]
 fn a_lease_id_is_new_within_a_task() {
-    let mut rng = rng();
-    let (mut task, mut first) = running(RestartPolicy::Always, None);
-    let _ = task
-        .report_result(
-            &mut first,
-            lease_of(1),
-            result(AttemptOutcome::Failed),
-            &mut rng,
-            t(2),
-        )
-        .unwrap();
+    let (mut task, first) = requeued(RestartPolicy::Always);
     let due = task.status().next_attempt_at().unwrap();
     // The previous attempt's lease id again: refused, nothing changes.
     let before = task.clone();

@@ -306,7 +306,9 @@ impl FlowRun {
     }
 
     /// Reports that an attempt of a running job's task ended, with the restart decision
-    /// model-task made for it ([`model_task::decide_restart`]), and the job's result.
+    /// model-task made for it ([`Task::end_attempt`](model_task::Task::end_attempt) returns it,
+    /// [`decide_restart`](model_task::lifecycle::decide_restart) computes it), and the job's
+    /// result.
     ///
     /// The decision's phase says what the job becomes: pending (a restart) keeps it
     /// running and changes nothing, so its dependents go on waiting; succeeded ends it

@@ -3,14 +3,15 @@
 //! The target calls taskctl's library (`check_document`), the code the binary runs. Its
 //! report must agree with the library it diagnoses: no problem exactly when the document
 //! parses (and, for a spec, passes `validate`), a syntax error with its line and column
-//! exactly when the text is not JSON, the shape that a task's keys give, and a message for
-//! every problem.
+//! exactly when the text is not JSON, the shape that the keys give (a task's, a flow's
+//! `jobs`, else a spec), and a message for every problem.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use taskctl::{Shape, check_document};
+use taskmodel::flow::FlowSpec;
 use taskmodel::task::{Task, TaskSpec};
 
 /// The keys that make a document a task (docs/taskctl.md).
@@ -43,8 +44,11 @@ fuzz_target!(|data: &[u8]| {
         let is_task = value
             .as_object()
             .is_some_and(|o| TASK_KEYS.iter().any(|k| o.contains_key(*k)));
+        let is_flow = value.as_object().is_some_and(|o| o.contains_key("jobs"));
         let shape = if is_task {
             Shape::Task
+        } else if is_flow {
+            Shape::Flow
         } else {
             Shape::TaskSpec
         };
@@ -54,6 +58,9 @@ fuzz_target!(|data: &[u8]| {
         Some(Shape::Task) => serde_json::from_str::<Task>(text).is_ok(),
         Some(Shape::TaskSpec) => {
             serde_json::from_str::<TaskSpec>(text).is_ok_and(|spec| spec.validate().is_ok())
+        }
+        Some(Shape::Flow) => {
+            serde_json::from_str::<FlowSpec>(text).is_ok_and(|flow| flow.validate().is_ok())
         }
         None => false,
     };

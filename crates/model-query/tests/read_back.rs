@@ -49,8 +49,8 @@ fn query_at(a: DateTime<Utc>, b: DateTime<Utc>, order: SortOrder) -> TaskQuery {
 /// `query` and its next-page token at `(t, "t1")` read back equal through JSON and pairs.
 fn check_reads_back(query: &TaskQuery, t: DateTime<Utc>) -> Result<(), TestCaseError> {
     let json = serde_json::to_string(query).unwrap();
-    let read: TaskQuery = serde_json::from_str(&json)
-        .map_err(|e| TestCaseError::fail(format!("{json}: {e}")))?;
+    let read: TaskQuery =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{json}: {e}")))?;
     prop_assert_eq!(&read, query);
     let pairs = query.to_pairs();
     let read = TaskQuery::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
@@ -60,16 +60,20 @@ fn check_reads_back(query: &TaskQuery, t: DateTime<Utc>) -> Result<(), TestCaseE
     let key = SortKey::new(t, TaskId::new("t1").unwrap());
     let token = query.continue_after(key.clone());
     let text = token.to_string();
-    let read = ContinueToken::parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+    let read =
+        ContinueToken::parse(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
     prop_assert_eq!(read.after(), &key);
     prop_assert_eq!(&read, &token);
     let token_json = serde_json::to_string(&token).unwrap();
-    prop_assert_eq!(serde_json::from_str::<ContinueToken>(&token_json).unwrap(), token.clone());
+    prop_assert_eq!(
+        serde_json::from_str::<ContinueToken>(&token_json).unwrap(),
+        token.clone()
+    );
 
     let next = query.with_continue(token).unwrap();
     let json = serde_json::to_string(&next).unwrap();
-    let read: TaskQuery = serde_json::from_str(&json)
-        .map_err(|e| TestCaseError::fail(format!("{json}: {e}")))?;
+    let read: TaskQuery =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{json}: {e}")))?;
     prop_assert_eq!(&read, &next);
     let pairs = next.to_pairs();
     let read = TaskQuery::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))

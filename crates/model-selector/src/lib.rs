@@ -54,8 +54,8 @@ mod tests;
 pub use crate::{
     error::SelectorError,
     index::{
-        Batch, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry, RunnerIndex, Select,
-        Snapshot,
+        Batch, CHUNK_CAPACITY, CHUNK_TERM_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry,
+        RunnerIndex, Select, Snapshot,
     },
     labels::{Labels, LabelsIter},
     limits::{

@@ -110,11 +110,13 @@ fn index(c: &mut Criterion) {
         ] {
             let next = snapshot.with_batch(batch.clone()).unwrap();
             assert!(next.len().abs_diff(RUNNERS) <= changes);
+            // One batch at a time, the next snapshot dropped before the next batch, as a
+            // writer swapping snapshots does.
             group.bench_function(format!("{name}/{changes}"), |b| {
                 b.iter_batched(
                     || batch.clone(),
                     |batch| snapshot.with_batch(batch).unwrap(),
-                    BatchSize::SmallInput,
+                    BatchSize::PerIteration,
                 )
             });
         }

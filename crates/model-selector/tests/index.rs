@@ -420,10 +420,11 @@ fn one_change_copies_a_bounded_chunk() {
         std::hint::black_box(unique_labels(1, 1));
     })
     .bytes_total;
-    // A chunk holds at most CHUNK_TERM_CAPACITY terms, each with its text (at most 26 bytes
-    // here), a 20-byte entry and two 2-byte table slots; its entries add an id, a labels box
-    // and a payload each; 64 keys take bitmaps. Twice that, for the vectors' spare room.
-    let bound = 2 * (CHUNK_TERM_CAPACITY * (26 + 20 + 4) + CHUNK_CAPACITY * 16 + 64 * 128);
+    // A chunk holds at most CHUNK_TERM_CAPACITY terms, each a 20-byte entry and two 2-byte
+    // table slots (their text is shared with the original chunk, but for a tail of at most
+    // 16 KiB); its entries add an id, a labels box and a payload each; 64 keys take bitmaps.
+    // Twice that, for the vectors' spare room.
+    let bound = 2 * (CHUNK_TERM_CAPACITY * (20 + 4) + CHUNK_CAPACITY * 16 + 64 * 128 + 16 * 1024);
     for (name, batch) in [
         ("update", {
             let mut b = Batch::new();

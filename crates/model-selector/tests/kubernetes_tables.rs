@@ -240,9 +240,17 @@ fn kubernetes_deterministic_parse() {
     assert_eq!(a, b);
 }
 
-/// A selector, a label set, and whether the selector matches it (the same in Kubernetes
-/// and here for every case).
-const MATCH: &[(&str, &str, &[(&str, &str)], bool)] = &[
+/// The Go test, a selector, a label set, and whether the selector matches it.
+type MatchCase = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    bool,
+);
+
+/// Whether each selector matches each label set (the same in Kubernetes and here for every
+/// case).
+const MATCH: &[MatchCase] = &[
     ("TestSelectorMatches", "", &[("x", "y")], true),
     ("TestSelectorMatches", "x=y", &[("x", "y")], true),
     (

@@ -34,6 +34,7 @@ mod plan;
 mod postings;
 mod select;
 mod snapshot;
+mod text;
 
 use std::{
     fmt,

@@ -2,10 +2,11 @@
 //!
 //! A term is a label `(key, value)` (for `matchLabels`, `In` and `NotIn`) or a key alone (for
 //! `Exists` and `DoesNotExist`); its posting is the set of chunk positions whose labels hold
-//! it. Nothing in here is behind a pointer of its own: terms, their text, the hash table and
-//! the bitmaps live in five vectors, so copying a chunk (the first change a batch makes to
-//! it) is a few `memcpy`s, not one allocation or reference count per term, and a change to
-//! one runner touches only that runner's terms.
+//! it. Nothing in here is behind a pointer of its own: terms, the hash table and the bitmaps
+//! live in a few vectors, and the terms' text in one buffer that copies share (`text.rs`),
+//! so copying a chunk (the first change a batch makes to it) is a few `memcpy`s of about 24
+//! bytes a term, not one allocation or reference count per term, and a change to one runner
+//! touches only that runner's terms.
 //!
 //! A posting of at most [`FEW`] positions holds them inline; a larger one takes a bitmap.
 //! Most terms of a fleet whose label values are unique to each runner hold one position, so
@@ -13,7 +14,10 @@
 
 use model_ids::hash::{fnv1a64, fnv1a64_from, splitmix64};
 
-use super::bits::{Bits, NO_BITS, set_bit, shift_down, shift_up};
+use super::{
+    bits::{Bits, NO_BITS, set_bit, shift_down, shift_up},
+    text::Text,
+};
 
 /// Positions a posting holds inline before it takes a bitmap.
 const FEW: usize = 3;
@@ -128,10 +132,8 @@ pub(super) struct Postings {
     /// holds far fewer than 65,535 terms (see `CHUNK_TERM_CAPACITY`), so two bytes a slot.
     table: Vec<u16>,
     terms: Vec<Term>,
-    /// The text of every term, and of removed terms until [`Postings::compact`].
-    text: String,
-    /// Bytes of `text` no term uses.
-    garbage: usize,
+    /// The text of every term, and of removed terms until it is rewritten.
+    text: Text,
     /// The bitmaps of `Many` postings; unused ones are zero and listed in `free`.
     dense: Vec<Bits>,
     free: Vec<u32>,
@@ -147,15 +149,12 @@ impl Clone for Postings {
     fn clone(&self) -> Self {
         let mut terms = Vec::with_capacity(self.terms.len() + SPARE_TERMS);
         terms.extend_from_slice(&self.terms);
-        let mut text = String::with_capacity(self.text.len() + SPARE_TERMS * 32);
-        text.push_str(&self.text);
         let mut dense = Vec::with_capacity(self.dense.len() + 4);
         dense.extend_from_slice(&self.dense);
         Self {
             table: self.table.clone(),
             terms,
-            text,
-            garbage: self.garbage,
+            text: self.text.clone(),
             dense,
             free: self.free.clone(),
         }
@@ -171,8 +170,8 @@ impl Postings {
     /// Gives back the room vectors kept for growth, once a chunk is built.
     pub(super) fn shrink(&mut self) {
         self.terms.shrink_to_fit();
-        self.text.shrink_to_fit();
         self.dense.shrink_to_fit();
+        self.text.freeze();
     }
 
     /// The posting of `probe`, if any position holds it.
@@ -355,14 +354,12 @@ impl Postings {
     /// Whether `term` is the term `probe` names.
     fn is(&self, term: &Term, probe: &Probe<'_>) -> bool {
         let start = term.text as usize;
-        let key_end = start + usize::from(term.key_len);
-        if self.text.get(start..key_end) != Some(probe.key) {
-            return false;
-        }
+        let key_len = usize::from(term.key_len);
         match (probe.value, term.value_len) {
-            (None, NO_VALUE) => true,
-            (Some(value), len) if len != NO_VALUE => {
-                self.text.get(key_end..key_end + usize::from(len)) == Some(value)
+            (None, NO_VALUE) => self.text.get(start, key_len) == Some(probe.key),
+            (Some(value), len) if len != NO_VALUE && usize::from(len) == value.len() => {
+                let text = self.text.get(start, key_len + value.len());
+                text.and_then(|t| t.split_at_checked(key_len)) == Some((probe.key, value))
             }
             _ => false,
         }
@@ -374,14 +371,12 @@ impl Postings {
             self.grow();
         }
         let index = self.terms.len();
-        let text = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
-        self.text.push_str(probe.key);
-        let value_len = match probe.value {
-            Some(value) => {
-                self.text.push_str(value);
-                u8::try_from(value.len()).unwrap_or(NO_VALUE - 1)
-            }
-            None => NO_VALUE,
+        let (text, value_len) = match probe.value {
+            Some(value) => (
+                self.text.push(&[probe.key, value]),
+                u8::try_from(value.len()).unwrap_or(NO_VALUE - 1),
+            ),
+            None => (self.text.push(&[probe.key]), NO_VALUE),
         };
         let fp = probe.fp as u32;
         self.terms.push(Term {
@@ -442,14 +437,11 @@ impl Postings {
             *cell = u16::try_from(index + 1).unwrap_or(u16::MAX);
         }
         self.terms.swap_remove(index);
-        let value_len = if term.value_len == NO_VALUE {
-            0
-        } else {
-            usize::from(term.value_len)
-        };
-        self.garbage += usize::from(term.key_len) + value_len;
-        if self.garbage > self.text.len() / 2 {
-            self.compact();
+        if self.text.forget(term.text_len()) {
+            self.text.rewrite(self.terms.iter_mut().map(|t| {
+                let len = t.text_len();
+                (&mut t.text, len)
+            }));
         }
     }
 
@@ -503,23 +495,17 @@ impl Postings {
             }
         }
     }
+}
 
-    /// Rewrites `text` with only the live terms' text.
-    fn compact(&mut self) {
-        let mut text = String::with_capacity(self.text.len() - self.garbage);
-        for term in &mut self.terms {
-            let start = term.text as usize;
-            let len = usize::from(term.key_len)
-                + if term.value_len == NO_VALUE {
-                    0
-                } else {
-                    usize::from(term.value_len)
-                };
-            term.text = u32::try_from(text.len()).unwrap_or(u32::MAX);
-            text.push_str(self.text.get(start..start + len).unwrap_or(""));
-        }
-        self.text = text;
-        self.garbage = 0;
+impl Term {
+    /// Bytes of text: the key, and the value if any.
+    fn text_len(&self) -> usize {
+        usize::from(self.key_len)
+            + if self.value_len == NO_VALUE {
+                0
+            } else {
+                usize::from(self.value_len)
+            }
     }
 }
 

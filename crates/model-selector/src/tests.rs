@@ -334,6 +334,14 @@ fn builder_and_limits() {
     ));
     let ok = format!("k in ({})", values[..MAX_VALUES].join(","));
     assert!(ok.parse::<LabelSelector>().is_ok());
+    // Values written as nothing count as they are read: MAX_VALUES - 1 commas hold
+    // MAX_VALUES empty values (one once they collapse), one more comma is too many.
+    let commas = |n: usize| format!("k in ({})", ",".repeat(n));
+    assert_eq!(sel(&commas(MAX_VALUES - 1)).to_string(), "k in ()");
+    assert!(matches!(
+        commas(MAX_VALUES).parse::<LabelSelector>(),
+        Err(SelectorError::TooMany { what: "values", .. })
+    ));
 }
 
 /// One line per malformed string: input, byte position, expected-text fragment.

@@ -8,7 +8,7 @@ use super::{
     CHUNK_CAPACITY, CHUNK_TERM_CAPACITY,
     bits::{Bits, NO_BITS, is_zero, live_mask},
     plan::Plan,
-    postings::{Postings, Probe},
+    postings::{Found, Postings, Probe},
     snapshot::RunnerEntry,
 };
 use crate::labels::Labels;
@@ -187,8 +187,11 @@ impl<P> Chunk<P> {
             } else {
                 let mut union: Option<Bits> = None;
                 for probe in probes {
-                    if let Some(found) = self.postings.get(probe) {
-                        found.or_into(union.get_or_insert(NO_BITS));
+                    match (self.postings.get(probe), &mut union) {
+                        (None, _) => {}
+                        // The first bitmap is copied, not ORed into zeros.
+                        (Some(Found::Many(bits)), None) => union = Some(*bits),
+                        (Some(found), _) => found.or_into(union.get_or_insert(NO_BITS)),
                     }
                 }
                 let Some(union) = union else {

@@ -343,7 +343,8 @@ impl Postings {
         for _ in 0..self.table.len() {
             let index = usize::from(*self.table.get(slot)?).checked_sub(1)?;
             let term = self.terms.get(index)?;
-            if term.fp == fp && self.is(term, probe) {
+            if term.fp == fp && usize::from(term.key_len) == probe.key.len() && self.is(term, probe)
+            {
                 return Some((slot, index));
             }
             slot = (slot + 1) & mask;
@@ -355,11 +356,15 @@ impl Postings {
     fn is(&self, term: &Term, probe: &Probe<'_>) -> bool {
         let start = term.text as usize;
         let key_len = usize::from(term.key_len);
+        let key = probe.key.as_bytes();
         match (probe.value, term.value_len) {
-            (None, NO_VALUE) => self.text.get(start, key_len) == Some(probe.key),
+            (None, NO_VALUE) => self.text.get(start, key_len) == Some(key),
             (Some(value), len) if len != NO_VALUE && usize::from(len) == value.len() => {
-                let text = self.text.get(start, key_len + value.len());
-                text.and_then(|t| t.split_at_checked(key_len)) == Some((probe.key, value))
+                let value = value.as_bytes();
+                self.text
+                    .get(start, key_len + value.len())
+                    .and_then(|t| t.split_at_checked(key_len))
+                    == Some((key, value))
             }
             _ => false,
         }

@@ -18,16 +18,16 @@ const SPARE: usize = 4 * 1024;
 /// `base` or the owned `tail`.
 #[derive(Debug, Default)]
 pub(super) struct Text {
-    base: Arc<str>,
-    tail: String,
+    base: Arc<[u8]>,
+    tail: Vec<u8>,
     /// Bytes no term uses any more.
     garbage: usize,
 }
 
 impl Clone for Text {
     fn clone(&self) -> Self {
-        let mut tail = String::with_capacity(self.tail.len() + SPARE);
-        tail.push_str(&self.tail);
+        let mut tail = Vec::with_capacity(self.tail.len() + SPARE);
+        tail.extend_from_slice(&self.tail);
         Self {
             base: Arc::clone(&self.base),
             tail,
@@ -37,8 +37,9 @@ impl Clone for Text {
 }
 
 impl Text {
-    /// The `len` bytes at `start`.
-    pub(super) fn get(&self, start: usize, len: usize) -> Option<&str> {
+    /// The `len` bytes at `start` (bytes: a term is compared, never cut, so no character
+    /// boundary needs checking).
+    pub(super) fn get(&self, start: usize, len: usize) -> Option<&[u8]> {
         match start.checked_sub(self.base.len()) {
             None => self.base.get(start..start + len),
             Some(start) => self.tail.get(start..start + len),
@@ -49,7 +50,7 @@ impl Text {
     pub(super) fn push(&mut self, parts: &[&str]) -> u32 {
         let start = u32::try_from(self.base.len() + self.tail.len()).unwrap_or(u32::MAX);
         for part in parts {
-            self.tail.push_str(part);
+            self.tail.extend_from_slice(part.as_bytes());
         }
         start
     }
@@ -64,25 +65,25 @@ impl Text {
     /// Rewrites the text with only the strings `live` names (start and length), moving each
     /// start to its new place.
     pub(super) fn rewrite<'a>(&mut self, live: impl Iterator<Item = (&'a mut u32, usize)>) {
-        let mut text = String::with_capacity(self.base.len() + self.tail.len() - self.garbage);
+        let mut text = Vec::with_capacity(self.base.len() + self.tail.len() - self.garbage);
         for (start, len) in live {
-            let old = self.get(*start as usize, len).unwrap_or("");
+            let old = self.get(*start as usize, len).unwrap_or_default();
             *start = u32::try_from(text.len()).unwrap_or(u32::MAX);
-            text.push_str(old);
+            text.extend_from_slice(old);
         }
         self.base = Arc::from(text);
-        self.tail = String::new();
+        self.tail = Vec::new();
         self.garbage = 0;
     }
 
     /// Moves the tail into the shared base, once a chunk is built, so its copies share it.
     pub(super) fn freeze(&mut self) {
         if !self.tail.is_empty() {
-            let mut text = String::with_capacity(self.base.len() + self.tail.len());
-            text.push_str(&self.base);
-            text.push_str(&self.tail);
+            let mut text = Vec::with_capacity(self.base.len() + self.tail.len());
+            text.extend_from_slice(&self.base);
+            text.extend_from_slice(&self.tail);
             self.base = Arc::from(text);
-            self.tail = String::new();
+            self.tail = Vec::new();
         }
     }
 

@@ -240,9 +240,8 @@ impl QueryError {
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            // The source is always a `TaskError::UnknownTaskPhase`: this crate builds the
-            // variant only from a failed `TaskPhase` parse.
-            QueryError::InvalidPhase { .. } => ErrorKind::UnknownTaskPhase,
+            // The source is a failed `TaskPhase` parse; model-task classifies it.
+            QueryError::InvalidPhase { source, .. } => source.kind(),
             QueryError::LimitOutOfRange { .. }
             | QueryError::InvalidValue { .. }
             | QueryError::InvalidSlot { .. }

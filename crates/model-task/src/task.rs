@@ -1,19 +1,27 @@
-//! `Task`, the aggregate of metadata, spec and status, and the lifecycle operations that
-//! change it under optimistic concurrency.
+//! The aggregate: [`Task`] (metadata, spec and status) with [`ObjectMeta`], the lifecycle
+//! operations that change a task under optimistic concurrency, and [`admit`], what a new
+//! task does when its slot is busy.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use model_ids::TaskId;
 use model_policy::RandomSource;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{InvalidReason, TaskError};
-use crate::limits::MAX_STATUS_ERROR_BYTES;
-use crate::meta::{ObjectMeta, ObjectMetaRaw};
-use crate::phase::TaskPhase;
-use crate::restart::{RestartDecision, plan, time_plan};
+use crate::lifecycle::{
+    AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, RestartDecision, TaskPhase, TaskStatus,
+    TaskStatusRaw, plan, time_plan, truncate_on_char_boundary,
+};
 use crate::spec::{TaskSpec, TaskSpecRaw};
-use crate::status::{AttemptOutcome, AttemptResult, TaskStatus, TaskStatusRaw};
-use crate::text::truncate_on_char_boundary;
+
+mod admission;
+mod meta;
+
+pub(crate) use self::meta::ObjectMetaRaw;
+pub use self::{
+    admission::{AdmissionDecision, admit},
+    meta::ObjectMeta,
+};
 
 /// A task: metadata (identity, version, times), spec (desired state) and status (observed
 /// state), in the Kubernetes shape.
@@ -25,8 +33,8 @@ use crate::text::truncate_on_char_boundary;
 /// lifecycle ([`TaskError::InvalidTransition`] naming both phases, see
 /// [`TaskPhase::can_become`]), other preconditions, version overflow.
 ///
-/// Lifecycle: [`start_attempt`](Self::start_attempt) moves Pending to Running;
-/// [`finish_attempt`](Self::finish_attempt) moves Running to the outcome's final phase, to
+/// Lifecycle: [`begin_attempt`](Self::begin_attempt) moves Pending to Running;
+/// [`end_attempt`](Self::end_attempt) moves Running to the outcome's final phase, to
 /// Exhausted, or back to Pending with `next_attempt_at` when a restart is scheduled;
 /// [`cancel`](Self::cancel) moves Pending or Running to Canceled. Nothing leaves a final
 /// phase. Attempts that run under a lease go through the methods that take the task and its
@@ -49,21 +57,21 @@ use crate::text::truncate_on_char_boundary;
 /// let mut task = Task::new(TaskId::new("job-1")?, spec, t0);
 /// let mut rng = SeededRandom::new(1);
 ///
-/// task.start_attempt(Some(1), t0)?;
+/// task.begin_attempt(Some(1), t0)?;
 /// let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
-/// let decision = task.finish_attempt(Some(2), failed.clone(), &mut rng, t0)?;
+/// let decision = task.end_attempt(Some(2), failed.clone(), &mut rng, t0)?;
 /// let retry_at = t0 + TimeDelta::milliseconds(500);
 /// assert_eq!(decision, RestartDecision::Restart { retry: 1, delay_ms: 500, at: retry_at });
 /// assert_eq!(task.phase(), TaskPhase::Pending);
 ///
-/// task.start_attempt(None, retry_at)?;
+/// task.begin_attempt(None, retry_at)?;
 /// assert_eq!(task.status().attempt(), 2);
-/// let decision = task.finish_attempt(None, failed, &mut rng, retry_at)?;
+/// let decision = task.end_attempt(None, failed, &mut rng, retry_at)?;
 /// assert_eq!(decision, RestartDecision::Exhausted);
 /// assert_eq!(task.phase(), TaskPhase::Exhausted);
 /// assert_eq!(task.resource_version(), 5);
 ///
-/// let err = task.start_attempt(Some(4), retry_at).unwrap_err();
+/// let err = task.begin_attempt(Some(4), retry_at).unwrap_err();
 /// assert!(matches!(err, TaskError::Conflict { expected: 4, actual: 5 }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -118,7 +126,7 @@ impl Task {
     /// Starts the next attempt: Pending to Running, `attempt` + 1. Returns the new attempt
     /// number. When a restart is scheduled, `now` must not be before `next_attempt_at`
     /// ([`TaskError::RestartNotDue`]).
-    pub fn start_attempt(
+    pub fn begin_attempt(
         &mut self,
         expected: Option<u64>,
         now: DateTime<Utc>,
@@ -157,12 +165,17 @@ impl Task {
     }
 
     /// Ends the running attempt with `result` and applies the restart decision from the
-    /// spec (see [`decide_restart`](crate::decide_restart)): Running to the outcome's final
+    /// spec (see [`decide_restart`](crate::lifecycle::decide_restart)): Running to the outcome's final
     /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
     /// previous delay for decorrelated jitter comes from the status; random numbers are
     /// drawn only for a restart, after every check has passed. The error text is cut to
-    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary.
-    pub fn finish_attempt<R: RandomSource + ?Sized>(
+    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary. A restart whose time would be past
+    /// the last representable time cannot happen: the task ends Exhausted (the decision is
+    /// [`RestartDecision::Exhausted`]) and its error says so, in front of the runner's.
+    /// Only a running attempt ends: on a
+    /// task in any other phase every outcome is [`TaskError::InvalidTransition`] (a pending
+    /// task is canceled with [`cancel`](Self::cancel)).
+    pub fn end_attempt<R: RandomSource + ?Sized>(
         &mut self,
         expected: Option<u64>,
         result: AttemptResult,
@@ -177,14 +190,38 @@ impl Task {
             self.status.attempt,
         );
         self.phase().check_transition(plan.phase())?;
+        if self.phase() != TaskPhase::Running {
+            // Pending may become Canceled, but by `cancel`: no attempt runs to end.
+            return Err(TaskError::InvalidTransition {
+                from: self.phase(),
+                to: plan.phase(),
+            });
+        }
         let version = self.metadata.next_version()?;
-        let decision = time_plan(
+        // A restart whose time is past the last representable one cannot happen: the task
+        // ends Exhausted and says why, rather than stay Running with an attempt that can
+        // neither end nor expire.
+        let (decision, why) = match time_plan(
             plan,
             self.spec.backoff(),
             self.status.last_delay_ms,
             rng,
             now,
-        )?;
+        ) {
+            Ok(decision) => (decision, None),
+            Err(TaskError::TimeOverflow { now, delay_ms }) => (
+                RestartDecision::Exhausted,
+                Some(format!(
+                    "exhausted: the restart time is out of range: {} plus {delay_ms} ms",
+                    now.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+                )),
+            ),
+            Err(other) => return Err(other),
+        };
+        let error = match (why, result.error) {
+            (Some(why), Some(error)) => Some(format!("{why}; {error}")),
+            (why, error) => why.or(error),
+        };
         let (phase, next_attempt_at, last_delay_ms) = match decision {
             RestartDecision::Restart { delay_ms, at, .. } => {
                 (TaskPhase::Pending, Some(at), Some(delay_ms))
@@ -196,9 +233,7 @@ impl Task {
             attempt: self.status.attempt,
             outcome: Some(result.outcome),
             exit_code: result.exit_code,
-            error: result
-                .error
-                .map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
+            error: error.map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
             next_attempt_at,
             last_delay_ms,
         };
@@ -206,12 +241,21 @@ impl Task {
         Ok(decision)
     }
 
+    /// Records a change to the task's current attempt (the pair is one aggregate): the
+    /// version goes up by one and `updated_at` moves to `now`. Fails only with
+    /// [`TaskError::VersionOverflow`], before anything changes.
+    pub(crate) fn touch(&mut self, now: DateTime<Utc>) -> Result<(), TaskError> {
+        let version = self.metadata.next_version()?;
+        self.metadata.touch(version, now);
+        Ok(())
+    }
+
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to
     /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
     /// result from its runner is rejected because Canceled is final (with runs, as
-    /// [`TaskError::Gone`], and [`expire_run`](Self::expire_run) ends the run left behind).
-    /// To let the attempt wind down first, use [`cancel_run`](Self::cancel_run): the run
-    /// goes to Cancelling and the task ends Canceled when the run does.
+    /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the attempt left behind).
+    /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the attempt
+    /// goes to Cancelling and the task ends Canceled when the attempt does.
     pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
         self.metadata.check_version(expected)?;
         self.phase().check_transition(TaskPhase::Canceled)?;

@@ -1,11 +1,12 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
 use taskmodel::selector::Labels;
-use taskmodel::task::{KindSet, Parsed, RouteOutcome, RunnerRouter, TaskError, TaskSpec};
+use taskmodel::task::route::RouteOutcome;
+use taskmodel::task::{KindSet, Parsed, RunnerRouter, TaskError, TaskSpec};
 use taskmodel::{RunnerId, TaskId};
 
 use crate::cli::{Output, RouteArgs};
@@ -92,10 +93,11 @@ impl Routed {
 pub(crate) fn run(
     args: &RouteArgs,
     output: Output,
+    stdin: &mut dyn Read,
     out: &mut dyn Write,
 ) -> Result<Outcome, CommandError> {
-    let spec = input::read(&args.spec).map_err(CommandError::Read)?;
-    let runners = input::read(&args.runners).map_err(CommandError::Read)?;
+    let spec = input::read(&args.spec, stdin).map_err(CommandError::Read)?;
+    let runners = input::read(&args.runners, stdin).map_err(CommandError::Read)?;
     let routed = route(&spec, &runners, args.task_id.as_deref());
     match output {
         Output::Json => write_json(out, &routed)?,
@@ -156,37 +158,43 @@ fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
         .runners
         .iter()
         .map(|v| {
-            let (outcome, kind_supported, failures, weight) = match &v.outcome {
-                RouteOutcome::Picked => ("picked", true, Vec::new(), None),
-                RouteOutcome::Outranked { weight } => (
-                    "outranked",
-                    true,
-                    Vec::new(),
-                    Some(format!("{weight:#018x}")),
-                ),
-                RouteOutcome::Rejected {
-                    kind_supported,
-                    failures,
-                } => ("rejected", *kind_supported, failures.clone(), None),
-                _ => ("rejected", false, Vec::new(), None),
+            let (outcome, kind_supported, weight) = match &v.outcome {
+                RouteOutcome::Picked => ("picked", true, None),
+                RouteOutcome::Outranked { weight } => {
+                    ("outranked", true, Some(format!("{weight:#018x}")))
+                }
+                RouteOutcome::Rejected { kind_supported, .. } => {
+                    ("rejected", *kind_supported, None)
+                }
+                _ => ("rejected", false, None),
             };
+            let failures = explained
+                .failures(v)
+                .map(|f| Failure {
+                    path: f.requirement.path.clone(),
+                    requirement: f.requirement.requirement.clone(),
+                    key: f.requirement.key.clone(),
+                    reason: f.reason.to_string(),
+                })
+                .collect();
+            let reason = explained.reason(v).to_string();
             let reason = match &v.outcome {
                 RouteOutcome::Rejected {
                     kind_supported: false,
                     ..
-                } => v.outcome.to_string().replacen(
+                } => reason.replacen(
                     "kind not supported",
                     &format!("runs {}, not {}", shown(v.kinds), explained.kind),
                     1,
                 ),
-                other => other.to_string(),
+                _ => reason,
             };
             Verdict {
                 id: v.runner.to_string(),
                 kinds: v.kinds,
                 outcome,
                 kind_supported,
-                failures: failures.into_iter().map(Failure::from).collect(),
+                failures,
                 weight,
                 reason,
             }

@@ -7,6 +7,7 @@
 
 use std::hint::black_box;
 
+use benches::Rng;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use model_ids::RunnerId;
 use model_selector::{Batch, LabelSelector, Labels, Snapshot};
@@ -16,23 +17,6 @@ const RUNNERS: usize = 100_000;
 
 /// Labels per runner.
 const LABELS: usize = 64;
-
-/// splitmix64, seeded: the same choices on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// The 64 labels of runner `n` in generation `generation`: keys `label-00` to `label-63`
 /// (the first one `zone`, from 10 values, so a selector has something to count), every other

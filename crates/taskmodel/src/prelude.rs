@@ -15,6 +15,6 @@ pub use model_policy::{
 pub use model_query::{TaskPage, TaskQuery};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Applied, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation, RouterBatch,
-    RunState, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
+    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -1,0 +1,45 @@
+//! taskctl's peak memory stays a few times the input, counted in process with a counting
+//! allocator (docs/limits.md, "taskctl"): files are checked one at a time, and neither a
+//! document's diagnosis nor an inventory costs more than a few times its text.
+#![allow(clippy::unwrap_used, clippy::panic, reason = "tests fail on any error")]
+
+use std::io;
+use std::path::PathBuf;
+
+use taskctl::{MAX_INPUT_BYTES, Outcome};
+
+/// What one in-process run concluded, and the most bytes it held at once.
+fn peak(args: &[&str], stdin: &[u8]) -> (Outcome, u64) {
+    let args = std::iter::once("taskctl").chain(args.iter().copied());
+    let mut outcome = Outcome::Usage;
+    let counted = allocation_counter::measure(|| {
+        outcome = taskctl::run(args, &mut &stdin[..], &mut io::sink(), &mut io::sink());
+    });
+    (outcome, counted.bytes_max)
+}
+
+/// Writes `text` to a fresh file in the temp directory and returns its path.
+fn temp_file(name: &str, text: &[u8]) -> PathBuf {
+    let path = std::env::temp_dir().join(format!("taskctl-memory-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const MIB: u64 = 1024 * 1024;
+
+#[test]
+fn files_are_checked_one_at_a_time() {
+    // A spec missing every field, padded with spaces to the input limit.
+    let mut text = vec![b' '; usize::try_from(MAX_INPUT_BYTES).unwrap()];
+    text[..2].copy_from_slice(b"{}");
+    let path = temp_file("padded.json", &text);
+    let path = path.to_str().unwrap();
+    let (outcome, one) = peak(&["check", path], b"");
+    assert_eq!(outcome, Outcome::Invalid);
+    let (outcome, six) = peak(&["check", path, path, path, path, path, path], b"");
+    assert_eq!(outcome, Outcome::Invalid);
+    // Six files cost what one costs; all six were held at once before.
+    assert!(six <= one + MIB, "six files: {six} bytes, one file: {one}");
+    // A file is read into a buffer of its size, once.
+    assert!(one <= MAX_INPUT_BYTES + MIB, "one file: {one} bytes");
+}

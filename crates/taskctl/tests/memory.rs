@@ -43,3 +43,54 @@ fn files_are_checked_one_at_a_time() {
     // A file is read into a buffer of its size, once.
     assert!(one <= MAX_INPUT_BYTES + MIB, "one file: {one} bytes");
 }
+
+/// `n` empty arrays, comma-separated: `[],[],...,[]`.
+fn empty_arrays(n: usize) -> String {
+    let mut text = "[],".repeat(n);
+    text.pop();
+    text
+}
+
+/// The most `[],` units that fit in `room` bytes.
+fn units(room: u64, unit: usize) -> usize {
+    usize::try_from(room).unwrap() / unit
+}
+
+#[test]
+fn a_document_costs_a_few_times_its_text() {
+    let limit = MAX_INPUT_BYTES - 64;
+    let keys: Vec<String> = (0..units(limit, 13))
+        .map(|i| format!("\"k{i:07}\":0"))
+        .collect();
+    let documents = [
+        ("arrays", format!("[{}]", empty_arrays(units(limit, 3)))),
+        (
+            "labels",
+            format!("{{\"labels\":[{}]}}", empty_arrays(units(limit, 3))),
+        ),
+        (
+            "task",
+            format!(
+                "{{\"spec\":{{\"runnerSelector\":[{}]}}}}",
+                empty_arrays(units(limit, 3))
+            ),
+        ),
+        ("keys", format!("{{{}}}", keys.join(","))),
+    ];
+    drop(keys);
+    for (name, text) in documents {
+        let len = text.len() as u64;
+        assert!(
+            len <= MAX_INPUT_BYTES && len > MAX_INPUT_BYTES - MIB,
+            "{name}: {len}"
+        );
+        let (outcome, held) = peak(&["check", "-"], text.as_bytes());
+        assert_eq!(outcome, Outcome::Invalid, "{name}");
+        // The text once (read from stdin), and at most two more copies' worth; a JSON value
+        // of `[[],[],...]` alone was 22 times the text.
+        assert!(
+            held <= 3 * len,
+            "{name}: {held} bytes held for {len} bytes of text"
+        );
+    }
+}

@@ -119,7 +119,7 @@ fn parse<W: Wire>(input: &Input) -> Result<W::Value, Vec<Problem>> {
         .as_ref()
         .map_err(|reason| vec![Problem::at(input.name.clone(), reason.clone())])?;
     let value = parse_json(text).map_err(|p| vec![named(p)])?;
-    parse_all::<W>(&value).map_err(|ps| ps.into_iter().map(named).collect())
+    parse_all::<W>(value).map_err(|ps| ps.into_iter().map(named).collect())
 }
 
 fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {

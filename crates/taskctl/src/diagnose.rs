@@ -118,17 +118,19 @@ impl<W: Wire> Wire for Option<W> {
 }
 
 /// Implements [`Wire`] for types whose every rule serde checks.
-macro_rules! plain_wire {
+macro_rules! plain_wire_impl {
     ($($ty:ty),* $(,)?) => {$(
-        impl Wire for $ty {
+        impl $crate::diagnose::Wire for $ty {
             type Value = Self;
 
-            fn check(self) -> Result<Self, TaskError> {
+            fn check(self) -> Result<Self, ::taskmodel::task::TaskError> {
                 Ok(self)
             }
         }
     )*};
 }
+
+pub(crate) use plain_wire_impl as plain_wire;
 
 plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
 
@@ -279,6 +281,11 @@ fn parse_all_except<W: Wire>(
 /// `fields` written back as one compact JSON object (no longer than the text they came from).
 fn object_text(fields: &Fields<'_>) -> Result<String, Problem> {
     serde_json::to_string(fields).map_err(|err| Problem::at("", err.to_string()))
+}
+
+/// Reads `value` as a `W` at once: the value, or the first problem (at its path).
+pub(crate) fn parse_first<W: Wire>(value: &RawValue) -> Result<W::Value, Problem> {
+    parse_once::<W>(value.get())
 }
 
 /// Reads `text` as a `W` once: the value, or the first problem at serde's path.

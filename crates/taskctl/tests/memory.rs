@@ -94,3 +94,59 @@ fn a_document_costs_a_few_times_its_text() {
         );
     }
 }
+
+#[test]
+fn route_holds_the_router_and_about_twice_the_inventory() {
+    use taskmodel::selector::Labels;
+    use taskmodel::task::KindSet;
+    use taskmodel::{RunnerId, TaskId, TaskSpec};
+
+    const RUNNERS: usize = 100_000;
+    let id = |i: usize| format!("runner-{i:06}");
+    let docs: Vec<String> = (0..RUNNERS)
+        .map(|i| {
+            format!(
+                r#"{{"id":"{}","labels":{{"zone":"eu"}},"kinds":["subprocess"]}}"#,
+                id(i)
+            )
+        })
+        .collect();
+    let inventory = format!("[{}]", docs.join(","));
+    drop(docs);
+    let spec_path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/spec-command.json");
+    let spec: TaskSpec =
+        serde_json::from_str(&std::fs::read_to_string(&spec_path).unwrap()).unwrap();
+    let task = TaskId::new(spec.slot().as_ref()).unwrap();
+
+    // What the router alone holds for these runners: its index, and the explanation.
+    let router_alone = allocation_counter::measure(|| {
+        let router = taskmodel::RunnerRouter::new();
+        let zone = Labels::from_pairs([("zone", "eu")]).unwrap();
+        let runners =
+            (0..RUNNERS).map(|i| (RunnerId::new(id(i)).unwrap(), zone.clone(), KindSet::ALL));
+        router.replace_all(runners).unwrap();
+        let explained = router.explain(&spec, &task).unwrap();
+        assert_eq!(explained.runners.len(), RUNNERS);
+    })
+    .bytes_max;
+
+    for output in ["text", "json"] {
+        let args = [
+            "route",
+            "-o",
+            output,
+            spec_path.to_str().unwrap(),
+            "--runners",
+            "-",
+        ];
+        let (outcome, held) = peak(&args, inventory.as_bytes());
+        // No runner has the `ssd` label the spec asks for.
+        assert_eq!(outcome, Outcome::Invalid);
+        let text = inventory.len() as u64;
+        assert!(
+            held <= router_alone + 2 * text,
+            "{output}: {held} bytes held; the router alone {router_alone}, the inventory {text}"
+        );
+    }
+}

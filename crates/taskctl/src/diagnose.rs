@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, Visitor};
+use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
 use taskmodel::policy::{AdmissionPolicy, RestartPolicy};
@@ -135,9 +135,66 @@ pub(crate) use plain_wire_impl as plain_wire;
 plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
 
 /// Checks that `text` is one JSON value and keeps it as text, or the syntax error with its
-/// line and column. Nothing is built: the check holds one byte per level of nesting.
+/// line and column.
+///
+/// The syntax is checked as a JSON value reads it, with its messages ("trailing comma") and
+/// its nesting limit (127 levels), but nothing is built ([`AnyValue`]).
 pub(crate) fn parse_json(text: &str) -> Result<&RawValue, Problem> {
+    parse_text::<AnyValue>(text)?;
     parse_text(text)
+}
+
+/// Any JSON value, read as `serde_json::Value` reads one and dropped as it is read.
+struct AnyValue;
+
+impl<'de> Deserialize<'de> for AnyValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(Self)
+    }
+}
+
+impl<'de> Visitor<'de> for AnyValue {
+    type Value = Self;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<Self>()?.is_some() {}
+        Ok(self)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        while map.next_key::<Self>()?.is_some() {
+            map.next_value::<Self>()?;
+        }
+        Ok(self)
+    }
 }
 
 /// Parses `text` as a `T` straight from the text, or the first error with its line and column.

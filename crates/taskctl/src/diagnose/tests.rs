@@ -137,10 +137,22 @@ fn has_any_field_reads_only_the_top_level_keys() {
 }
 
 #[test]
-fn syntax_is_checked_without_building_the_document() {
-    // Deeper than a JSON value may nest, yet JSON: the readers of each type decide.
-    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-    assert!(parse_json(&deep).is_ok());
-    let problem = parse_json("[1,").unwrap_err();
-    assert_eq!((problem.line, problem.column), (Some(1), Some(3)));
+fn syntax_is_checked_as_a_json_value_reads_it() {
+    let nested = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+    assert!(parse_json(&nested(127)).is_ok());
+    let deep = parse_json(&nested(128)).unwrap_err();
+    assert_eq!(deep.message, "recursion limit exceeded");
+    let check = |text: &str, message: &str, column: usize| {
+        let problem = parse_json(text).unwrap_err();
+        assert_eq!(problem.message, message, "{text}");
+        assert_eq!(
+            (problem.line, problem.column),
+            (Some(1), Some(column)),
+            "{text}"
+        );
+    };
+    check("[1,", "EOF while parsing a value", 3);
+    check(r#"{"a": 1,}"#, "trailing comma", 9);
+    check("[1e400]", "number out of range", 6);
+    check("[1] [2]", "trailing characters", 5);
 }

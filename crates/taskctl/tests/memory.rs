@@ -122,9 +122,11 @@ fn route_holds_the_router_and_about_twice_the_inventory() {
     // What the router alone holds for these runners: its index, and the explanation.
     let router_alone = allocation_counter::measure(|| {
         let router = taskmodel::RunnerRouter::new();
-        let zone = Labels::from_pairs([("zone", "eu")]).unwrap();
-        let runners =
-            (0..RUNNERS).map(|i| (RunnerId::new(id(i)).unwrap(), zone.clone(), KindSet::ALL));
+        // Each runner's id and labels made on their own, as reading them does.
+        let runners = (0..RUNNERS).map(|i| {
+            let zone = Labels::from_pairs([("zone", "eu")]).unwrap();
+            (RunnerId::new(id(i)).unwrap(), zone, KindSet::ALL)
+        });
         router.replace_all(runners).unwrap();
         let explained = router.explain(&spec, &task).unwrap();
         assert_eq!(explained.runners.len(), RUNNERS);

@@ -168,35 +168,40 @@ fn route(spec: Result<TaskSpec, Vec<Problem>>, runners: Input, task_id: Option<&
 }
 
 /// How `runner` fared, as printed: built for one runner at a time while the output is written.
-fn verdict(runner: &RunnerVerdict, kind: &str) -> Verdict {
-    let (outcome, kind_supported, failures, weight) = match &runner.outcome {
-        RouteOutcome::Picked => ("picked", true, &[][..], None),
-        RouteOutcome::Outranked { weight } => {
-            ("outranked", true, &[][..], Some(format!("{weight:#018x}")))
-        }
-        RouteOutcome::Rejected {
-            kind_supported,
-            failures,
-        } => ("rejected", *kind_supported, failures.as_slice(), None),
-        _ => ("rejected", false, &[][..], None),
+fn verdict(explained: &RouteExplanation, runner: &RunnerVerdict) -> Verdict {
+    let (outcome, kind_supported, weight) = match &runner.outcome {
+        RouteOutcome::Picked => ("picked", true, None),
+        RouteOutcome::Outranked { weight } => ("outranked", true, Some(format!("{weight:#018x}"))),
+        RouteOutcome::Rejected { kind_supported, .. } => ("rejected", *kind_supported, None),
+        _ => ("rejected", false, None),
     };
+    let failures = explained
+        .failures(runner)
+        .map(|f| Failure {
+            path: f.requirement.path.clone(),
+            requirement: f.requirement.requirement.clone(),
+            key: f.requirement.key.clone(),
+            reason: f.reason.to_string(),
+        })
+        .collect();
+    let reason = explained.reason(runner).to_string();
     let reason = match &runner.outcome {
         RouteOutcome::Rejected {
             kind_supported: false,
             ..
-        } => runner.outcome.to_string().replacen(
+        } => reason.replacen(
             "kind not supported",
-            &format!("runs {}, not {kind}", shown(runner.kinds)),
+            &format!("runs {}, not {}", shown(runner.kinds), explained.kind),
             1,
         ),
-        other => other.to_string(),
+        _ => reason,
     };
     Verdict {
         id: runner.runner.to_string(),
         kinds: runner.kinds,
         outcome,
         kind_supported,
-        failures: failures.iter().cloned().map(Failure::from).collect(),
+        failures,
         weight,
         reason,
     }
@@ -212,7 +217,7 @@ impl Verdicts {
             explained
                 .runners
                 .iter()
-                .map(|runner| verdict(runner, explained.kind))
+                .map(|runner| verdict(explained, runner))
         })
     }
 }

@@ -422,12 +422,13 @@ fn quoted_after<'m>(message: &'m str, prefix: &str) -> Option<&'m str> {
 
 /// serde_json's message without its " at line L column C" suffix (taskctl prints positions itself).
 fn without_position(err: &serde_json::Error) -> String {
-    let message = err.to_string();
+    let mut message = err.to_string();
     let suffix = format!(" at line {} column {}", err.line(), err.column());
-    match message.strip_suffix(&suffix) {
-        Some(bare) => bare.to_owned(),
-        None => message,
+    // Cut in place: a message can quote a whole string of the input.
+    if let Some(bare) = message.strip_suffix(&suffix).map(str::len) {
+        message.truncate(bare);
     }
+    message
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::value::RawValue;
 use taskmodel::flow::{self, FlowSpec};
 use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
@@ -12,8 +12,8 @@ use taskmodel::task::{ObjectMeta, Parsed, Task, TaskEnv, TaskKind, TaskSpec, Tas
 use taskmodel::{FailurePolicy, Slot, TriggerRule};
 
 use crate::diagnose::{
-    Field, Problem, flow_problems, parse_fields, parse_json, parse_text, serde_problem,
-    task_problem,
+    Field, Problem, flow_problems, has_any_field, keys_wire, parse_fields, parse_first, parse_json,
+    parse_text, read_once, task_problem,
 };
 
 /// The keys that make a document a whole task rather than a spec.
@@ -35,11 +35,13 @@ pub enum Shape {
 impl Shape {
     /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
     /// task (and told what it lacks), one with `jobs` for a flow, anything else for a spec.
-    fn of(value: &Value) -> Self {
-        match value.as_object() {
-            Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
-            Some(object) if object.contains_key("jobs") => Self::Flow,
-            _ => Self::TaskSpec,
+    fn of(value: &RawValue) -> Self {
+        if has_any_field(value, &TASK_KEYS) {
+            Self::Task
+        } else if has_any_field(value, &["jobs"]) {
+            Self::Flow
+        } else {
+            Self::TaskSpec
         }
     }
 
@@ -74,8 +76,9 @@ impl Checked {
 /// or the shape and every problem of every field, each with its path from the root.
 ///
 /// A document with `metadata`, `spec` or `status` is a [`Task`]; one with `jobs` is a
-/// [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, and the specs of a flow's jobs,
-/// are held to the submit-boundary rules.
+/// [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, and the specs of a flow's jobs, are
+/// held to the submit-boundary rules. The diagnosis holds no more than a few times the text
+/// (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -93,8 +96,8 @@ pub fn check_document(text: &str) -> Checked {
             };
         }
     };
-    let shape = Shape::of(&value);
-    let mut problems = check_value(shape, &value);
+    let shape = Shape::of(value);
+    let mut problems = check_value(shape, value);
     if problems.is_empty() {
         problems.extend(check_text(shape, text));
     }
@@ -104,9 +107,10 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
-/// What only the text shows. A JSON value keeps the last of two equal keys, but the library
-/// refuses a document that names a field twice; so a document the field-by-field pass found
-/// clean is read once more, from its text, exactly as the library reads it.
+/// What only the text shows. A JSON object value keeps the last of two equal keys, and so
+/// does the field-by-field pass, but the library refuses a document that names a field
+/// twice; so a document that pass found clean is read once more, from its text, exactly as
+/// the library reads it.
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
@@ -117,7 +121,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
 }
 
 /// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
-fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
+fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
@@ -152,7 +156,7 @@ const TASK_FIELDS: &[Field] = &[
 ];
 
 /// Parses a spec, reporting every bad field.
-fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
+fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {
     parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 
@@ -166,39 +170,32 @@ fn submit(spec: &TaskSpec) -> Result<(), Vec<Problem>> {
 /// The keys of a flow, for unknown and missing fields; every value is checked by a field.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "read for the unknown and missing fields only")]
 struct FlowKeys {
-    #[allow(dead_code, reason = "read for the missing-field check only")]
     name: IgnoredAny,
     #[serde(default)]
-    #[allow(dead_code, reason = "read for the unknown-field check only")]
     env: IgnoredAny,
     #[serde(default)]
-    #[allow(dead_code, reason = "read for the unknown-field check only")]
     labels: IgnoredAny,
     #[serde(default)]
-    #[allow(dead_code, reason = "read for the unknown-field check only")]
     failure_policy: IgnoredAny,
-    #[allow(dead_code, reason = "read for the missing-field check only")]
     jobs: IgnoredAny,
 }
 
 /// The keys of one job.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "read for the unknown and missing fields only")]
 struct JobKeys {
-    #[allow(dead_code, reason = "read for the missing-field check only")]
     name: IgnoredAny,
-    #[allow(dead_code, reason = "read for the missing-field check only")]
     spec: IgnoredAny,
     #[serde(default)]
-    #[allow(dead_code, reason = "read for the unknown-field check only")]
     depends_on: IgnoredAny,
     #[serde(default)]
-    #[allow(dead_code, reason = "read for the unknown-field check only")]
     when: IgnoredAny,
 }
 
-crate::diagnose::keys_wire!(FlowKeys, JobKeys);
+keys_wire!(FlowKeys, JobKeys);
 
 /// The fields of a flow, each checked on its own; `jobs` checks every job.
 const FLOW_FIELDS: &[Field] = &[
@@ -224,9 +221,12 @@ const JOB_FIELDS: &[Field] = &[
 ];
 
 /// Every problem of every job, each under `[i]`.
-fn check_jobs(value: &Value) -> Result<(), Vec<Problem>> {
-    let Some(jobs) = value.as_array() else {
-        return parse_fields::<Vec<IgnoredAny>>(value, &[]).map(drop);
+fn check_jobs(value: &RawValue) -> Result<(), Vec<Problem>> {
+    let Ok(jobs) = serde_json::from_str::<Vec<&RawValue>>(value.get()) else {
+        // Not a list: the shape error, as the library words it.
+        return parse_first::<Vec<IgnoredAny>>(value)
+            .map(drop)
+            .map_err(|problem| vec![problem]);
     };
     let problems: Vec<Problem> = jobs
         .iter()
@@ -246,15 +246,16 @@ fn check_jobs(value: &Value) -> Result<(), Vec<Problem>> {
     }
 }
 
+keys_wire!(Vec<IgnoredAny>);
+
 /// A flow's fields, then (when they are all fine) what the flow checks across its jobs:
-/// the graph and each job's merged environment, as [`FlowSpec`] reads them.
-fn check_flow(value: &Value) -> Result<(), Vec<Problem>> {
+/// the graph and each job's merged environment, as model-flow reads them
+/// ([`flow::Parsed`] keeps the rule's error typed).
+fn check_flow(value: &RawValue) -> Result<(), Vec<Problem>> {
     parse_fields::<FlowKeys>(value, FLOW_FIELDS)?;
-    match serde_path_to_error::deserialize::<_, flow::Parsed<FlowSpec>>(value) {
-        Ok(parsed) => parsed
-            .into_result()
-            .map(drop)
-            .map_err(|err| flow_problems(&err)),
-        Err(err) => Err(vec![serde_problem(&err)]),
-    }
+    read_once::<flow::Parsed<FlowSpec>>(value.get())
+        .map_err(|problem| vec![problem])?
+        .into_result()
+        .map(drop)
+        .map_err(|err| flow_problems(&err))
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use taskmodel::TriggerRule;
 use taskmodel::flow::{FlowGraph, FlowSpec};
 
-use super::check::{check_input, write_file};
+use super::check::{report, write_file};
 use crate::cli::{FlowArgs, GraphFormat, Output};
 use crate::input;
 use crate::outcome::Outcome;
@@ -40,10 +40,10 @@ pub(crate) fn run(
         .ok()
         .and_then(|text| serde_json::from_str::<FlowSpec>(text).ok());
     let Some(flow) = flow else {
-        let report = check_input(&input);
+        let file = report(input);
         match output {
-            Output::Json => write_json(out, &report)?,
-            Output::Text => write_file(out, &report)?,
+            Output::Json => write_json(out, &file)?,
+            Output::Text => write_file(out, &file)?,
         }
         return Ok(Outcome::Invalid);
     };

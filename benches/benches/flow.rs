@@ -9,6 +9,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use benches::Rng;
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use model_flow::{FlowError, FlowGraph, FlowJob, FlowRun, FlowSpec, TriggerRule};
 use model_ids::JobName;
@@ -18,19 +19,6 @@ const JOBS: usize = 100_000;
 const LAYER: usize = 1_000;
 const DEPENDENCIES: usize = 500_000;
 
-/// A fixed 64-bit LCG, so the graph is the same in every run.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
 /// A layered DAG like a big ETL fan: 100 layers of 1,000 jobs; every job after the first
 /// layer depends on 5 jobs (the first 5,000 of them on 6), three in four in the layer just
 /// before and the others further back: 500,000 dependencies. Jobs are declared layer by
@@ -38,7 +26,7 @@ impl Lcg {
 /// which leaves no locality to the name lookups and gives the order real ties to break.
 /// Returns each job's dependencies by declared position.
 fn layered(shuffled: bool) -> Vec<Vec<usize>> {
-    let mut rng = Lcg(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     // rank (layer-major) -> declared position
     let mut position: Vec<usize> = (0..JOBS).collect();
     if shuffled {

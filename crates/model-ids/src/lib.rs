@@ -1,4 +1,4 @@
-//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`), their length limits, and base-36 slugs.
+//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId`), their length limits, and base-36 slugs.
 //!
 //! Layer 0. Depends on: nothing.
 //!
@@ -16,6 +16,9 @@
 //!
 //! To check a string without building a value, use `TaskId::validate(s)` (and the same
 //! on each type) or [`IdKind::validate`] when the kind is only known at run time.
+//!
+//! [`ActionId`] is different: 16 bytes ([`ACTION_ID_LEN`]), `Copy`, written as 32 hex digits
+//! ([`ACTION_ID_HEX_LEN`]), so that an action's storage key can hold it as bytes.
 //!
 //! # Base-36 slugs
 //!
@@ -50,6 +53,7 @@
 //! # Ok::<(), model_ids::IdError>(())
 //! ```
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
+mod action_id;
 mod base36;
 mod bounded;
 mod error;
@@ -61,13 +65,15 @@ mod rule;
 mod schema;
 
 pub use crate::{
+    action_id::ActionId,
     base36::{Base36, decode_base36, encode_base36},
     bounded::{BoundedPairs, BoundedVec, Limit},
     error::{ERROR_INPUT_MAX_CHARS, IdError},
     error_kind::ErrorKind,
     ids::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId},
     kind::{
-        AGENT_ID_MAX_LEN, BASE36_MAX_LEN, FLOW_ID_MAX_LEN, IdKind, JOB_NAME_MAX_LEN,
-        RUNNER_ID_MAX_LEN, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN,
+        ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, BASE36_MAX_LEN, FLOW_ID_MAX_LEN,
+        IdKind, JOB_NAME_MAX_LEN, RUNNER_ID_MAX_LEN, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN,
+        TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN,
     },
 };

@@ -1,13 +1,14 @@
 //! The identifier rule every id kind follows, and `IdKind::validate`.
 
-use crate::{base36, error::IdError, kind::IdKind};
+use crate::{action_id, base36, error::IdError, kind::IdKind};
 
 impl IdKind {
     /// Checks `input` against the rule of this kind without allocating on success.
     ///
     /// For the identifier kinds this is the same check as their constructors
     /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
-    /// [`decode_base36`](crate::decode_base36) with the value discarded.
+    /// [`decode_base36`](crate::decode_base36) with the value discarded, and for
+    /// [`IdKind::ActionId`] the hex parse of [`ActionId`](crate::ActionId).
     ///
     /// # Errors
     ///
@@ -15,6 +16,7 @@ impl IdKind {
     pub fn validate(self, input: &str) -> Result<(), IdError> {
         match self {
             IdKind::Base36Slug => base36::decode_base36(input).map(|_| ()),
+            IdKind::ActionId => action_id::decode_hex(input).map(|_| ()),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId

@@ -1,0 +1,23 @@
+//! Schedules, triggers and actions: cron, interval and one-off triggers, actions keyed by time, catch-up and overlap decisions.
+//!
+//! Layer 3. Depends on: model-ids, model-policy, model-task.
+//!
+//! Architecture invariant: no I/O, no clock, no randomness; `now` and the random source are arguments.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
+mod cron;
+mod error;
+mod limits;
+mod zone;
+
+pub use crate::{
+    cron::{CronExpr, CronField},
+    error::{ActionState, ERROR_INPUT_MAX_CHARS, ScheduleError},
+    limits::{
+        DEFAULT_CATCHUP_WINDOW_MS, MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES,
+        MAX_ACTION_RESULT_BYTES, MAX_CATCHUP_TICKS, MAX_CATCHUP_WINDOW_MS, MAX_CRON_LEN,
+        MAX_EVERY_MS, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES, MAX_TIME_ZONE_LEN,
+        MAX_WEBHOOK_PAYLOAD_BYTES, MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES, MIN_CATCHUP_WINDOW_MS,
+        MIN_EVERY_MS,
+    },
+    zone::Zone,
+};

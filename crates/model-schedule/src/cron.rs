@@ -192,7 +192,12 @@ impl CronExpr {
     /// The caller bounds `n` (a schedule does, with
     /// [`MAX_NEXT_FIRE_TIMES`](crate::MAX_NEXT_FIRE_TIMES)).
     #[must_use]
-    pub fn next_fire_times(&self, zone: &Zone, after: DateTime<Utc>, n: usize) -> Vec<DateTime<Utc>> {
+    pub fn next_fire_times(
+        &self,
+        zone: &Zone,
+        after: DateTime<Utc>,
+        n: usize,
+    ) -> Vec<DateTime<Utc>> {
         let mut times = Vec::with_capacity(n.min(64));
         let mut from = after;
         while times.len() < n {

@@ -1,49 +1,14 @@
 //! `ScheduleError`, the one error type of this crate, and how it quotes inputs.
 
-use std::fmt;
-
 use chrono::{DateTime, Utc};
 use model_ids::{ActionId, ErrorKind, IdError};
 use model_task::TaskError;
 
-use crate::cron::CronField;
+use crate::{action::ActionState, cron::CronField};
 
 /// How many characters of an offending input a [`ScheduleError`] quotes; longer input is cut
 /// there and ends with `…`.
 pub const ERROR_INPUT_MAX_CHARS: usize = 48;
-
-/// The state of an action, without what its final states carry: what a refused status
-/// change names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ActionState {
-    /// Waiting to be due and started.
-    Pending,
-    /// Started: written before the action is dispatched.
-    Running,
-    /// Ended with a result.
-    Completed,
-    /// Ended with a failure reason.
-    Failed,
-}
-
-impl ActionState {
-    /// The wire name: `pending`, `running`, `completed` or `failed`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ActionState::Pending => "pending",
-            ActionState::Running => "running",
-            ActionState::Completed => "completed",
-            ActionState::Failed => "failed",
-        }
-    }
-}
-
-impl fmt::Display for ActionState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
-    }
-}
 
 /// Why a schedule, a cron expression, a time zone or an action was rejected, or why an
 /// action's status may not change.
@@ -83,7 +48,9 @@ pub enum ScheduleError {
     },
 
     /// A cron expression with neither five fields nor six.
-    #[error("{path}: {input:?} has {count} fields, expected 5 (minute to day-of-week) or 6 (with seconds first)")]
+    #[error(
+        "{path}: {input:?} has {count} fields, expected 5 (minute to day-of-week) or 6 (with seconds first)"
+    )]
     #[non_exhaustive]
     CronFieldCount {
         /// The field path.
@@ -95,7 +62,9 @@ pub enum ScheduleError {
     },
 
     /// An `@` nickname that is not one of cron's.
-    #[error("{path}: unknown nickname {input:?} (expected @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly)")]
+    #[error(
+        "{path}: unknown nickname {input:?} (expected @yearly, @annually, @monthly, @weekly, @daily, @midnight or @hourly)"
+    )]
     #[non_exhaustive]
     CronNickname {
         /// The field path.
@@ -152,7 +121,9 @@ pub enum ScheduleError {
     },
 
     /// A time zone name that is not in the IANA database.
-    #[error("{path}: unknown time zone {input:?} (expected an IANA name such as \"Europe/Berlin\" or \"UTC\")")]
+    #[error(
+        "{path}: unknown time zone {input:?} (expected an IANA name such as \"Europe/Berlin\" or \"UTC\")"
+    )]
     #[non_exhaustive]
     UnknownTimeZone {
         /// The field path.
@@ -264,6 +235,17 @@ pub enum ScheduleError {
         updated_at: DateTime<Utc>,
     },
 
+    /// The next action was asked of an action that has not completed (only a completed
+    /// recurring action is followed by another).
+    #[error("action {id}: only a completed action recurs, this one is {state}")]
+    #[non_exhaustive]
+    NotCompleted {
+        /// The action.
+        id: ActionId,
+        /// Its state.
+        state: ActionState,
+    },
+
     /// A recurrence on an action that is not scheduled (a webhook action fires once).
     #[error("recurrenceMs: only a scheduled action recurs, this one is a webhook action")]
     #[non_exhaustive]
@@ -289,7 +271,9 @@ impl ScheduleError {
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            ScheduleError::ActionTransition { .. } => ErrorKind::InvalidTransition,
+            ScheduleError::ActionTransition { .. } | ScheduleError::NotCompleted { .. } => {
+                ErrorKind::InvalidTransition
+            }
             ScheduleError::CronEmpty { .. }
             | ScheduleError::CronTooLong { .. }
             | ScheduleError::CronFieldCount { .. }
@@ -310,40 +294,6 @@ impl ScheduleError {
             | ScheduleError::UpdatedBeforeCreated { .. }
             | ScheduleError::RecurrenceOnWebhook => ErrorKind::Invalid,
         }
-    }
-
-    /// The same error with its field path under `prefix` (`cron` becomes `trigger.cron`).
-    #[must_use]
-    pub(crate) fn under(mut self, prefix: &str) -> Self {
-        match &mut self {
-            ScheduleError::CronEmpty { path }
-            | ScheduleError::CronTooLong { path, .. }
-            | ScheduleError::CronFieldCount { path, .. }
-            | ScheduleError::CronNickname { path, .. }
-            | ScheduleError::CronOutOfRange { path, .. }
-            | ScheduleError::CronReversedRange { path, .. }
-            | ScheduleError::CronSyntax { path, .. }
-            | ScheduleError::UnknownTimeZone { path, .. }
-            | ScheduleError::OutOfRange { path, .. }
-            | ScheduleError::TriggerShape { path, .. }
-            | ScheduleError::TooLong { path, .. }
-            | ScheduleError::InvalidText { path, .. }
-            | ScheduleError::InvalidBase64 { path, .. } => {
-                *path = if path.is_empty() {
-                    prefix.to_owned()
-                } else {
-                    format!("{prefix}.{path}")
-                };
-            }
-            ScheduleError::EmptyWindow { .. }
-            | ScheduleError::Name { .. }
-            | ScheduleError::Spec(_)
-            | ScheduleError::TooManyFireTimes { .. }
-            | ScheduleError::UpdatedBeforeCreated { .. }
-            | ScheduleError::RecurrenceOnWebhook
-            | ScheduleError::ActionTransition { .. } => {}
-        }
-        self
     }
 }
 

@@ -87,7 +87,9 @@ impl Zone {
     /// The instants a local date and time names: one, two (a repeated hour) or none (a
     /// skipped one).
     pub(crate) fn resolve(&self, local: NaiveDateTime) -> LocalResult<DateTime<Utc>> {
-        self.0.from_local_datetime(&local).map(|dt| dt.with_timezone(&Utc))
+        self.0
+            .from_local_datetime(&local)
+            .map(|dt| dt.with_timezone(&Utc))
     }
 
     /// The first instant after the gap that `local` lies in, when it lies in one.

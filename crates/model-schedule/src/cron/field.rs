@@ -77,7 +77,11 @@ pub(crate) struct FieldSet {
 
 /// Parses the text of one field: a comma-separated list of `*`, `N`, `N-M`, `*/S` and
 /// `N-M/S`, where `N` and `M` may be names in the month and day-of-week fields.
-pub(crate) fn parse_field(path: &str, field: CronField, text: &str) -> Result<FieldSet, ScheduleError> {
+pub(crate) fn parse_field(
+    path: &str,
+    field: CronField,
+    text: &str,
+) -> Result<FieldSet, ScheduleError> {
     let mut bits = 0u64;
     for element in text.split(',') {
         bits |= parse_element(path, field, element)?;
@@ -151,7 +155,12 @@ fn parse_element(path: &str, field: CronField, element: &str) -> Result<u64, Sch
 }
 
 /// A value of `field`: a number in its range, or one of its names.
-fn parse_value(path: &str, field: CronField, text: &str, element: &str) -> Result<u32, ScheduleError> {
+fn parse_value(
+    path: &str,
+    field: CronField,
+    text: &str,
+    element: &str,
+) -> Result<u32, ScheduleError> {
     let (min, max) = field.range();
     if let Some(value) = parse_number(text) {
         if value < min || value > max {
@@ -166,7 +175,10 @@ fn parse_value(path: &str, field: CronField, text: &str, element: &str) -> Resul
         return Ok(value);
     }
     let names = field.names();
-    if let Some(index) = names.iter().position(|name| name.eq_ignore_ascii_case(text)) {
+    if let Some(index) = names
+        .iter()
+        .position(|name| name.eq_ignore_ascii_case(text))
+    {
         return Ok(min + u32::try_from(index).unwrap_or(0));
     }
     let reason = match field {

@@ -15,7 +15,11 @@ use crate::zone::Zone;
 const MAX_SKIPS: usize = 64;
 
 /// The first fire time strictly after `after`.
-pub(super) fn next_fire(expr: &CronExpr, zone: &Zone, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
+pub(super) fn next_fire(
+    expr: &CronExpr,
+    zone: &Zone,
+    after: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
     if !expr.fires {
         return None;
     }
@@ -28,10 +32,10 @@ pub(super) fn next_fire(expr: &CronExpr, zone: &Zone, after: DateTime<Utc>) -> O
     }
     let local_from = local_of(zone, from)?;
     let first = first_pass_fire(expr, zone, from, local_from)?;
-    if expr.wildcard {
-        if let Some(repeat) = repeated_fire(expr, zone, from, local_from) {
-            return Some(first.min(repeat));
-        }
+    if expr.wildcard
+        && let Some(repeat) = repeated_fire(expr, zone, from, local_from)
+    {
+        return Some(first.min(repeat));
     }
     Some(first)
 }
@@ -104,7 +108,11 @@ fn repeated_fire(
 /// The first instant in `(before, after]` whose offset differs from `before`'s: where the
 /// clock changes between two instants with different offsets. Offsets change on whole
 /// seconds, so a bisection over seconds finds it in at most about 40 steps.
-fn offset_change(zone: &Zone, before: DateTime<Utc>, after: DateTime<Utc>) -> Option<DateTime<Utc>> {
+fn offset_change(
+    zone: &Zone,
+    before: DateTime<Utc>,
+    after: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
     let offset = zone.offset_at(before);
     let (mut low, mut high) = (before.timestamp(), after.timestamp());
     while high - low > 1 {

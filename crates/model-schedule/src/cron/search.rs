@@ -62,10 +62,10 @@ impl CronExpr {
                 time_from = 0;
                 continue;
             }
-            if self.day_matches(date.day(), date.weekday().num_days_from_sunday()) {
-                if let Some(time) = self.first_time_from(time_from) {
-                    return Some(date.and_time(time));
-                }
+            if self.day_matches(date.day(), date.weekday().num_days_from_sunday())
+                && let Some(time) = self.first_time_from(time_from)
+            {
+                return Some(date.and_time(time));
             }
             date = date.succ_opt()?;
             time_from = 0;
@@ -96,7 +96,8 @@ pub(super) fn can_fire(expr: &CronExpr) -> bool {
             _ => &[31],
         };
         lengths.iter().any(|&length| {
-            (0..7u32).any(|first| (1..=length).any(|day| expr.day_matches(day, (first + day - 1) % 7)))
+            (0..7u32)
+                .any(|first| (1..=length).any(|day| expr.day_matches(day, (first + day - 1) % 7)))
         })
     })
 }

@@ -32,15 +32,27 @@ fn parse_errors_name_the_field_and_value() {
         let err = CronExpr::parse(input).unwrap_err();
         assert_eq!(err.to_string(), want, "{input:?}");
     };
-    check("0 0 32 * *", r#"cron: day-of-month "32" is out of range 1-31"#);
-    check("0 0 0 * *", r#"cron: day-of-month "0" is out of range 1-31"#);
+    check(
+        "0 0 32 * *",
+        r#"cron: day-of-month "32" is out of range 1-31"#,
+    );
+    check(
+        "0 0 0 * *",
+        r#"cron: day-of-month "0" is out of range 1-31"#,
+    );
     check("60 * * * *", r#"cron: minute "60" is out of range 0-59"#);
     check("* 24 * * *", r#"cron: hour "24" is out of range 0-23"#);
     check("* * * 13 *", r#"cron: month "13" is out of range 1-12"#);
     check("* * * * 8", r#"cron: day-of-week "8" is out of range 0-7"#);
     check("60 * * * * *", r#"cron: second "60" is out of range 0-59"#);
-    check("1,2,99 * * * *", r#"cron: minute "99" is out of range 0-59"#);
-    check("0 0 1-40 * *", r#"cron: day-of-month "40" is out of range 1-31"#);
+    check(
+        "1,2,99 * * * *",
+        r#"cron: minute "99" is out of range 0-59"#,
+    );
+    check(
+        "0 0 1-40 * *",
+        r#"cron: day-of-month "40" is out of range 1-31"#,
+    );
     check(
         "99999999999 * * * *",
         r#"cron: minute "99999999999" is out of range 0-59"#,
@@ -49,8 +61,14 @@ fn parse_errors_name_the_field_and_value() {
         "5-1 * * * *",
         r#"cron: minute "5-1" is a range whose start 5 is after its end 1"#,
     );
-    check("*/0 * * * *", r#"cron: minute "*/0": the step must be at least 1"#);
-    check("*/ * * * *", r#"cron: minute "*/": expected a number after "/""#);
+    check(
+        "*/0 * * * *",
+        r#"cron: minute "*/0": the step must be at least 1"#,
+    );
+    check(
+        "*/ * * * *",
+        r#"cron: minute "*/": expected a number after "/""#,
+    );
     check(
         "5/10 * * * *",
         r#"cron: minute "5/10": a step follows * or a range, not a single value"#,
@@ -113,7 +131,14 @@ fn parse_errors_are_typed() {
         })
     ));
     let err = CronExpr::parse(&"a".repeat(257)).unwrap_err();
-    assert!(matches!(err, ScheduleError::CronTooLong { len: 257, max: 256, .. }));
+    assert!(matches!(
+        err,
+        ScheduleError::CronTooLong {
+            len: 257,
+            max: 256,
+            ..
+        }
+    ));
     assert!(CronExpr::parse(&format!("{}*", " ".repeat(200))).is_err());
     assert!(CronExpr::parse(&format!("{}* * * * *", " ".repeat(247))).is_ok());
 }
@@ -154,7 +179,11 @@ fn accepted_forms() {
 #[test]
 fn wildcard_is_debian_minute_or_hour_star() {
     let check = |text: &str, wildcard: bool| {
-        assert_eq!(CronExpr::parse(text).unwrap().is_wildcard(), wildcard, "{text}");
+        assert_eq!(
+            CronExpr::parse(text).unwrap().is_wildcard(),
+            wildcard,
+            "{text}"
+        );
     };
     check("*/5 * * * *", true);
     check("30 * * * *", true);
@@ -207,8 +236,18 @@ fn day_rule_is_vixie_or_when_both_restricted() {
         &["2026-01-01T12:00:00Z", "2026-01-02T12:00:00Z"],
     );
     // Day-of-week 7 and 0 are both Sunday (2026-01-04 is one).
-    check("0 0 * * 7", "UTC", "2026-01-01T00:00:00Z", &["2026-01-04T00:00:00Z"]);
-    check("0 0 * * sun", "UTC", "2026-01-01T00:00:00Z", &["2026-01-04T00:00:00Z"]);
+    check(
+        "0 0 * * 7",
+        "UTC",
+        "2026-01-01T00:00:00Z",
+        &["2026-01-04T00:00:00Z"],
+    );
+    check(
+        "0 0 * * sun",
+        "UTC",
+        "2026-01-01T00:00:00Z",
+        &["2026-01-04T00:00:00Z"],
+    );
 }
 
 #[test]
@@ -238,7 +277,12 @@ fn typical_expressions_in_utc() {
         &["2026-11-23T00:00:00Z", "2026-11-23T00:00:10Z"],
     );
     // Strictly after: a fire time equal to `after` is not returned; a fraction counts.
-    check("0 12 * * *", "UTC", "2026-11-22T12:00:00Z", &["2026-11-23T12:00:00Z"]);
+    check(
+        "0 12 * * *",
+        "UTC",
+        "2026-11-22T12:00:00Z",
+        &["2026-11-23T12:00:00Z"],
+    );
     check(
         "0 12 * * *",
         "UTC",
@@ -253,7 +297,12 @@ fn typical_expressions_in_utc() {
         &["2028-02-29T00:00:00Z", "2032-02-29T00:00:00Z"],
     );
     // Before 1970.
-    check("0 0 1 1 *", "UTC", "1900-06-01T00:00:00Z", &["1901-01-01T00:00:00Z"]);
+    check(
+        "0 0 1 1 *",
+        "UTC",
+        "1900-06-01T00:00:00Z",
+        &["1901-01-01T00:00:00Z"],
+    );
 }
 
 #[test]
@@ -261,8 +310,14 @@ fn an_expression_that_never_fires_gives_nothing_at_once() {
     for text in ["0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 31 2 *"] {
         let cron = CronExpr::parse(text).unwrap();
         assert!(!cron.can_fire(), "{text}");
-        assert_eq!(cron.next_after(&Zone::UTC, utc("2026-01-01T00:00:00Z")), None);
-        assert!(cron.next_fire_times(&Zone::UTC, utc("2026-01-01T00:00:00Z"), 5).is_empty());
+        assert_eq!(
+            cron.next_after(&Zone::UTC, utc("2026-01-01T00:00:00Z")),
+            None
+        );
+        assert!(
+            cron.next_fire_times(&Zone::UTC, utc("2026-01-01T00:00:00Z"), 5)
+                .is_empty()
+        );
     }
     // OR with a day of the week always fires.
     assert!(CronExpr::parse("0 0 30 2 1").unwrap().can_fire());
@@ -279,8 +334,14 @@ fn an_expression_that_never_fires_gives_nothing_at_once() {
 fn the_end_of_chrono_s_range_is_no_fire_time() {
     let cron = CronExpr::parse("0 0 1 1 *").unwrap();
     assert_eq!(cron.next_after(&Zone::UTC, DateTime::<Utc>::MAX_UTC), None);
-    assert_eq!(cron.next_after(&zone("Europe/Berlin"), DateTime::<Utc>::MAX_UTC), None);
-    assert!(cron.next_after(&Zone::UTC, DateTime::<Utc>::MIN_UTC).is_some());
+    assert_eq!(
+        cron.next_after(&zone("Europe/Berlin"), DateTime::<Utc>::MAX_UTC),
+        None
+    );
+    assert!(
+        cron.next_after(&Zone::UTC, DateTime::<Utc>::MIN_UTC)
+            .is_some()
+    );
 }
 
 // ---- Europe/Berlin: CET (+1) and CEST (+2); in 2026 the clock goes forward on 29 March at
@@ -294,7 +355,11 @@ fn berlin_spring_forward() {
         "30 2 * * *",
         "Europe/Berlin",
         "2026-03-27T12:00:00Z",
-        &["2026-03-28T01:30:00Z", "2026-03-29T01:00:00Z", "2026-03-30T00:30:00Z"],
+        &[
+            "2026-03-28T01:30:00Z",
+            "2026-03-29T01:00:00Z",
+            "2026-03-30T00:30:00Z",
+        ],
     );
     check(
         "0 2 * * *",
@@ -307,27 +372,43 @@ fn berlin_spring_forward() {
         "0,30 2 * * *",
         "Europe/Berlin",
         "2026-03-28T12:00:00Z",
-        &["2026-03-29T01:00:00Z", "2026-03-30T00:00:00Z", "2026-03-30T00:30:00Z"],
+        &[
+            "2026-03-29T01:00:00Z",
+            "2026-03-30T00:00:00Z",
+            "2026-03-30T00:30:00Z",
+        ],
     );
     // A fixed hour range: 01:15 CET, 02:15 (gap) at 03:00 CEST, 03:15 CEST.
     check(
         "15 1-3 * * *",
         "Europe/Berlin",
         "2026-03-28T23:00:00Z",
-        &["2026-03-29T00:15:00Z", "2026-03-29T01:00:00Z", "2026-03-29T01:15:00Z"],
+        &[
+            "2026-03-29T00:15:00Z",
+            "2026-03-29T01:00:00Z",
+            "2026-03-29T01:15:00Z",
+        ],
     );
     // Wildcards run by the clock: 02:00 and 02:30 do not happen.
     check(
         "*/30 * * * *",
         "Europe/Berlin",
         "2026-03-29T00:00:00Z",
-        &["2026-03-29T00:30:00Z", "2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z"],
+        &[
+            "2026-03-29T00:30:00Z",
+            "2026-03-29T01:00:00Z",
+            "2026-03-29T01:30:00Z",
+        ],
     );
     check(
         "30 * * * *",
         "Europe/Berlin",
         "2026-03-28T23:45:00Z",
-        &["2026-03-29T00:30:00Z", "2026-03-29T01:30:00Z", "2026-03-29T02:30:00Z"],
+        &[
+            "2026-03-29T00:30:00Z",
+            "2026-03-29T01:30:00Z",
+            "2026-03-29T02:30:00Z",
+        ],
     );
 }
 
@@ -341,13 +422,27 @@ fn berlin_fall_back() {
         &["2026-10-25T00:30:00Z", "2026-10-26T01:30:00Z"],
     );
     // From later on the first pass, and from the second pass: not again that day.
-    check("30 2 * * *", "Europe/Berlin", "2026-10-25T00:45:00Z", &["2026-10-26T01:30:00Z"]);
-    check("30 2 * * *", "Europe/Berlin", "2026-10-25T01:10:00Z", &["2026-10-26T01:30:00Z"]);
+    check(
+        "30 2 * * *",
+        "Europe/Berlin",
+        "2026-10-25T00:45:00Z",
+        &["2026-10-26T01:30:00Z"],
+    );
+    check(
+        "30 2 * * *",
+        "Europe/Berlin",
+        "2026-10-25T01:10:00Z",
+        &["2026-10-26T01:30:00Z"],
+    );
     check(
         "0 1-3 * * *",
         "Europe/Berlin",
         "2026-10-24T22:00:00Z",
-        &["2026-10-24T23:00:00Z", "2026-10-25T00:00:00Z", "2026-10-25T02:00:00Z"],
+        &[
+            "2026-10-24T23:00:00Z",
+            "2026-10-25T00:00:00Z",
+            "2026-10-25T02:00:00Z",
+        ],
     );
     check(
         "0 2,14 * * *",
@@ -401,13 +496,21 @@ fn new_york_spring_forward() {
         "30 2 * * *",
         "America/New_York",
         "2026-03-06T12:00:00Z",
-        &["2026-03-07T07:30:00Z", "2026-03-08T07:00:00Z", "2026-03-09T06:30:00Z"],
+        &[
+            "2026-03-07T07:30:00Z",
+            "2026-03-08T07:00:00Z",
+            "2026-03-09T06:30:00Z",
+        ],
     );
     check(
         "0 * * * *",
         "America/New_York",
         "2026-03-08T05:30:00Z",
-        &["2026-03-08T06:00:00Z", "2026-03-08T07:00:00Z", "2026-03-08T08:00:00Z"],
+        &[
+            "2026-03-08T06:00:00Z",
+            "2026-03-08T07:00:00Z",
+            "2026-03-08T08:00:00Z",
+        ],
     );
 }
 
@@ -476,7 +579,11 @@ fn lord_howe_spring_forward() {
         "*/15 * * * *",
         "Australia/Lord_Howe",
         "2026-10-03T15:10:00Z",
-        &["2026-10-03T15:15:00Z", "2026-10-03T15:30:00Z", "2026-10-03T15:45:00Z"],
+        &[
+            "2026-10-03T15:15:00Z",
+            "2026-10-03T15:30:00Z",
+            "2026-10-03T15:45:00Z",
+        ],
     );
 }
 
@@ -485,8 +592,18 @@ fn the_compiled_database_has_rules_through_2099() {
     // chrono-tz writes out transitions up to 2099 (see docs/schedules.md); after that a zone
     // keeps its last offset.
     let berlin = zone("Europe/Berlin");
-    assert_eq!(berlin.offset_at(utc("2099-07-01T00:00:00Z")).local_minus_utc(), 7200);
-    assert_eq!(berlin.offset_at(utc("2100-07-01T00:00:00Z")).local_minus_utc(), 3600);
+    assert_eq!(
+        berlin
+            .offset_at(utc("2099-07-01T00:00:00Z"))
+            .local_minus_utc(),
+        7200
+    );
+    assert_eq!(
+        berlin
+            .offset_at(utc("2100-07-01T00:00:00Z"))
+            .local_minus_utc(),
+        3600
+    );
 }
 
 #[test]
@@ -494,5 +611,8 @@ fn serde_is_the_text() {
     let cron: CronExpr = serde_json::from_str(r#""0 2 * * *""#).unwrap();
     assert_eq!(serde_json::to_string(&cron).unwrap(), r#""0 2 * * *""#);
     let err = serde_json::from_str::<CronExpr>(r#""0 0 32 * *""#).unwrap_err();
-    assert!(err.to_string().starts_with(r#"cron: day-of-month "32" is out of range 1-31"#));
+    assert!(
+        err.to_string()
+            .starts_with(r#"cron: day-of-month "32" is out of range 1-31"#)
+    );
 }

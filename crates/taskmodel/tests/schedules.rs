@@ -1,6 +1,10 @@
 //! A schedule from JSON to the actions a tick loop runs, through the facade only: fire times,
 //! time-ordered keys, the due set, Running before dispatch, catch-up, overlap, recurrence
 //! and recovery after a restart.
+#![allow(
+    clippy::unwrap_used,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
 
 use std::collections::BTreeMap;
 

@@ -14,12 +14,13 @@ use serde_json::Value;
 use self::wire::RawAction;
 pub use self::{
     key::{ACTION_KEY_LEN, ActionKey, due_actions, due_upper_bound},
-    status::{ActionState, ActionStatus, ActionTrigger},
+    status::{ActionStatus, ActionTrigger},
 };
 use crate::{
     error::ScheduleError,
     interval::Interval,
     limits::{MAX_ACTION_REASON_BYTES, MAX_ACTION_RESULT_BYTES},
+    state::ActionState,
 };
 
 /// The failure reason startup recovery writes.

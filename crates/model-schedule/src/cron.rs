@@ -1,8 +1,8 @@
 //! `CronExpr`: a cron expression with Vixie cron's meaning, parsed and validated, and the
 //! times it fires at in a time zone.
 
-mod field;
 mod instant;
+mod parse;
 mod search;
 
 use std::{fmt, str::FromStr};
@@ -10,10 +10,10 @@ use std::{fmt, str::FromStr};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-pub use self::field::CronField;
-use self::field::{FieldSet, parse_field};
+use self::parse::{FieldSet, parse_field};
 use crate::{
     error::{ScheduleError, shorten},
+    field::CronField,
     limits::MAX_CRON_LEN,
     zone::Zone,
 };

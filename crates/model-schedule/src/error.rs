@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use model_ids::{ActionId, ErrorKind, IdError};
 use model_task::TaskError;
 
-use crate::{action::ActionState, cron::CronField};
+use crate::{field::CronField, state::ActionState};
 
 /// How many characters of an offending input a [`ScheduleError`] quotes; longer input is cut
 /// there and ends with `…`.

@@ -64,23 +64,26 @@ mod action;
 mod catchup;
 mod cron;
 mod error;
+mod field;
 mod interval;
 mod limits;
 mod overlap;
 mod schedule;
 #[cfg(feature = "schema")]
 mod schema;
+mod state;
 mod trigger;
 mod zone;
 
 pub use crate::{
     action::{
-        ACTION_KEY_LEN, Action, ActionKey, ActionState, ActionStatus, ActionTrigger,
-        RECOVERED_REASON, due_actions, due_upper_bound, startup_recovery,
+        ACTION_KEY_LEN, Action, ActionKey, ActionStatus, ActionTrigger, RECOVERED_REASON,
+        due_actions, due_upper_bound, startup_recovery,
     },
     catchup::CatchUp,
-    cron::{CronExpr, CronField},
+    cron::CronExpr,
     error::{ERROR_INPUT_MAX_CHARS, ScheduleError},
+    field::CronField,
     interval::Interval,
     limits::{
         DEFAULT_CATCHUP_WINDOW_MS, MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES,
@@ -91,6 +94,7 @@ pub use crate::{
     },
     overlap::{OverlapDecision, OverlapPolicy},
     schedule::{FireTimes, Schedule, ScheduleBuilder},
+    state::ActionState,
     trigger::Trigger,
     zone::Zone,
 };

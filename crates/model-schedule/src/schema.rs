@@ -15,7 +15,7 @@ use model_task::TaskSpec;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use crate::{
-    action::{Action, ActionState},
+    action::Action,
     cron::CronExpr,
     interval::Interval,
     limits::{
@@ -25,6 +25,7 @@ use crate::{
     },
     overlap::OverlapPolicy,
     schedule::Schedule,
+    state::ActionState,
     trigger::Trigger,
     zone::Zone,
 };

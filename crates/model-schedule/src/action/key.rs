@@ -118,7 +118,7 @@ pub fn due_actions(
     index
         .range(..=due_upper_bound(now))
         .map(|(_, action)| action)
-        .filter(|action| action.state() == super::ActionState::Pending)
+        .filter(|action| action.state() == crate::ActionState::Pending)
 }
 
 impl fmt::Debug for ActionKey {

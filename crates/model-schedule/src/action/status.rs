@@ -1,11 +1,9 @@
-//! What an action is waiting for (`ActionTrigger`) and where it stands (`ActionStatus`,
-//! `ActionState`).
-
-use std::fmt;
+//! What an action is waiting for (`ActionTrigger`) and where it stands (`ActionStatus`).
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use crate::state::ActionState;
 
 /// What makes an action due.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -71,46 +69,5 @@ impl ActionStatus {
             ActionStatus::Completed { .. } => ActionState::Completed,
             ActionStatus::Failed { .. } => ActionState::Failed,
         }
-    }
-}
-
-/// The state of an action, without what its final states carry: what a refused status
-/// change names, and the `state` field on the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum ActionState {
-    /// Waiting to be due and started.
-    Pending,
-    /// Started: written before the action is dispatched.
-    Running,
-    /// Ended with a result.
-    Completed,
-    /// Ended with a failure reason.
-    Failed,
-}
-
-impl ActionState {
-    /// The wire name: `pending`, `running`, `completed` or `failed`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            ActionState::Pending => "pending",
-            ActionState::Running => "running",
-            ActionState::Completed => "completed",
-            ActionState::Failed => "failed",
-        }
-    }
-
-    /// Whether the state is final (completed or failed).
-    #[must_use]
-    pub const fn is_final(self) -> bool {
-        matches!(self, ActionState::Completed | ActionState::Failed)
-    }
-}
-
-impl fmt::Display for ActionState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
     }
 }

@@ -8,9 +8,10 @@ use model_ids::ActionId;
 use serde_json::json;
 
 use super::{
-    Action, ActionKey, ActionState, ActionStatus, ActionTrigger, RECOVERED_REASON, due_actions,
-    due_upper_bound, startup_recovery,
+    Action, ActionKey, ActionStatus, ActionTrigger, RECOVERED_REASON, due_actions, due_upper_bound,
+    startup_recovery,
 };
+use crate::ActionState;
 use crate::{
     Interval, MAX_ACTION_REASON_BYTES, MAX_ACTION_RESULT_BYTES, MAX_WEBHOOK_PAYLOAD_BYTES,
     ScheduleError,

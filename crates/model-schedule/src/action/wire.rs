@@ -7,7 +7,8 @@ use model_ids::ActionId;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use super::{Action, ActionState, ActionStatus, ActionTrigger, json};
+use super::{Action, ActionStatus, ActionTrigger, json};
+use crate::state::ActionState;
 use crate::{
     error::{ScheduleError, shorten},
     interval::Interval,

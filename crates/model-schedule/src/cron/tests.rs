@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{CronExpr, CronField};
+use super::CronExpr;
+use crate::CronField;
 use crate::{ScheduleError, Zone};
 
 fn utc(text: &str) -> DateTime<Utc> {

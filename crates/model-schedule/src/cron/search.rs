@@ -9,6 +9,9 @@ use super::CronExpr;
 /// so a search that finds nothing in this many days will never find anything.
 const CYCLE_DAYS: u32 = 146_097;
 
+/// The day-of-week bits of `*`: Sunday (0) to Saturday (6).
+const ALL_WEEKDAYS: u8 = 0x7f;
+
 impl CronExpr {
     /// Whether the day rule matches a date: Vixie cron's OR of day-of-month and day-of-week
     /// when both are restricted, AND when either starts with `*`.
@@ -67,10 +70,23 @@ impl CronExpr {
             {
                 return Some(date.and_time(time));
             }
-            date = date.succ_opt()?;
+            date = self.next_day(date)?;
             time_from = 0;
         }
         None
+    }
+
+    /// The next date after `date` that can match. When only the day of the month decides
+    /// (day-of-week is `*`), that is the next day in the field, or the next month; otherwise
+    /// the next day (a weekday comes round within a week).
+    fn next_day(&self, date: NaiveDate) -> Option<NaiveDate> {
+        if self.day_and && self.weekdays == ALL_WEEKDAYS {
+            return match next_bit(u64::from(self.days), date.day() + 1) {
+                Some(day) => date.with_day(day).or_else(|| self.next_month_start(date)),
+                None => self.next_month_start(date),
+            };
+        }
+        date.succ_opt()
     }
 
     /// The first day of the next month after `date`'s that the month field allows.

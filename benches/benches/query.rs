@@ -43,7 +43,7 @@ fn tasks() -> Vec<Task> {
             let later = created + TimeDelta::seconds(1);
             match i % 3 {
                 0 => {
-                    task.start_attempt(None, later).unwrap();
+                    task.begin_attempt(None, later).unwrap();
                 }
                 1 if i % 11 == 0 => task.cancel(None, later).unwrap(),
                 _ => {}

@@ -39,7 +39,7 @@ static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
                 created,
             );
             if i % 4 == 0 {
-                task.start_attempt(None, created).expect("starts");
+                task.begin_attempt(None, created).expect("starts");
             }
             if i % 5 == 0 {
                 let _ = task.cancel(None, created);

@@ -5,7 +5,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use taskmodel::task::{MAX_SCRIPT_BODY_BYTES, ScriptBody};
+use taskmodel::task::spec::{MAX_SCRIPT_BODY_BYTES, ScriptBody};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

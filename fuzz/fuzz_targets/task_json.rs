@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
     ];
     for now in times {
         let mut started = task.clone();
-        if started.start_attempt(None, now).is_ok() {
+        if started.begin_attempt(None, now).is_ok() {
             bumped(&task, &started);
             for outcome in AttemptOutcome::ALL {
                 let mut finished = started.clone();
@@ -47,7 +47,7 @@ fuzz_target!(|data: &[u8]| {
                     .with_exit_code(-1)
                     .with_error("é".repeat(3000));
                 let mut rng = SeededRandom::new(7);
-                if finished.finish_attempt(None, result, &mut rng, now).is_ok() {
+                if finished.end_attempt(None, result, &mut rng, now).is_ok() {
                     bumped(&started, &finished);
                 }
             }
@@ -59,7 +59,7 @@ fuzz_target!(|data: &[u8]| {
         let mut finished = task.clone();
         let mut rng = SeededRandom::new(11);
         let result = AttemptResult::new(AttemptOutcome::Failed);
-        if finished.finish_attempt(None, result, &mut rng, now).is_ok() {
+        if finished.end_attempt(None, result, &mut rng, now).is_ok() {
             bumped(&task, &finished);
         }
     }

@@ -20,7 +20,8 @@ use serde_json::Value;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
+use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
+use taskmodel::task::spec::Timeout;
 
 /// taskctl's `SPEC_FIELDS` (crates/taskctl/src/commands/check.rs).
 const SPEC_FIELDS: &[Field] = &[

@@ -1,9 +1,12 @@
 //! Repository checks for taskmodel, run as `cargo xtask <command>`.
 //!
-//! `cargo xtask check-layering` reads `cargo metadata` and the layer table in the root
-//! Cargo.toml (`[workspace.metadata.layers]`) and reports each layering rule as kept or
-//! broken, naming the offending edges. The same check runs as a test of this crate, so
-//! `cargo test --workspace` enforces the layering.
+//! `cargo xtask check-layering` reads `cargo metadata`, the layer table in the root
+//! Cargo.toml (`[workspace.metadata.layers]`) and the workspace's files, and reports each
+//! rule of [`Rule::ALL`] as kept or broken, naming the offending edges, files or lines:
+//! the layering, cycles between each crate's concepts (its top-level modules, `error`
+//! exempt), the doc lines, the length of model-crate source files, and citations of
+//! documents the repository does not hold. The same check runs as a test of this crate, so
+//! `cargo test --workspace` enforces it.
 //!
 //! `cargo xtask fuzz [--seconds N] [TARGET...]` runs the cargo-fuzz targets in `fuzz/`
 //! one after another for N seconds each and prints a summary per target (see
@@ -11,6 +14,7 @@
 //!
 //! A tool, not a model crate: it may use any crate and no model crate may use it.
 mod error;
+mod files;
 mod fuzz;
 mod layers;
 mod metadata;

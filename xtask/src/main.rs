@@ -10,7 +10,8 @@ usage: cargo xtask check-layering [--manifest-path PATH]
        cargo xtask fuzz [--seconds N] [TARGET...]
 
 commands:
-  check-layering  check the layer table's rules against the workspace (exit 1 if one is broken)
+  check-layering  check the layer table's rules, module cycles and file rules against the
+                  workspace (exit 1 if one is broken)
   fuzz            run the cargo-fuzz targets in fuzz/ (all, or the named ones) one after
                   another for N seconds each (default 60), then print per target the
                   executions and whether a crash was found (exit 1 if one was); needs the

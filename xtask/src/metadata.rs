@@ -25,6 +25,8 @@ pub(crate) struct Workspace {
 #[derive(Debug)]
 pub(crate) struct Member {
     pub(crate) name: String,
+    /// The directory holding the member's Cargo.toml.
+    pub(crate) dir: PathBuf,
     pub(crate) targets: Vec<Target>,
     pub(crate) deps: Vec<Dep>,
 }
@@ -134,6 +136,13 @@ fn member(package: &Value, index: usize) -> Result<Member, XtaskError> {
         .as_str()
         .ok_or_else(|| missing(&at("name")))?
         .to_owned();
+    let manifest_path = package["manifest_path"]
+        .as_str()
+        .ok_or_else(|| missing(&at("manifest_path")))?;
+    let dir = Path::new(manifest_path)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
     let mut targets = Vec::new();
     for (t, target) in array_at(package, "targets")?.iter().enumerate() {
         let kinds = target["kind"]
@@ -177,6 +186,7 @@ fn member(package: &Value, index: usize) -> Result<Member, XtaskError> {
     }
     Ok(Member {
         name,
+        dir,
         targets,
         deps,
     })

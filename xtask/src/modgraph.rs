@@ -1,9 +1,14 @@
-//! Module cycles inside one crate.
+//! Module cycles between the concepts of one crate.
 //!
-//! Nodes are sibling modules (children of one parent). Code in `a`'s subtree that names a
-//! path into sibling `b`'s subtree is an edge `a -> b`; a module using its descendants or
-//! its ancestors' items is not an edge. `use` imports are followed, so `crate::Error`
-//! re-exported from `error` counts as naming `error`.
+//! A concept is a top-level module of the crate: a file module, or a folder module with
+//! everything beneath it. Code anywhere in concept `a` that names a path into concept `b`
+//! is an edge `a -> b`; paths between files of one concept, and the crate root's own
+//! paths (its re-exports), are not judged. `use` imports are followed, so `crate::Spec`
+//! re-exported from `spec` counts as naming `spec`.
+//!
+//! The top-level `error` module is exempt: edges into it and out of it are not judged.
+//! It is the sink every concept returns its errors into, and an error message may name
+//! any concept's types and limits.
 
 use std::{
     collections::{BTreeMap, BTreeSet, VecDeque},
@@ -22,6 +27,9 @@ mod tests;
 /// How deep `use` re-exports are followed before giving up (guards against import loops).
 const MAX_ALIAS_DEPTH: u8 = 16;
 
+/// The top-level module whose edges are not judged.
+const EXEMPT_CONCEPT: &str = "error";
+
 type ModPath = Vec<String>;
 
 /// Where an edge was first seen: file and line.
@@ -36,40 +44,29 @@ struct ModuleTree {
     refs: Vec<(PathBuf, RawRef)>,
 }
 
-/// The module cycles of the crate whose root file is `root_file`, one line per cycle,
-/// with file paths shown relative to `workspace_root`.
+/// The cycles between the concepts of the crate whose root file is `root_file`, one line
+/// per cycle giving the file and line of each edge, with file paths shown relative to
+/// `workspace_root`.
 pub(crate) fn module_cycles(
     workspace_root: &Path,
     root_file: &Path,
 ) -> Result<Vec<String>, XtaskError> {
-    let tree = ModuleTree::read(root_file)?;
-    let mut cycles = Vec::new();
-    for (parent, edges) in tree.edges() {
-        for cycle in find_cycles(&edges) {
-            let name = |node: &str| {
-                if parent.is_empty() {
-                    node.to_owned()
-                } else {
-                    format!("{}::{node}", parent.join("::"))
-                }
-            };
+    let edges = ModuleTree::read(root_file)?.concept_edges();
+    let cycles = find_cycles(&edges)
+        .iter()
+        .map(|cycle| {
             let chain: Vec<String> = cycle
                 .iter()
                 .zip(cycle.iter().cycle().skip(1))
                 .filter_map(|(from, to)| {
                     let (file, line) = edges.get(&(from.clone(), to.clone()))?;
                     let file = file.strip_prefix(workspace_root).unwrap_or(file);
-                    Some(format!(
-                        "{}:{line} ({} -> {})",
-                        file.display(),
-                        name(from),
-                        name(to)
-                    ))
+                    Some(format!("{}:{line} ({from} -> {to})", file.display()))
                 })
                 .collect();
-            cycles.push(chain.join(" -> "));
-        }
-    }
+            chain.join(" -> ")
+        })
+        .collect();
     Ok(cycles)
 }
 
@@ -120,22 +117,22 @@ impl ModuleTree {
         Ok(tree)
     }
 
-    /// The edges between siblings, grouped by parent, each with its first location.
-    fn edges(&self) -> BTreeMap<ModPath, BTreeMap<(String, String), Location>> {
-        let mut edges: BTreeMap<ModPath, BTreeMap<(String, String), Location>> = BTreeMap::new();
+    /// The edges between concepts (top-level modules other than `error`), each with the
+    /// first place it is seen.
+    fn concept_edges(&self) -> BTreeMap<(String, String), Location> {
+        let mut edges = BTreeMap::new();
         for (file, r) in &self.refs {
             let Some(path) = absolute(r) else { continue };
+            let Some(from) = r.module.first() else {
+                continue;
+            };
             for target in [self.locate(&path, MAX_ALIAS_DEPTH), self.locate(&path, 0)] {
-                let common = r
-                    .module
-                    .iter()
-                    .zip(&target)
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                if let (Some(from), Some(to)) = (r.module.get(common), target.get(common)) {
+                if let Some(to) = target.first()
+                    && to != from
+                    && from != EXEMPT_CONCEPT
+                    && to != EXEMPT_CONCEPT
+                {
                     edges
-                        .entry(r.module[..common].to_vec())
-                        .or_default()
                         .entry((from.clone(), to.clone()))
                         .or_insert_with(|| (file.clone(), r.line));
                 }
@@ -191,7 +188,7 @@ fn absolute(r: &RawRef) -> Option<ModPath> {
     Some(base)
 }
 
-/// One cycle per strongly connected group of siblings, each as its node list, starting at the
+/// One cycle per strongly connected group of concepts, each as its node list, starting at the
 /// group's first node in name order and taking the shortest way back to it.
 fn find_cycles(edges: &BTreeMap<(String, String), Location>) -> Vec<Vec<String>> {
     let mut next: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();

@@ -1,8 +1,10 @@
-//! The outcome of `check-layering`: each rule kept or broken, with the offending edges.
+//! The outcome of `check-layering`: each rule kept or broken, with the offending edges,
+//! files or lines.
 
 use std::fmt;
 
-/// One layering rule, numbered as the report prints it.
+/// One repository rule, numbered as the report prints it: rules 1 to 7 are about layering
+/// and modules, 8 and 9 about files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Rule {
@@ -16,15 +18,22 @@ pub enum Rule {
     NoToolDependency,
     /// 5. Model crates use only the external crates the table allows.
     AllowedExternalCrates,
-    /// 6. Inside each crate, sibling modules do not import each other in a cycle.
+    /// 6. Inside each crate, concepts (top-level modules, a folder module with everything
+    ///    beneath it) do not name each other in a cycle; the `error` module is exempt.
     NoModuleCycle,
     /// 7. Each model crate's top doc states its layer and dependencies as they are.
     DocLineMatches,
+    /// 8. No source file of a model crate is over 700 lines (`tests.rs` files and `tests/`
+    ///    folders aside).
+    ModelFileLength,
+    /// 9. Nothing under `crates/` or `docs/`, nor the README, cites a document the
+    ///    repository does not hold.
+    NoOutsideCitation,
 }
 
 impl Rule {
     /// Every rule, in report order.
-    pub const ALL: [Self; 7] = [
+    pub const ALL: [Self; 9] = [
         Self::MembersAssigned,
         Self::NoUpwardDependency,
         Self::SameLayerIndependent,
@@ -32,9 +41,11 @@ impl Rule {
         Self::AllowedExternalCrates,
         Self::NoModuleCycle,
         Self::DocLineMatches,
+        Self::ModelFileLength,
+        Self::NoOutsideCitation,
     ];
 
-    /// The rule's number in the report, 1 to 7.
+    /// The rule's number in the report, 1 to 9.
     #[must_use]
     pub fn number(self) -> u8 {
         match self {
@@ -45,6 +56,8 @@ impl Rule {
             Self::AllowedExternalCrates => 5,
             Self::NoModuleCycle => 6,
             Self::DocLineMatches => 7,
+            Self::ModelFileLength => 8,
+            Self::NoOutsideCitation => 9,
         }
     }
 
@@ -57,8 +70,17 @@ impl Rule {
             Self::SameLayerIndependent => "crates in the same layer are independent",
             Self::NoToolDependency => "nothing depends on a tool",
             Self::AllowedExternalCrates => "model crates use only allowed external crates",
-            Self::NoModuleCycle => "modules inside a crate do not import each other in a cycle",
+            Self::NoModuleCycle => {
+                "a crate's concepts (top-level modules) do not name each other in a cycle \
+                 (error is exempt)"
+            }
             Self::DocLineMatches => "each model crate's doc states its layer and dependencies",
+            Self::ModelFileLength => {
+                "no model-crate source file is over 700 lines (tests files aside)"
+            }
+            Self::NoOutsideCitation => {
+                "crates/, docs/ and the README cite no document the repository does not hold"
+            }
         }
     }
 }
@@ -81,7 +103,7 @@ impl RuleOutcome {
         self.rule
     }
 
-    /// The offending edges, one line each (for example
+    /// The offending edges, files or lines, one line each (for example
     /// `model-policy (layer 1) -> model-task (layer 2) [normal]`); empty when kept.
     #[must_use]
     pub fn violations(&self) -> &[String] {
@@ -98,7 +120,7 @@ impl RuleOutcome {
 /// The result of `check-layering`: one outcome per rule, in [`Rule::ALL`] order.
 ///
 /// Its `Display` is the report the command prints: one line per rule, the offending
-/// edges indented under broken rules, and a summary line.
+/// edges, files or lines indented under broken rules, and a summary line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     outcomes: Vec<RuleOutcome>,

@@ -1,9 +1,10 @@
-//! The seven layering rules, judged over `cargo metadata` and the layer table.
+//! The nine repository rules, judged over `cargo metadata`, the layer table and the files.
 
 use std::{collections::BTreeSet, fs, path::Path};
 
 use crate::{
     error::XtaskError,
+    files,
     layers::{LayerTable, Role},
     metadata::{Dep, DepKind, Member, Workspace},
     modgraph,
@@ -13,12 +14,13 @@ use crate::{
 #[cfg(test)]
 mod tests;
 
-/// Checks the layering of the workspace whose root manifest is `manifest_path`
-/// (the workspace around the current directory when `None`).
+/// Checks the rules of [`Rule::ALL`] on the workspace whose root manifest is `manifest_path`
+/// (the workspace around the current directory when `None`): its layering, its module
+/// cycles and its files.
 ///
 /// Returns the report even when rules are broken; an error means the workspace could
 /// not be judged at all (cargo failed, the layer table is missing or malformed, or a
-/// source file is unreadable).
+/// file is unreadable).
 ///
 /// # Examples
 ///
@@ -33,7 +35,7 @@ mod tests;
 ///
 /// [`XtaskError`] when `cargo metadata` fails or prints unexpected JSON, when
 /// `[workspace.metadata.layers]` is missing or malformed, or when a source file of a
-/// member cannot be read.
+/// member or a file the rules read cannot be read.
 pub fn check_layering(manifest_path: Option<&Path>) -> Result<Report, XtaskError> {
     let workspace = Workspace::load(manifest_path)?;
     let table = LayerTable::parse(workspace.layers.as_ref())?;
@@ -51,6 +53,8 @@ pub fn check_layering(manifest_path: Option<&Path>) -> Result<Report, XtaskError
             Rule::AllowedExternalCrates => checker.allowed_external_crates(),
             Rule::NoModuleCycle => checker.no_module_cycle()?,
             Rule::DocLineMatches => checker.doc_lines()?,
+            Rule::ModelFileLength => checker.long_files()?,
+            Rule::NoOutsideCitation => files::outside_citations(&workspace.root)?,
         };
         outcomes.push(RuleOutcome::new(rule, violations));
     }
@@ -193,6 +197,14 @@ impl Checker<'_> {
             for root in roots {
                 violations.extend(modgraph::module_cycles(&self.ws.root, root)?);
             }
+        }
+        Ok(violations)
+    }
+
+    fn long_files(&self) -> Result<Vec<String>, XtaskError> {
+        let mut violations = Vec::new();
+        for (member, _, _) in self.model_crates() {
+            violations.extend(files::long_source_files(&self.ws.root, &member.dir)?);
         }
         Ok(violations)
     }

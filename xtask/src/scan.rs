@@ -1,16 +1,22 @@
 //! A small Rust source scanner: module declarations and `crate::`/`super::`/`self::` paths.
 //!
-//! It strips comments and literals, then reads tokens; `#[cfg(test)]` items are skipped.
+//! It strips comments and character literals, keeps string literals as tokens, then reads
+//! tokens; `#[cfg(test)]` items are skipped. Paths count wherever they are written: in
+//! code, inside macro invocations, and inside attributes (`#[error("{}", crate::a::B)]`),
+//! including an attribute string that is a whole path (`#[serde(with = "crate::a::b")]`);
+//! `doc` attributes are prose and are left out.
 //! It is not a parser: it finds what the module graph needs and ignores the rest.
 
 #[cfg(test)]
 mod tests;
 
-/// One token: an identifier, `::`, or another punctuation character.
+/// One token: an identifier, `::`, a string literal (its text as written, escapes kept),
+/// or another punctuation character.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Tok {
     Ident(String),
     PathSep,
+    Str(String),
     Punct(char),
 }
 
@@ -83,7 +89,13 @@ fn lex(source: &str) -> Vec<Token> {
         } else if ch == '/' && next == Some('*') {
             i = skip_block_comment(&c, i, &mut line);
         } else if ch == '"' {
-            i = skip_string(&c, i + 1, &mut line);
+            let first_line = line;
+            let (end, text) = read_string(&c, i + 1, &mut line);
+            out.push(Token {
+                tok: Tok::Str(text),
+                line: first_line,
+            });
+            i = end;
         } else if ch == '\'' {
             i = skip_quote(&c, i, &mut line);
         } else if ch == '_' || ch.is_alphabetic() {
@@ -93,11 +105,23 @@ fn lex(source: &str) -> Vec<Token> {
             }
             let word: String = c[start..i].iter().collect();
             let after = c.get(i).copied();
+            let first_line = line;
             match (word.as_str(), after) {
-                ("b" | "c", Some('"')) => i = skip_string(&c, i + 1, &mut line),
+                ("b" | "c", Some('"')) => {
+                    let (end, text) = read_string(&c, i + 1, &mut line);
+                    out.push(Token {
+                        tok: Tok::Str(text),
+                        line: first_line,
+                    });
+                    i = end;
+                }
                 ("b", Some('\'')) => i = skip_quote(&c, i, &mut line),
                 ("r" | "br" | "cr", Some('"' | '#')) => {
-                    if let Some(end) = skip_raw_string(&c, i, &mut line) {
+                    if let Some((end, text)) = read_raw_string(&c, i, &mut line) {
+                        out.push(Token {
+                            tok: Tok::Str(text),
+                            line: first_line,
+                        });
                         i = end;
                     } else if word == "r" && after == Some('#') {
                         // A raw identifier, r#name: the name is lexed next.
@@ -159,8 +183,10 @@ fn skip_block_comment(c: &[char], mut i: usize, line: &mut usize) -> usize {
     i
 }
 
-/// Skips the body of a string whose opening quote is before `i`.
-fn skip_string(c: &[char], mut i: usize, line: &mut usize) -> usize {
+/// Reads the body of a string whose opening quote is before `i`: the index after its
+/// closing quote, and its text as written.
+fn read_string(c: &[char], mut i: usize, line: &mut usize) -> (usize, String) {
+    let start = i;
     while let Some(&ch) = c.get(i) {
         match ch {
             '\\' => {
@@ -169,7 +195,7 @@ fn skip_string(c: &[char], mut i: usize, line: &mut usize) -> usize {
                 }
                 i += 2;
             }
-            '"' => return i + 1,
+            '"' => return (i + 1, text(c, start, i)),
             '\n' => {
                 *line += 1;
                 i += 1;
@@ -177,11 +203,20 @@ fn skip_string(c: &[char], mut i: usize, line: &mut usize) -> usize {
             _ => i += 1,
         }
     }
-    i
+    (i, text(c, start, i))
 }
 
-/// Skips a raw string whose `#`s or quote start at `i`; `None` if it is not one.
-fn skip_raw_string(c: &[char], mut i: usize, line: &mut usize) -> Option<usize> {
+/// The characters from `start` to `end`, clamped to the source.
+fn text(c: &[char], start: usize, end: usize) -> String {
+    c.get(start..end.min(c.len()))
+        .unwrap_or_default()
+        .iter()
+        .collect()
+}
+
+/// Reads a raw string whose `#`s or quote start at `i`: the index after it and its text;
+/// `None` if it is not one.
+fn read_raw_string(c: &[char], mut i: usize, line: &mut usize) -> Option<(usize, String)> {
     let mut hashes = 0;
     while c.get(i) == Some(&'#') {
         hashes += 1;
@@ -191,16 +226,17 @@ fn skip_raw_string(c: &[char], mut i: usize, line: &mut usize) -> Option<usize> 
         return None;
     }
     i += 1;
+    let start = i;
     while let Some(&ch) = c.get(i) {
         if ch == '\n' {
             *line += 1;
         }
         i += 1;
         if ch == '"' && (0..hashes).all(|h| c.get(i + h) == Some(&'#')) {
-            return Some(i + hashes);
+            return Some((i + hashes, text(c, start, i - 1)));
         }
     }
-    Some(i)
+    Some((i, text(c, start, i)))
 }
 
 /// Skips a character literal at `i` (the quote), or just the quote of a lifetime.
@@ -257,7 +293,7 @@ impl<'a> Parser<'a> {
             match tok {
                 Tok::Punct('#') => {
                     let inner = self.is_punct(1, '!');
-                    if self.attribute_is_cfg_test() {
+                    if self.attribute(module) {
                         if inner {
                             self.skip_to_close(depth);
                             return;
@@ -292,8 +328,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// At `#`: consumes an attribute and says whether it is `cfg(test)` or `cfg(all(.., test, ..))`.
-    fn attribute_is_cfg_test(&mut self) -> bool {
+    /// At `#`: consumes an attribute and says whether it is `cfg(test)` or
+    /// `cfg(all(.., test, ..))`; otherwise records the paths inside it (but not inside `doc`).
+    fn attribute(&mut self, module: &[String]) -> bool {
         let open = if self.is_punct(1, '!') { 2 } else { 1 };
         if !self.is_punct(open, '[') {
             self.pos += 1;
@@ -311,9 +348,36 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
         }
-        let end = self.pos.saturating_sub(1).max(start);
+        let after = self.pos;
+        let end = after.saturating_sub(1).max(start);
         let inner: Vec<&Tok> = self.tokens[start..end].iter().map(|t| &t.tok).collect();
-        cfg_requires_test(&inner)
+        if cfg_requires_test(&inner) {
+            return true;
+        }
+        if matches!(inner.first(), Some(Tok::Ident(word)) if word == "doc") {
+            return false;
+        }
+        self.pos = start;
+        while self.pos < end {
+            match self.tok(0) {
+                Some(Tok::Ident(word))
+                    if ["crate", "self", "super"].contains(&word.as_str())
+                        && self.tok(1) == Some(&Tok::PathSep) =>
+                {
+                    self.code_path(module);
+                }
+                Some(Tok::Str(text)) => {
+                    if let Some(segments) = string_path(text) {
+                        let line = self.line();
+                        self.record(module, line, segments, RefKind::Code);
+                    }
+                    self.pos += 1;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        self.pos = after;
+        false
     }
 
     /// Skips the item after a `#[cfg(test)]`: up to its `;` or through its `{ ... }` body.
@@ -476,6 +540,23 @@ impl<'a> Parser<'a> {
             });
         }
     }
+}
+
+/// The segments of a string that is a whole `crate::`, `self::` or `super::` path, as serde's
+/// `with = "crate::wire::timestamp"` is; `None` for any other string.
+fn string_path(text: &str) -> Option<Vec<String>> {
+    let segments: Vec<String> = text.trim().split("::").map(str::to_owned).collect();
+    let is_name = |s: &String| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c == '_' || c.is_alphabetic())
+            && s.chars().all(|c| c == '_' || c.is_alphanumeric())
+    };
+    let first = segments.first()?;
+    (segments.len() > 1
+        && ["crate", "self", "super"].contains(&first.as_str())
+        && segments.iter().all(is_name))
+    .then_some(segments)
 }
 
 /// Whether an attribute's tokens are `cfg(test)` or `cfg(all(..., test, ...))`.

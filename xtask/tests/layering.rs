@@ -1,9 +1,10 @@
-//! The real workspace keeps every layering rule, so `cargo test --workspace` enforces them.
+//! The real workspace keeps every rule of `cargo xtask check-layering`, so
+//! `cargo test --workspace` enforces them.
 
 use std::path::Path;
 
 #[test]
-fn workspace_keeps_every_layering_rule() {
+fn workspace_keeps_every_rule() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
     let report = match xtask::check_layering(Some(&manifest)) {
         Ok(report) => report,
@@ -11,7 +12,7 @@ fn workspace_keeps_every_layering_rule() {
     };
     assert!(
         report.is_clean(),
-        "layering rules broken: {:?}\n{report}",
+        "rules broken: {:?}\n{report}",
         report.broken_rules()
     );
 }

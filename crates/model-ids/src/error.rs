@@ -1,16 +1,12 @@
-//! `IdError`, the one error type of this crate, and how it shortens the input it quotes.
+//! `IdError`, the one error type of this crate.
 
-use crate::{error_kind::ErrorKind, kind::IdKind};
-
-/// How many characters of the offending input an [`IdError`] keeps; longer input is cut
-/// there (on a character boundary) and ends with `…`.
-pub const ERROR_INPUT_MAX_CHARS: usize = 32;
+use crate::{error_kind::ErrorKind, id::IdKind, text::shorten};
 
 /// Why a string is not a valid identifier or base-36 slug.
 ///
 /// Every variant says which [`IdKind`] was checked ([`IdError::kind`]) and, except
 /// [`IdError::Empty`], quotes the input ([`IdError::input`]), shortened to
-/// [`ERROR_INPUT_MAX_CHARS`] characters plus `…` when longer. Messages are lowercase and
+/// [`ERROR_INPUT_MAX_CHARS`](crate::ERROR_INPUT_MAX_CHARS) characters plus `…` when longer. Messages are lowercase and
 /// quote the input with Rust string escapes, so control characters stay visible:
 ///
 /// ```
@@ -91,7 +87,7 @@ pub enum IdError {
     },
 
     /// A base-36 slug whose value does not fit in a `u64`.
-    #[error("invalid {kind} {input:?}: out of range (maximum {max})", max = crate::base36::BASE36_U64_MAX)]
+    #[error("invalid {kind} {input:?}: out of range (maximum {max})", max = crate::id::BASE36_U64_MAX)]
     #[non_exhaustive]
     Overflow {
         /// The kind checked (always [`IdKind::Base36Slug`] today).
@@ -127,7 +123,7 @@ impl IdError {
         }
     }
 
-    /// The offending input, shortened to [`ERROR_INPUT_MAX_CHARS`] characters plus `…`
+    /// The offending input, shortened to [`ERROR_INPUT_MAX_CHARS`](crate::ERROR_INPUT_MAX_CHARS) characters plus `…`
     /// when longer (`""` for [`IdError::Empty`]).
     pub fn input(&self) -> &str {
         match self {
@@ -188,19 +184,6 @@ impl IdError {
         IdError::Overflow {
             kind,
             input: shorten(input),
-        }
-    }
-}
-
-/// The first [`ERROR_INPUT_MAX_CHARS`] characters of `input`, plus `…` if anything was cut.
-fn shorten(input: &str) -> String {
-    match input.char_indices().nth(ERROR_INPUT_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => {
-            let mut short = String::with_capacity(cut + '…'.len_utf8());
-            short.extend(input.chars().take(ERROR_INPUT_MAX_CHARS));
-            short.push('…');
-            short
         }
     }
 }

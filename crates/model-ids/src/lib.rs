@@ -1,8 +1,11 @@
-//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId`), their length limits, and base-36 slugs.
+//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId`), their length limits, base-36 slugs, and the helpers every layer shares.
 //!
 //! Layer 0. Depends on: nothing.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; this crate knows nothing about tasks.
+//!
+//! Read `id/kind.rs` first ([`IdKind`] and the rule every identifier follows), then
+//! `id/newtype.rs` (the macro that makes the eight types) and `bounded.rs`.
 //!
 //! # Identifiers
 //!
@@ -39,6 +42,13 @@
 //! [`ERROR_INPUT_MAX_CHARS`] characters) and why. [`ErrorKind`] is the category every
 //! layer's error falls into (each layer's error has a `kind()` that gives it).
 //!
+//! # Shared helpers
+//!
+//! Two small public modules every layer uses instead of its own copy: [`text`] shortens and
+//! quotes an offending input for an error message (one limit, [`ERROR_INPUT_MAX_CHARS`], for
+//! the whole workspace), and [`hash`] holds the stable hashes (FNV-1a and splitmix64) behind
+//! routing weights, query fingerprints, token checksums and index terms.
+//!
 //! # Features
 //!
 //! `schema`: `schemars::JsonSchema` for the identifier types.
@@ -53,27 +63,22 @@
 //! # Ok::<(), model_ids::IdError>(())
 //! ```
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
-mod action_id;
-mod base36;
 mod bounded;
 mod error;
 mod error_kind;
-mod ids;
-mod kind;
-mod rule;
-#[cfg(feature = "schema")]
-mod schema;
+pub mod hash;
+mod id;
+pub mod text;
 
 pub use crate::{
-    action_id::ActionId,
-    base36::{Base36, decode_base36, encode_base36},
     bounded::{BoundedPairs, BoundedVec, Limit},
-    error::{ERROR_INPUT_MAX_CHARS, IdError},
+    error::IdError,
     error_kind::ErrorKind,
-    ids::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId},
-    kind::{
-        ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, BASE36_MAX_LEN, FLOW_ID_MAX_LEN,
-        IdKind, JOB_NAME_MAX_LEN, RUNNER_ID_MAX_LEN, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN,
-        TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN,
+    id::{
+        ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, ActionId, AgentId, BASE36_MAX_LEN,
+        Base36, FLOW_ID_MAX_LEN, FlowId, IdKind, JOB_NAME_MAX_LEN, JobName, RUNNER_ID_MAX_LEN,
+        RunnerId, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, ScheduleId, Slot, TASK_ID_MAX_LEN,
+        TENANT_ID_MAX_LEN, TaskId, TenantId, decode_base36, encode_base36,
     },
+    text::ERROR_INPUT_MAX_CHARS,
 };

@@ -2,16 +2,15 @@
 
 use std::fmt;
 
-/// How many characters of a rejected input an error quotes; longer input is cut and ends in `…`.
-///
-/// This bounds the memory an error holds, whatever the caller passed in.
-pub const MAX_QUOTED_INPUT_CHARS: usize = 64;
+use model_ids::{ErrorKind, text::shorten};
 
 /// Everything that can be wrong with a policy value.
 ///
-/// The `Unknown*` variants are the seed's error model entries of the same names; an invalid
-/// backoff is the seed's `Invalid`. Messages are lowercase, name the policy or the wire field,
-/// say why, and quote the input (see [`MAX_QUOTED_INPUT_CHARS`]).
+/// The `Unknown*` variants are an unknown policy name, each of its own [`ErrorKind`]; an
+/// invalid backoff is [`ErrorKind::Invalid`] ([`PolicyError::kind`]). Messages are lowercase,
+/// name the policy or the wire field, say why, and quote the input, shortened to
+/// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters so an error holds
+/// bounded memory whatever the caller passed in.
 ///
 /// ```
 /// use model_policy::{PolicyError, RestartPolicy};
@@ -29,19 +28,19 @@ pub enum PolicyError {
     /// A string is not a [`RestartPolicy`](crate::RestartPolicy).
     #[error(r#"unknown restart policy "{input}": expected one of never, onFailure, always"#)]
     UnknownRestart {
-        /// The rejected input, shortened to [`MAX_QUOTED_INPUT_CHARS`] characters.
+        /// The rejected input, shortened to [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters.
         input: String,
     },
     /// A string is not a [`JitterPolicy`](crate::JitterPolicy).
     #[error(r#"unknown jitter policy "{input}": expected one of none, full, equal, decorrelated"#)]
     UnknownJitter {
-        /// The rejected input, shortened to [`MAX_QUOTED_INPUT_CHARS`] characters.
+        /// The rejected input, shortened to [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters.
         input: String,
     },
     /// A string is not an [`AdmissionPolicy`](crate::AdmissionPolicy).
     #[error(r#"unknown admission policy "{input}": expected one of dropIfRunning, replace, queue"#)]
     UnknownAdmission {
-        /// The rejected input, shortened to [`MAX_QUOTED_INPUT_CHARS`] characters.
+        /// The rejected input, shortened to [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters.
         input: String,
     },
     /// A [`BackoffPolicy`](crate::BackoffPolicy) field breaks a rule.
@@ -56,24 +55,44 @@ pub enum PolicyError {
 }
 
 impl PolicyError {
+    /// The category of this error: the unknown-name kind of its policy, or
+    /// [`ErrorKind::Invalid`] for a backoff that breaks a rule.
+    ///
+    /// ```
+    /// use model_ids::ErrorKind;
+    /// use model_policy::JitterPolicy;
+    ///
+    /// let err = "wobbly".parse::<JitterPolicy>().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::UnknownJitter);
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::UnknownRestart { .. } => ErrorKind::UnknownRestart,
+            Self::UnknownJitter { .. } => ErrorKind::UnknownJitter,
+            Self::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
+            Self::InvalidBackoff { .. } => ErrorKind::Invalid,
+        }
+    }
+
     /// An `UnknownRestart` error quoting `input` (shortened).
     pub(crate) fn unknown_restart(input: &str) -> Self {
         Self::UnknownRestart {
-            input: quote(input),
+            input: shorten(input),
         }
     }
 
     /// An `UnknownJitter` error quoting `input` (shortened).
     pub(crate) fn unknown_jitter(input: &str) -> Self {
         Self::UnknownJitter {
-            input: quote(input),
+            input: shorten(input),
         }
     }
 
     /// An `UnknownAdmission` error quoting `input` (shortened).
     pub(crate) fn unknown_admission(input: &str) -> Self {
         Self::UnknownAdmission {
-            input: quote(input),
+            input: shorten(input),
         }
     }
 }
@@ -149,19 +168,6 @@ impl fmt::Display for BackoffViolation {
             Self::AboveCap { value, cap } => write!(f, "must be at most {cap}, got {value}"),
             Self::NotFinite { factor } => write!(f, "must be finite, got {factor}"),
             Self::BelowOne { factor } => write!(f, "must be at least 1.0, got {factor}"),
-        }
-    }
-}
-
-/// `input` cut to [`MAX_QUOTED_INPUT_CHARS`] characters, with `…` when something was cut.
-fn quote(input: &str) -> String {
-    match input.char_indices().nth(MAX_QUOTED_INPUT_CHARS) {
-        None => input.to_owned(),
-        Some((end, _)) => {
-            let mut short = String::with_capacity(end + '…'.len_utf8());
-            short.push_str(input.get(..end).unwrap_or_default());
-            short.push('…');
-            short
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Restart, backoff and admission policies, and the retry delay computation.
 //!
-//! Layer 1. Depends on: nothing.
+//! Layer 1. Depends on: model-ids.
 //!
 //! Architecture invariant: no I/O, no clock, no hidden randomness; random numbers come from the caller.
 //!
@@ -63,7 +63,7 @@ mod schedule;
 pub use crate::{
     backoff::{BackoffPolicy, MAX_BACKOFF_MS},
     enums::{AdmissionPolicy, JitterPolicy, RestartPolicy},
-    error::{BackoffViolation, MAX_QUOTED_INPUT_CHARS, PolicyError},
+    error::{BackoffViolation, PolicyError},
     random::{RandomSource, SeededRandom},
     schedule::BackoffSchedule,
 };

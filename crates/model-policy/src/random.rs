@@ -1,5 +1,7 @@
 //! Caller-supplied random numbers: the `RandomSource` trait and the seeded `SeededRandom`.
 
+use model_ids::hash::splitmix64;
+
 /// A source of uniformly distributed 64-bit random numbers, supplied by the caller.
 ///
 /// This crate never draws randomness on its own: every jittered delay takes a source, so a
@@ -25,6 +27,9 @@ impl<F: FnMut() -> u64> RandomSource for F {
         self()
     }
 }
+
+/// The increment of the splitmix64 generator's state per draw.
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// A deterministic pseudo-random generator: SplitMix64 (Steele, Lea and Flood, 2014).
 ///
@@ -57,11 +62,10 @@ impl SeededRandom {
 
 impl RandomSource for SeededRandom {
     fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        // `splitmix64` adds the increment itself, so it mixes the state as it is before the step.
+        let next = splitmix64(self.state);
+        self.state = self.state.wrapping_add(GOLDEN_GAMMA);
+        next
     }
 }
 

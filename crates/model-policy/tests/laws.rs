@@ -307,7 +307,7 @@ proptest! {
             Err(PolicyError::UnknownRestart { input: quoted }) => {
                 prop_assert_eq!(expected, None);
                 prop_assert!(input.starts_with(quoted.trim_end_matches('…')));
-                prop_assert!(quoted.chars().count() <= model_policy::MAX_QUOTED_INPUT_CHARS + 1);
+                prop_assert!(quoted.chars().count() <= model_ids::ERROR_INPUT_MAX_CHARS + 1);
             }
             Err(other) => prop_assert!(false, "unexpected error {other:?}"),
         }

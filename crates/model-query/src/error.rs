@@ -1,13 +1,9 @@
 //! `QueryError`, the one error type of this crate.
 
 use chrono::{DateTime, Utc};
-use model_ids::IdError;
+use model_ids::{ErrorKind, IdError};
 use model_selector::SelectorError;
 use model_task::TaskError;
-
-/// How many characters of an offending input a [`QueryError`] quotes; longer input is cut
-/// there and ends with `…`.
-pub const ERROR_INPUT_MAX_CHARS: usize = 32;
 
 /// Why a query, a query parameter or a continuation token was rejected.
 ///
@@ -15,7 +11,8 @@ pub const ERROR_INPUT_MAX_CHARS: usize = 32;
 /// URL parameter name for [`TaskQuery::from_pairs`](crate::TaskQuery::from_pairs), the
 /// camelCase JSON field otherwise (the two use the same names, except `phase`, which is
 /// `phases[i]` in JSON). A caller embedding a query in a larger value can prefix it.
-/// Quoted inputs are shortened to [`ERROR_INPUT_MAX_CHARS`] characters.
+/// Quoted inputs are shortened to
+/// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters.
 ///
 /// ```
 /// use model_query::{QueryError, TaskQuery};
@@ -226,6 +223,45 @@ pub enum QueryError {
 }
 
 impl QueryError {
+    /// The category of this error: [`ErrorKind::UnknownTaskPhase`] for a phase name that
+    /// names no phase (as when a phase is parsed alone), [`ErrorKind::Invalid`] for
+    /// everything else, continuation tokens included (empty, damaged, or issued for another
+    /// query): an input to fix.
+    ///
+    /// ```
+    /// use model_ids::ErrorKind;
+    /// use model_query::TaskQuery;
+    ///
+    /// let err = TaskQuery::from_pairs([("phase", "sleeping")]).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::UnknownTaskPhase);
+    /// let err = TaskQuery::from_pairs([("limit", "0")]).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Invalid);
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            // The source is a failed `TaskPhase` parse; model-task classifies it.
+            QueryError::InvalidPhase { source, .. } => source.kind(),
+            QueryError::LimitOutOfRange { .. }
+            | QueryError::InvalidValue { .. }
+            | QueryError::InvalidSlot { .. }
+            | QueryError::InvalidSelector { .. }
+            | QueryError::TooManyPhases { .. }
+            | QueryError::EmptyTimeRange { .. }
+            | QueryError::UnknownParameter { .. }
+            | QueryError::DuplicateParameter { .. }
+            | QueryError::TooManyParameters { .. }
+            | QueryError::ValueTooLong { .. }
+            | QueryError::TokenEmpty { .. }
+            | QueryError::TokenTooLong { .. }
+            | QueryError::TokenEncoding { .. }
+            | QueryError::TokenMalformed { .. }
+            | QueryError::TokenVersion { .. }
+            | QueryError::TokenChecksum { .. }
+            | QueryError::TokenQueryMismatch { .. } => ErrorKind::Invalid,
+        }
+    }
+
     /// The parameter or field that failed, or `None` for an error about the whole input
     /// ([`QueryError::TooManyParameters`]).
     pub fn field(&self) -> Option<&str> {
@@ -266,15 +302,5 @@ impl QueryError {
     }
 }
 
-/// The first [`ERROR_INPUT_MAX_CHARS`] characters of `input`, plus `…` if anything was cut.
-pub(crate) fn shorten(input: &str) -> String {
-    match input.char_indices().nth(ERROR_INPUT_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => {
-            let mut short = String::with_capacity(cut + '…'.len_utf8());
-            short.push_str(&input[..cut]);
-            short.push('…');
-            short
-        }
-    }
-}
+#[cfg(test)]
+mod tests;

@@ -1,14 +1,7 @@
-//! FNV-1a 64: the stable, dependency-free hash behind query fingerprints and token checksums.
-//!
-//! Stable means the same bytes give the same value on every platform, build and release,
-//! which `std::hash` does not promise. FNV-1a is not cryptographic: it detects accidental
-//! edits (any single changed byte always changes the value, because each step is a
-//! bijection of the state), not a forger who recomputes it.
+//! `Fnv64`: fields fed to [`model_ids::hash`]'s FNV-1a in an unambiguous encoding, for query
+//! fingerprints and token checksums.
 
-/// The FNV-1a 64-bit offset basis.
-const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-/// The FNV-1a 64-bit prime.
-const PRIME: u64 = 0x0000_0100_0000_01b3;
+use model_ids::hash::{FNV1A64_OFFSET_BASIS, fnv1a64_from};
 
 /// An incremental FNV-1a 64 hasher with helpers for an unambiguous encoding.
 #[derive(Debug, Clone)]
@@ -18,17 +11,14 @@ impl Fnv64 {
     /// A hasher that has already absorbed `domain`, so hashes made for different purposes
     /// over the same bytes differ.
     pub(crate) fn with_domain(domain: &[u8]) -> Self {
-        let mut hasher = Fnv64(OFFSET_BASIS);
+        let mut hasher = Fnv64(FNV1A64_OFFSET_BASIS);
         hasher.bytes(domain);
         hasher
     }
 
     /// Absorbs raw bytes.
     pub(crate) fn bytes(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.0 ^= u64::from(byte);
-            self.0 = self.0.wrapping_mul(PRIME);
-        }
+        self.0 = fnv1a64_from(self.0, bytes);
     }
 
     /// Absorbs one byte (used as a tag before each field).

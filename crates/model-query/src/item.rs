@@ -12,7 +12,7 @@ use crate::select::Keyed;
 /// What a [`TaskQuery`](crate::TaskQuery) reads from a task: its sort key
 /// (`created_at`, `id`) and its filter fields.
 ///
-/// Implemented for [`Task`](model_task::Task), and for references and smart pointers to
+/// Implemented for [`Task`], and for references and smart pointers to
 /// anything that implements it, so a query can evaluate `&[Task]`, `Vec<Arc<Task>>` or a
 /// store's own row type without copying tasks.
 ///

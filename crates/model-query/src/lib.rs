@@ -42,7 +42,7 @@ mod values;
 mod wire;
 
 pub use crate::{
-    error::{ERROR_INPUT_MAX_CHARS, QueryError},
+    error::QueryError,
     item::Queryable,
     order::{SortKey, SortOrder},
     pairs::MAX_QUERY_PAIRS,

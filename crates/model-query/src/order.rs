@@ -1,12 +1,13 @@
 //! The listing order: `SortKey` (creation time, then id) and `SortOrder` (its direction).
 
+use model_ids::text::shorten;
 use std::{cmp::Ordering, fmt, str::FromStr};
 
 use chrono::{DateTime, Utc};
 use model_ids::TaskId;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::error::{QueryError, shorten};
+use crate::error::QueryError;
 
 /// The key tasks are listed by: creation time, then id to break ties.
 ///

@@ -1,13 +1,14 @@
 //! `TaskQuery` from and to already-decoded URL query pairs (`slot=a&phase=running&...`).
 
 use crate::{
-    error::{QueryError, shorten},
+    error::QueryError,
     order::SortOrder,
     query::TaskQuery,
     range::{format_time, parse_time},
     token::ContinueToken,
     values::{MAX_PHASES, check_len, parse_limit, parse_phase, parse_selector, parse_slot},
 };
+use model_ids::text::shorten;
 
 /// The most query pairs [`TaskQuery::from_pairs`] reads (25); one more is an error. It is
 /// the most a valid query can have: every parameter once and `phase` [`MAX_PHASES`] times.

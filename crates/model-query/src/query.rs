@@ -35,7 +35,7 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// # Order and pages
 ///
 /// Tasks are listed by [`SortKey`] `(created_at, id)`, ascending or descending
-/// ([`SortOrder`]). A page holds at most `limit` tasks ([`DEFAULT_LIMIT`](crate::DEFAULT_LIMIT)
+/// ([`SortOrder`]). A page holds at most `limit` tasks ([`DEFAULT_LIMIT`]
 /// when not given, 1 to [`MAX_LIMIT`](crate::MAX_LIMIT), anything else an error). A page
 /// with more after it carries a [`ContinueToken`]; the next page is the same query with
 /// that token, and starts strictly after the last key returned (keyset pagination): a
@@ -106,7 +106,7 @@ pub struct TaskPage<T = model_task::Task> {
 }
 
 impl TaskQuery {
-    /// A builder with no filters, ascending order and [`DEFAULT_LIMIT`](crate::DEFAULT_LIMIT).
+    /// A builder with no filters, ascending order and [`DEFAULT_LIMIT`].
     pub fn builder() -> TaskQueryBuilder {
         TaskQueryBuilder::default()
     }
@@ -410,7 +410,7 @@ impl TaskQueryBuilder {
         self
     }
 
-    /// The page size (default [`DEFAULT_LIMIT`](crate::DEFAULT_LIMIT)); checked by `build`.
+    /// The page size (default [`DEFAULT_LIMIT`]); checked by `build`.
     pub fn limit(mut self, limit: u32) -> Self {
         self.limit = limit;
         self

@@ -1,8 +1,9 @@
 //! `TimeRange`: a half-open range of instants, `since <= t < before`, either end optional.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use model_ids::text::shorten;
 
-use crate::error::{QueryError, shorten};
+use crate::error::QueryError;
 
 /// What a time parameter must look like, for error messages.
 pub(crate) const TIME_EXPECTED: &str = "an RFC 3339 timestamp such as 2024-05-01T12:00:00Z";

@@ -14,6 +14,7 @@
 //!
 //! The whole is base64, URL-safe alphabet, without padding.
 
+use model_ids::text::shorten;
 use std::{fmt, str::FromStr, sync::Arc};
 
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -21,11 +22,7 @@ use chrono::DateTime;
 use model_ids::{TASK_ID_MAX_LEN, TaskId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::{
-    error::{QueryError, shorten},
-    hash::Fnv64,
-    order::SortKey,
-};
+use crate::{error::QueryError, hash::Fnv64, order::SortKey};
 
 /// The token format version this crate writes and reads.
 pub const TOKEN_VERSION: u8 = 1;

@@ -1,10 +1,11 @@
 //! Parsing one query value from text, shared by URL pairs and JSON, with the field named.
 
 use model_ids::Slot;
+use model_ids::text::shorten;
 use model_selector::LabelSelector;
 use model_task::TaskPhase;
 
-use crate::error::{QueryError, shorten};
+use crate::error::QueryError;
 
 /// The smallest number of tasks a page may ask for.
 const MIN_LIMIT: u32 = 1;

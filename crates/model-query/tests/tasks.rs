@@ -34,7 +34,7 @@ fn task(n: u32, created: i64, slot: &str, zone: &str, phase: TaskPhase, later: i
     let then = at(created) + TimeDelta::seconds(later);
     match phase {
         TaskPhase::Running => {
-            task.start_attempt(None, then).unwrap();
+            task.begin_attempt(None, then).unwrap();
         }
         TaskPhase::Canceled => task.cancel(None, then).unwrap(),
         _ => {}

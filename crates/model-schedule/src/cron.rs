@@ -11,8 +11,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use self::parse::{FieldSet, parse_field};
+use model_ids::text::shorten;
+
 use crate::{
-    error::{ScheduleError, shorten},
+    error::ScheduleError,
     field::CronField,
     limits::MAX_CRON_LEN,
     zone::Zone,

@@ -6,16 +6,13 @@ use model_task::TaskError;
 
 use crate::{field::CronField, state::ActionState};
 
-/// How many characters of an offending input a [`ScheduleError`] quotes; longer input is cut
-/// there and ends with `…`.
-pub const ERROR_INPUT_MAX_CHARS: usize = 48;
-
 /// Why a schedule, a cron expression, a time zone or an action was rejected, or why an
 /// action's status may not change.
 ///
 /// Every variant about a value names its field path (`trigger.cron`, `trigger.timeZone`,
 /// `catchupWindowMs`, `status.result`) and quotes the input, shortened to
-/// [`ERROR_INPUT_MAX_CHARS`] characters. [`ScheduleError::kind`] gives the category.
+/// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters (the limit every
+/// layer shares). [`ScheduleError::kind`] gives the category.
 ///
 /// ```
 /// use model_schedule::{CronExpr, ScheduleError};
@@ -293,19 +290,6 @@ impl ScheduleError {
             | ScheduleError::InvalidBase64 { .. }
             | ScheduleError::UpdatedBeforeCreated { .. }
             | ScheduleError::RecurrenceOnWebhook => ErrorKind::Invalid,
-        }
-    }
-}
-
-/// The first [`ERROR_INPUT_MAX_CHARS`] characters of `input`, plus `…` if anything was cut.
-pub(crate) fn shorten(input: &str) -> String {
-    match input.char_indices().nth(ERROR_INPUT_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => {
-            let mut short = String::with_capacity(cut + '…'.len_utf8());
-            short.extend(input.chars().take(ERROR_INPUT_MAX_CHARS));
-            short.push('…');
-            short
         }
     }
 }

@@ -82,7 +82,7 @@ pub use crate::{
     },
     catchup::CatchUp,
     cron::CronExpr,
-    error::{ERROR_INPUT_MAX_CHARS, ScheduleError},
+    error::ScheduleError,
     field::CronField,
     interval::Interval,
     limits::{

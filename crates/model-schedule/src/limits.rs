@@ -50,4 +50,4 @@ pub const MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES: usize = MAX_WEBHOOK_PAYLOAD_BYTES.d
 pub const MAX_ACTION_RESULT_BYTES: usize = 64 * 1024;
 
 /// The longest failure reason of an action, in bytes (the same as a task's status error).
-pub const MAX_ACTION_REASON_BYTES: usize = model_task::MAX_STATUS_ERROR_BYTES;
+pub const MAX_ACTION_REASON_BYTES: usize = model_task::lifecycle::MAX_STATUS_ERROR_BYTES;

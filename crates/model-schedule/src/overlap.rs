@@ -4,7 +4,9 @@ use std::{fmt, str::FromStr};
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{ScheduleError, shorten};
+use model_ids::text::shorten;
+
+use crate::error::ScheduleError;
 
 /// What to do when a tick comes while the run started by an earlier tick is still active,
 /// after Temporal's overlap policies and Kubernetes CronJob's `concurrencyPolicy`.

@@ -6,8 +6,10 @@ use chrono::{DateTime, FixedOffset, LocalResult, NaiveDateTime, Offset, TimeZone
 use chrono_tz::Tz;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
+use model_ids::text::shorten;
+
 use crate::{
-    error::{ScheduleError, shorten},
+    error::ScheduleError,
     limits::MAX_TIME_ZONE_LEN,
 };
 

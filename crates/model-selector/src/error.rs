@@ -1,5 +1,7 @@
 //! The crate's one error type, carrying a field path relative to the value being validated.
 
+use model_ids::ErrorKind;
+
 use crate::operator::SelectorOperator;
 
 /// Why labels or a selector were rejected.
@@ -137,6 +139,33 @@ macro_rules! path_of {
 }
 
 impl SelectorError {
+    /// The category of this error: always [`ErrorKind::Invalid`], an input to fix. A
+    /// runner registered twice or not registered is a wrong batch, not a race: a batch
+    /// applies as a whole or not at all, so nothing is left to re-read.
+    ///
+    /// ```
+    /// use model_ids::ErrorKind;
+    /// use model_selector::LabelSelector;
+    ///
+    /// let err = "zone in (eu".parse::<LabelSelector>().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::Invalid);
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            SelectorError::InvalidKey { .. }
+            | SelectorError::InvalidValue { .. }
+            | SelectorError::DuplicateKey { .. }
+            | SelectorError::TooMany { .. }
+            | SelectorError::ValueCount { .. }
+            | SelectorError::NotAnInteger { .. }
+            | SelectorError::UnknownOperator { .. }
+            | SelectorError::RunnerExists { .. }
+            | SelectorError::UnknownRunner { .. }
+            | SelectorError::Syntax { .. } => ErrorKind::Invalid,
+        }
+    }
+
     /// The field path the error refers to, relative to the validated value (empty for
     /// the whole value and for string-syntax errors, which carry a byte position instead).
     pub fn path(&self) -> &str {

@@ -2,10 +2,13 @@
 
 use std::{collections::BTreeMap, fmt};
 
+use model_ids::text::quote;
+
 use crate::{
     error::SelectorError,
     limits::MAX_LABELS,
-    text::{Packed, Span, check_key, check_value, key_hash, quote, word},
+    name::{check_key, check_value},
+    packed::{Packed, Span, key_hash, word},
 };
 
 /// Slots of a [`KeyIndex`].

@@ -4,6 +4,11 @@
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; matching never allocates.
 //!
+//! Read `labels.rs` and `selector/compiled.rs` first (how a label set and a compiled
+//! requirement are stored, so that matching is one probe per requirement), then
+//! `selector/matching.rs`; `index/mod.rs` explains the runner index. `packed.rs` is the
+//! string form both share and `name.rs` the Kubernetes name rules; `wire.rs` is serde.
+//!
 //! [`Labels`] is a validated, key-ordered string map. A [`LabelSelector`] (also named
 //! [`RunnerSelector`]) is the Kubernetes `metav1.LabelSelector`: exact `matchLabels` plus
 //! `matchExpressions` with the operators of [`SelectorOperator`]. Selectors come in through
@@ -31,17 +36,16 @@
 //! ```
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
-mod explain;
 mod index;
 mod labels;
 mod limits;
+mod name;
 mod operator;
-mod parse;
+mod packed;
 mod requirement;
 #[cfg(feature = "schema")]
 mod schema;
 mod selector;
-mod text;
 mod wire;
 
 #[cfg(test)]
@@ -49,7 +53,6 @@ mod tests;
 
 pub use crate::{
     error::SelectorError,
-    explain::{FailureReason, RequirementFailure},
     index::{
         Batch, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry, RunnerIndex, Select,
         Snapshot,
@@ -61,5 +64,8 @@ pub use crate::{
     },
     operator::SelectorOperator,
     requirement::SelectorRequirement,
-    selector::{LabelSelector, LabelSelectorBuilder, RequirementView, RunnerSelector},
+    selector::{
+        FailureReason, LabelSelector, LabelSelectorBuilder, RequirementFailure, RequirementView,
+        RunnerSelector,
+    },
 };

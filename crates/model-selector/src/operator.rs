@@ -1,11 +1,11 @@
 //! `SelectorOperator`, how a requirement tests a label.
-//!
-//! It depends on nothing else in the crate, so the error type can name an operator;
-//! parsing it from text lives beside `SelectorRequirement`.
 
-use std::fmt;
+use std::{fmt, str::FromStr};
 
+use model_ids::text::quote;
 use serde::{Deserialize, Serialize};
+
+use crate::error::SelectorError;
 
 /// How a requirement tests a label, written in PascalCase on the wire as Kubernetes does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -52,5 +52,20 @@ impl SelectorOperator {
 impl fmt::Display for SelectorOperator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for SelectorOperator {
+    type Err = SelectorError;
+
+    /// Parses the wire name exactly (`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|op| op.as_str() == s)
+            .ok_or_else(|| SelectorError::UnknownOperator {
+                path: String::new(),
+                found: quote(s),
+            })
     }
 }

@@ -1,28 +1,13 @@
-//! `SelectorRequirement`, the owned building block of a selector, and parsing of `SelectorOperator`.
+//! `SelectorRequirement`, the owned building block of a selector.
 
-use std::str::FromStr;
+use model_ids::text::quote;
 
 use crate::{
     error::SelectorError,
     limits::MAX_VALUES,
+    name::{check_key, check_value},
     operator::SelectorOperator,
-    text::{check_key, check_value, quote},
 };
-
-impl FromStr for SelectorOperator {
-    type Err = SelectorError;
-
-    /// Parses the wire name exactly (`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|op| op.as_str() == s)
-            .ok_or_else(|| SelectorError::UnknownOperator {
-                path: String::new(),
-                found: quote(s),
-            })
-    }
-}
 
 /// One validated requirement: a key, an operator and the operator's values.
 ///

@@ -1,7 +1,9 @@
-//! Attempts and leases (seed 003): the operations that take a `Task` and its current
-//! `TaskRun` together, so the pair always agrees.
+//! One attempt of a task under a lease: its record ([`TaskRun`]), its state machine
+//! ([`AttemptState`]), the lease a runner names ([`LeaseId`]), log dedupe ([`LogCursor`]),
+//! and the task methods that change a task and its current attempt together, so the pair
+//! always agrees. The rules are in `docs/attempts.md`.
 //!
-//! Built only on `Task`'s public lifecycle methods (`start_attempt`, `finish_attempt`,
+//! Built only on `Task`'s public lifecycle methods (`begin_attempt`, `end_attempt`,
 //! `cancel`), so the phase table, the restart decision and the version rules are the ones
 //! the task already has.
 
@@ -10,57 +12,90 @@ use model_ids::RunnerId;
 use model_policy::RandomSource;
 
 use crate::error::{InvalidReason, TaskError};
-use crate::lease::LeaseId;
-use crate::phase::TaskPhase;
-use crate::restart::RestartDecision;
-use crate::run::{Applied, TaskRun, stored_result};
-use crate::run_state::{GoneReason, RunState};
-use crate::status::{AttemptOutcome, AttemptResult};
+use crate::lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase};
 use crate::task::Task;
+
+mod lease;
+mod log;
+mod record;
+mod state;
+
+pub(crate) use self::record::TaskRunRaw;
+use self::record::stored_result;
+pub use self::{
+    lease::LeaseId,
+    log::{LogCursor, LogKey},
+    record::TaskRun,
+    state::{AttemptState, GoneReason},
+};
+
+/// Whether a call changed anything, so an API can answer an idempotent repeat (the same
+/// start, heartbeat or result again) as a success without writing.
+///
+/// `Changed` carries what the change decided, where there is something to say (the restart
+/// decision after a result or an expiry); `Unchanged` means the call was a repeat and the
+/// stored values stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[must_use]
+pub enum Applied<T = ()> {
+    /// The call changed the attempt, the task or both; store them.
+    Changed(T),
+    /// The call repeated what is already recorded; nothing to store.
+    Unchanged,
+}
+
+impl<T> Applied<T> {
+    /// Whether the call changed anything.
+    pub const fn is_changed(&self) -> bool {
+        matches!(self, Self::Changed(_))
+    }
+
+    /// What the change decided, if the call changed anything.
+    pub fn changed(self) -> Option<T> {
+        match self {
+            Self::Changed(value) => Some(value),
+            Self::Unchanged => None,
+        }
+    }
+}
 
 /// # Attempts and leases
 ///
-/// A task runs its attempts through [`TaskRun`]s, one per attempt, after seed 003. These
-/// methods take the task and its current run together and change both or neither.
+/// A task runs each attempt under a lease, and a [`TaskRun`] records it. These methods take
+/// the task and its current attempt together and change both or neither; the rules they
+/// keep are stated once, in `docs/attempts.md`:
 ///
-/// - The task and its current run agree: the run's attempt is the task's attempt counter,
-///   and the run is active (Leased, Running, Cancelling) exactly while the task is Running.
-///   So a task has at most one active run, and attempt n + 1 can only be leased once
-///   attempt n is final (the task is back in Pending). A pair that does not agree is
-///   [`TaskError::RunMismatch`]: re-read both.
+/// - One active attempt: the attempt's number is the task's attempt counter, and the
+///   attempt is active (Leased, Running, Cancelling) exactly while the task is Running. A
+///   pair that does not agree is [`TaskError::AttemptMismatch`]: re-read both.
 /// - [`lease_attempt`](Self::lease_attempt) claims the next attempt for a runner: the task
 ///   goes Pending to Running with attempt + 1 (one version bump, so two concurrent claims
-///   conflict on the version) and a Leased run is returned. The task is Running while its
-///   run is Leased: the task phases have no leased step, the run's state tells.
-/// - Runner calls name a lease: [`start_run`](Self::start_run),
-///   [`heartbeat_run`](Self::heartbeat_run), [`check_lease`](Self::check_lease) (logs,
-///   artifacts) and [`report_result`](Self::report_result). A lease that is not the run's,
-///   a run that has ended, a task that has ended, or `now` at or after the lease expiry is
-///   [`TaskError::Gone`]. A lease is live while `now < lease_expires_at`.
-/// - Repeats are idempotent and say so with [`Applied::Unchanged`]: a start of a running
-///   attempt, a heartbeat that does not extend the lease, a cancel of a cancelling attempt,
-///   the same result again (first write wins; a different one is
-///   [`TaskError::RunConflict`]).
-/// - Cancel intent wins: [`cancel_run`](Self::cancel_run) moves an active run to
-///   Cancelling; it can then only end Canceled, by a Canceled result or by lease expiry.
-/// - [`expire_run`](Self::expire_run) ends a run whose lease expired: Canceled if cancel
-///   was requested, else Expired, which the task counts as a Failed attempt (error text
-///   "lease expired at ..."): the spec's restart policy and `maxRetries` then requeue the
-///   task (Pending with `nextAttemptAt`) or end it, Exhausted once the budget is spent (seed
-///   003: "lease expiry requeues then moves to dead at the retry limit"). A `never` policy
-///   is respected: an expired attempt is not run again, the task ends Failed.
-/// - A final run never changes, and a final task accepts no change; only repeats answer
-///   `Unchanged`. The task's version goes up by exactly one when the task changes and stays
-///   when only the run changes (start, heartbeat, cancel of an active run).
+///   conflict on the version) and a Leased attempt is returned.
+/// - Runner calls name a lease: [`start_attempt`](Self::start_attempt),
+///   [`heartbeat_attempt`](Self::heartbeat_attempt), [`check_lease`](Self::check_lease)
+///   (logs, artifacts) and [`report_result`](Self::report_result). A stale lease is gone
+///   ([`TaskError::Gone`]); a lease is live while `now < lease_expires_at`.
+/// - Repeats are idempotent and say so with [`Applied::Unchanged`]; results are
+///   first-write-wins (a different one is [`TaskError::AttemptConflict`]).
+/// - Cancel intent wins: [`cancel_attempt`](Self::cancel_attempt) moves an active attempt
+///   to Cancelling, which can only end Canceled.
+/// - [`expire_attempt`](Self::expire_attempt) ends an attempt whose lease expired; the
+///   task counts it as a Failed attempt, so the restart policy and `maxRetries` requeue the
+///   task or end it (Exhausted once the budget is spent).
+/// - A final attempt never changes, and a final task accepts no change. The task's version
+///   goes up by exactly one when the task changes and stays when only the attempt changes
+///   (start, heartbeat, cancel of an active attempt).
 ///
-/// Runner calls and expiry take no expected version: the lease and the run's state fence
-/// them. A store writes the task and the run together when a call reports `Changed`.
+/// Runner calls and expiry take no expected version: the lease and the attempt's state
+/// fence them. A store writes the task and the attempt together when a call reports
+/// `Changed`.
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
 /// use model_ids::{RunnerId, TaskId};
 /// use model_policy::{RestartPolicy, SeededRandom};
 /// use model_task::*;
+/// use model_task::attempt::GoneReason;
 ///
 /// let t0 = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
 /// let secs = |s| t0 + TimeDelta::seconds(s);
@@ -71,36 +106,36 @@ use crate::task::Task;
 ///
 /// let lease = LeaseId::new(7);
 /// let mut run = task.lease_attempt(Some(1), None, RunnerId::new("r-1")?, lease, secs(30), t0)?;
-/// assert_eq!((task.phase(), run.attempt(), run.state()), (TaskPhase::Running, 1, RunState::Leased));
+/// assert_eq!((task.phase(), run.attempt(), run.state()), (TaskPhase::Running, 1, AttemptState::Leased));
 ///
-/// assert_eq!(task.start_run(&mut run, lease, secs(1))?, Applied::Changed(()));
-/// assert_eq!(task.start_run(&mut run, lease, secs(2))?, Applied::Unchanged);
-/// let stale = task.heartbeat_run(&mut run, LeaseId::new(6), secs(40), secs(3)).unwrap_err();
+/// assert_eq!(task.start_attempt(&mut run, lease, secs(1))?, Applied::Changed(()));
+/// assert_eq!(task.start_attempt(&mut run, lease, secs(2))?, Applied::Unchanged);
+/// let stale = task.heartbeat_attempt(&mut run, LeaseId::new(6), secs(40), secs(3)).unwrap_err();
 /// assert!(matches!(stale, TaskError::Gone { reason: GoneReason::NotCurrentLease, .. }));
 ///
 /// let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
 /// let decision = task.report_result(&mut run, lease, failed.clone(), &mut rng, secs(4))?;
 /// assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
-/// assert_eq!((task.phase(), run.state()), (TaskPhase::Exhausted, RunState::Failed));
+/// assert_eq!((task.phase(), run.state()), (TaskPhase::Exhausted, AttemptState::Failed));
 /// // The same result again is an idempotent success; a different one is a conflict.
 /// assert_eq!(task.report_result(&mut run, lease, failed, &mut rng, secs(5))?, Applied::Unchanged);
 /// let other = AttemptResult::new(AttemptOutcome::Succeeded);
 /// assert!(matches!(
 ///     task.report_result(&mut run, lease, other, &mut rng, secs(5)),
-///     Err(TaskError::RunConflict { .. })
+///     Err(TaskError::AttemptConflict { .. })
 /// ));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 impl Task {
     /// Claims the next attempt for `runner` under `lease` until `lease_expires_at`: the task
-    /// goes Pending to Running with attempt + 1 (as [`start_attempt`](Self::start_attempt),
+    /// goes Pending to Running with attempt + 1 (as [`begin_attempt`](Self::begin_attempt),
     /// so not before a scheduled restart is due) and the new attempt is returned, Leased.
     ///
-    /// `previous` is the task's current run, if it has one; when given it must be the
-    /// task's run of its current attempt, and final. Errors, in order:
-    /// [`TaskError::Conflict`] (expected version), the previous run's
-    /// ([`TaskError::RunMismatch`]), `leaseExpiresAt` not after `now`
-    /// ([`TaskError::Invalid`]), then those of [`start_attempt`](Self::start_attempt).
+    /// `previous` is the task's current attempt, if it has one; when given it must be the
+    /// record of the task's current attempt, and final. Errors, in order:
+    /// [`TaskError::Conflict`] (expected version), the previous attempt's
+    /// ([`TaskError::AttemptMismatch`]), `leaseExpiresAt` not after `now`
+    /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
         &mut self,
         expected: Option<u64>,
@@ -122,7 +157,7 @@ impl Task {
                 },
             ));
         }
-        let attempt = self.start_attempt(None, now)?;
+        let attempt = self.begin_attempt(None, now)?;
         Ok(TaskRun::leased(
             self.id().clone(),
             attempt,
@@ -134,9 +169,9 @@ impl Task {
     }
 
     /// The runner starts its attempt: Leased to Running at `now`. Starting a running attempt
-    /// again is `Unchanged`; starting a cancelling one is [`TaskError::RunConflict`] (the
+    /// again is `Unchanged`; starting a cancelling one is [`TaskError::AttemptConflict`] (the
     /// runner should stop). The task does not change. Gone as [`check_lease`](Self::check_lease).
-    pub fn start_run(
+    pub fn start_attempt(
         &self,
         run: &mut TaskRun,
         lease: LeaseId,
@@ -144,12 +179,12 @@ impl Task {
     ) -> Result<Applied, TaskError> {
         self.check_lease(run, lease, now)?;
         match run.state {
-            RunState::Leased => {
+            AttemptState::Leased => {
                 run.mark_started(now);
                 Ok(Applied::Changed(()))
             }
-            RunState::Running => Ok(Applied::Unchanged),
-            state => Err(TaskError::RunConflict {
+            AttemptState::Running => Ok(Applied::Unchanged),
+            state => Err(TaskError::AttemptConflict {
                 attempt: run.attempt,
                 state,
                 rule: "cancel was requested, the attempt cannot start",
@@ -160,9 +195,9 @@ impl Task {
     /// The runner extends its lease to `lease_expires_at`. A time at or before the current
     /// expiry is `Unchanged` (a lease never shrinks, so a repeated heartbeat is harmless);
     /// one at or before `now` is [`TaskError::Invalid`] at `leaseExpiresAt`. Allowed while
-    /// the run is active, cancelling included. The task does not change. Gone as
+    /// the attempt is active, cancelling included. The task does not change. Gone as
     /// [`check_lease`](Self::check_lease).
-    pub fn heartbeat_run(
+    pub fn heartbeat_attempt(
         &self,
         run: &mut TaskRun,
         lease: LeaseId,
@@ -186,8 +221,8 @@ impl Task {
     }
 
     /// Whether `lease` is live for `run` at `now`: what a runner call about logs or artifacts
-    /// checks. [`TaskError::RunMismatch`] if the pair disagrees, else [`TaskError::Gone`] when
-    /// the lease is not the run's ([`GoneReason::NotCurrentLease`]), the run has ended
+    /// checks. [`TaskError::AttemptMismatch`] if the pair disagrees, else [`TaskError::Gone`] when
+    /// the lease is not the attempt's ([`GoneReason::NotCurrentLease`]), the attempt has ended
     /// ([`GoneReason::AttemptEnded`], or [`GoneReason::LeaseExpired`] for an expired one),
     /// the task has ended ([`GoneReason::TaskEnded`]) or `now` is at or after the lease
     /// expiry ([`GoneReason::LeaseExpired`]).
@@ -208,7 +243,7 @@ impl Task {
             return gone(GoneReason::NotCurrentLease);
         }
         match run.state {
-            RunState::Expired => return gone(GoneReason::LeaseExpired),
+            AttemptState::Expired => return gone(GoneReason::LeaseExpired),
             state if state.is_final() => return gone(GoneReason::AttemptEnded),
             _ => {}
         }
@@ -221,13 +256,13 @@ impl Task {
         Ok(())
     }
 
-    /// Requests cancel of the task's current attempt. An active run goes to Cancelling
-    /// (cancel intent; the task stays Running until the run ends Canceled); a cancelling
-    /// run is `Unchanged`; when the run is final and the task waits for a restart, the task
+    /// Requests cancel of the task's current attempt. An active attempt goes to Cancelling
+    /// (cancel intent; the task stays Running until the attempt ends Canceled); a cancelling
+    /// attempt is `Unchanged`; when the attempt is final and the task waits for a restart, the task
     /// is canceled at once (as [`cancel`](Self::cancel)). A final task is
-    /// [`TaskError::InvalidTransition`]. A task that never ran has no run: use
+    /// [`TaskError::InvalidTransition`]. A task that never ran has no attempt: use
     /// [`cancel`](Self::cancel).
-    pub fn cancel_run(
+    pub fn cancel_attempt(
         &mut self,
         expected: Option<u64>,
         run: &mut TaskRun,
@@ -237,11 +272,11 @@ impl Task {
         self.check_pair(run)?;
         self.phase().check_transition(TaskPhase::Canceled)?;
         match run.state {
-            RunState::Leased | RunState::Running => {
+            AttemptState::Leased | AttemptState::Running => {
                 run.mark_cancelling();
                 Ok(Applied::Changed(()))
             }
-            RunState::Cancelling => Ok(Applied::Unchanged),
+            AttemptState::Cancelling => Ok(Applied::Unchanged),
             _ => {
                 self.cancel(None, now)?;
                 Ok(Applied::Changed(()))
@@ -250,13 +285,13 @@ impl Task {
     }
 
     /// The runner reports how its attempt ended. Running ends in the outcome's state and the
-    /// task applies the restart decision ([`finish_attempt`](Self::finish_attempt)), which is
-    /// returned. First write wins: on a final run the same result (error text compared after
-    /// cutting to size) is `Unchanged` and a different one is [`TaskError::RunConflict`]; an
-    /// expired run is gone. A cancelling run accepts only Canceled (else
-    /// [`TaskError::RunConflict`]); a leased run must start first
-    /// ([`TaskError::InvalidRunTransition`]). Gone as [`check_lease`](Self::check_lease),
-    /// except that a repeat on a final run is answered as above. Random numbers are drawn
+    /// task applies the restart decision ([`end_attempt`](Self::end_attempt)), which is
+    /// returned. First write wins: on a final attempt the same result (error text compared after
+    /// cutting to size) is `Unchanged` and a different one is [`TaskError::AttemptConflict`]; an
+    /// expired attempt is gone. A cancelling attempt accepts only Canceled (else
+    /// [`TaskError::AttemptConflict`]); a leased attempt must start first
+    /// ([`TaskError::InvalidAttemptTransition`]). Gone as [`check_lease`](Self::check_lease),
+    /// except that a repeat on a final attempt is answered as above. Random numbers are drawn
     /// only for a scheduled restart.
     pub fn report_result<R: RandomSource + ?Sized>(
         &mut self,
@@ -267,7 +302,7 @@ impl Task {
         now: DateTime<Utc>,
     ) -> Result<Applied<RestartDecision>, TaskError> {
         let result = stored_result(result);
-        if run.is_final() && run.state != RunState::Expired {
+        if run.is_final() && run.state != AttemptState::Expired {
             self.check_pair(run)?;
             if lease != run.lease {
                 return Err(TaskError::Gone {
@@ -278,42 +313,44 @@ impl Task {
             if run.records(&result) {
                 return Ok(Applied::Unchanged);
             }
-            return Err(TaskError::RunConflict {
+            return Err(TaskError::AttemptConflict {
                 attempt: run.attempt,
                 state: run.state,
                 rule: "a different result is already recorded",
             });
         }
         self.check_lease(run, lease, now)?;
-        let to = RunState::of_outcome(result.outcome);
+        let to = AttemptState::of_outcome(result.outcome);
         match run.state {
-            RunState::Leased => Err(TaskError::InvalidRunTransition {
-                from: RunState::Leased,
+            AttemptState::Leased => Err(TaskError::InvalidAttemptTransition {
+                from: AttemptState::Leased,
                 to,
             }),
-            RunState::Cancelling if to != RunState::Canceled => Err(TaskError::RunConflict {
-                attempt: run.attempt,
-                state: RunState::Cancelling,
-                rule: "cancel was requested, the attempt can only end canceled",
-            }),
+            AttemptState::Cancelling if to != AttemptState::Canceled => {
+                Err(TaskError::AttemptConflict {
+                    attempt: run.attempt,
+                    state: AttemptState::Cancelling,
+                    rule: "cancel was requested, the attempt can only end canceled",
+                })
+            }
             _ => {
                 let (exit_code, error) = (result.exit_code, result.error.clone());
-                let decision = self.finish_attempt(None, result, rng, now)?;
+                let decision = self.end_attempt(None, result, rng, now)?;
                 run.mark_final(to, exit_code, error, now);
                 Ok(Applied::Changed(decision))
             }
         }
     }
 
-    /// Ends an active run whose lease expired (`now` at or after its expiry, else
-    /// [`TaskError::LeaseNotExpired`]): a cancelling run ends Canceled and the task is
+    /// Ends an active attempt whose lease expired (`now` at or after its expiry, else
+    /// [`TaskError::LeaseNotExpired`]): a cancelling attempt ends Canceled and the task is
     /// Canceled; any other ends Expired and the task counts the attempt as Failed with the
     /// error "lease expired at ...", so the restart policy requeues it or ends it (Exhausted
-    /// when the budget is spent). The decision is returned. A final run is `Unchanged`: a
+    /// when the budget is spent). The decision is returned. A final attempt is `Unchanged`: a
     /// result that won the race stands, and nothing is resurrected. If the task has already
-    /// ended (canceled at once with [`cancel`](Self::cancel)) only the run ends, Canceled
+    /// ended (canceled at once with [`cancel`](Self::cancel)) only the attempt ends, Canceled
     /// for a canceled task and Expired otherwise, and the decision is the task's final phase.
-    pub fn expire_run<R: RandomSource + ?Sized>(
+    pub fn expire_attempt<R: RandomSource + ?Sized>(
         &mut self,
         run: &mut TaskRun,
         rng: &mut R,
@@ -332,16 +369,16 @@ impl Task {
         let phase = self.phase();
         if phase.is_final() {
             let state = if phase == TaskPhase::Canceled {
-                RunState::Canceled
+                AttemptState::Canceled
             } else {
-                RunState::Expired
+                AttemptState::Expired
             };
             run.mark_final(state, None, None, now);
             return Ok(Applied::Changed(RestartDecision::Final(phase)));
         }
-        let (state, result) = if run.state == RunState::Cancelling {
+        let (state, result) = if run.state == AttemptState::Cancelling {
             (
-                RunState::Canceled,
+                AttemptState::Canceled,
                 AttemptResult::new(AttemptOutcome::Canceled),
             )
         } else {
@@ -349,12 +386,12 @@ impl Task {
                 .lease_expires_at
                 .to_rfc3339_opts(SecondsFormat::AutoSi, true);
             (
-                RunState::Expired,
+                AttemptState::Expired,
                 AttemptResult::new(AttemptOutcome::Failed)
                     .with_error(format!("lease expired at {at}")),
             )
         };
-        let decision = self.finish_attempt(None, result, rng, now)?;
+        let decision = self.end_attempt(None, result, rng, now)?;
         run.mark_final(state, None, None, now);
         Ok(Applied::Changed(decision))
     }
@@ -366,7 +403,7 @@ impl Task {
                 "taskId",
                 run.task_id.as_str(),
                 InvalidReason::Inconsistent {
-                    rule: "the run belongs to another task",
+                    rule: "the attempt belongs to another task",
                 },
             ));
         }
@@ -375,18 +412,18 @@ impl Task {
             && match phase {
                 TaskPhase::Running => run.is_active(),
                 TaskPhase::Pending => run.is_final(),
-                // A final task may leave an active run behind only when it was canceled at
-                // once; expire_run ends that run.
+                // A final task may leave an active attempt behind only when it was canceled at
+                // once; expire_attempt ends that attempt.
                 _ => true,
             };
         if agrees {
             Ok(())
         } else {
-            Err(TaskError::RunMismatch {
+            Err(TaskError::AttemptMismatch {
                 task_attempt: self.status().attempt(),
                 task_phase: phase,
-                run_attempt: run.attempt,
-                run_state: run.state,
+                attempt: run.attempt,
+                state: run.state,
             })
         }
     }

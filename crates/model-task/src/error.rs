@@ -7,16 +7,24 @@
 
 use std::fmt;
 
-use crate::phase::TaskPhase;
-use crate::run_state::{GoneReason, RunState};
+use model_ids::ErrorKind;
+
+use crate::attempt::{AttemptState, GoneReason};
+use crate::lifecycle::TaskPhase;
 
 /// The most characters of an input quoted in an error message.
 const QUOTE_MAX_CHARS: usize = 48;
 
 /// Everything that can go wrong in this crate.
+///
+/// One enum for the crate, its variants grouped by concept: validation (a value breaks a
+/// rule), routing (no runner can take the task), lifecycle (a change to the task is
+/// refused) and attempts (a call about an attempt is refused). [`kind`](Self::kind) gives
+/// the category a caller branches on.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum TaskError {
+    // Validation: a value breaks a rule; fix the input.
     /// A field holds a value that breaks one of the crate's rules.
     #[error("invalid {}{}: {reason}", name_path(.path), quote_input(.input.as_deref()))]
     Invalid {
@@ -47,6 +55,22 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A string names no routable task kind.
+    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    UnknownKind {
+        /// The input, shortened if long.
+        input: String,
+    },
+    /// A string names no task phase.
+    #[error(
+        "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
+        quote(.input)
+    )]
+    UnknownTaskPhase {
+        /// The input, shortened if long.
+        input: String,
+    },
+    // Routing: no runner can take the task.
     /// A task kind cannot be routed to a runner (an embedded task runs in process).
     #[error("task kind {kind} is not routable: it runs in process")]
     NotRoutable {
@@ -71,21 +95,7 @@ pub enum TaskError {
         /// Runners whose labels match the selector.
         matching: usize,
     },
-    /// A string names no routable task kind.
-    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
-    UnknownKind {
-        /// The input, shortened if long.
-        input: String,
-    },
-    /// A string names no task phase.
-    #[error(
-        "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
-        quote(.input)
-    )]
-    UnknownTaskPhase {
-        /// The input, shortened if long.
-        input: String,
-    },
+    // Lifecycle: a change to the task is refused.
     /// A write stated a resource version that is not the current one.
     #[error("conflict: expected resource version {expected}, found {actual}")]
     Conflict {
@@ -124,6 +134,7 @@ pub enum TaskError {
         /// The computed delay.
         delay_ms: u64,
     },
+    // Attempts and leases: a call about an attempt is refused (`docs/attempts.md`).
     /// A runner call (start, heartbeat, logs, result) named a lease that is not the live
     /// lease of the task's current attempt: an API answers "gone", and the runner stops.
     #[error("gone: attempt {attempt}: {reason}")]
@@ -137,21 +148,21 @@ pub enum TaskError {
     /// attempt (results are first-write-wins), a result other than canceled for a cancelling
     /// attempt, or a start after cancel was requested. Nothing changed.
     #[error("conflict: attempt {attempt} is {state}, {rule}")]
-    RunConflict {
+    AttemptConflict {
         /// The attempt number.
         attempt: u32,
         /// The attempt's state, which the call did not change.
-        state: RunState,
+        state: AttemptState,
         /// Which rule the call broke.
         rule: &'static str,
     },
     /// The attempt's state machine does not allow the change (a result before start).
     #[error("invalid attempt transition from {from} to {to}")]
-    InvalidRunTransition {
+    InvalidAttemptTransition {
         /// The attempt's current state.
-        from: RunState,
+        from: AttemptState,
         /// The state the call would lead to.
-        to: RunState,
+        to: AttemptState,
     },
     /// An attempt was expired before its lease expiry time.
     #[error("lease not expired: expires at {expires_at}, now is {now}")]
@@ -161,20 +172,20 @@ pub enum TaskError {
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
     },
-    /// The run handed in with a task is not its current attempt, or the run's state
-    /// disagrees with the task's phase (an active run needs a running task). Re-read both.
+    /// The attempt handed in with a task is not its current attempt, or the attempt's state
+    /// disagrees with the task's phase (an active attempt needs a running task). Re-read both.
     #[error(
-        "run attempt {run_attempt} ({run_state}) does not match the task at attempt {task_attempt} ({task_phase})"
+        "attempt {attempt} ({state}) does not match the task at attempt {task_attempt} ({task_phase})"
     )]
-    RunMismatch {
+    AttemptMismatch {
         /// The task's attempt counter.
         task_attempt: u32,
         /// The task's phase.
         task_phase: TaskPhase,
-        /// The run's attempt number.
-        run_attempt: u32,
-        /// The run's state.
-        run_state: RunState,
+        /// The attempt's number.
+        attempt: u32,
+        /// The attempt's state.
+        state: AttemptState,
     },
 }
 
@@ -345,6 +356,44 @@ impl TaskError {
         }
     }
 
+    /// The category of this error, what a caller branches on: fix the input
+    /// ([`ErrorKind::Invalid`], [`ErrorKind::UnknownTaskPhase`]), re-read and decide again
+    /// ([`ErrorKind::Conflict`]), wait or stop ([`ErrorKind::InvalidTransition`]), or drop a
+    /// stale lease ([`ErrorKind::Gone`]).
+    ///
+    /// ```
+    /// use model_ids::ErrorKind;
+    /// use model_task::TaskPhase;
+    /// let err = "sleeping".parse::<TaskPhase>().unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::UnknownTaskPhase);
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
+            Self::Id { error, .. } => error.kind(),
+            Self::Policy { error, .. } => policy_kind(error),
+            Self::Selector(_) => ErrorKind::Invalid,
+            Self::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
+            // No runner fits the task: the spec (or the fleet) must change.
+            Self::NotRoutable { .. } | Self::NoRunner { .. } => ErrorKind::Invalid,
+            // A stale read of the task or its attempt, or a different result for an ended
+            // attempt.
+            Self::Conflict { .. } | Self::AttemptConflict { .. } | Self::AttemptMismatch { .. } => {
+                ErrorKind::Conflict
+            }
+            // Starting an attempt before its restart is due, or expiring a lease before its
+            // expiry, is a transition not allowed yet.
+            Self::InvalidTransition { .. }
+            | Self::RestartNotDue { .. }
+            | Self::InvalidAttemptTransition { .. }
+            | Self::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
+            // A number at the end of its range: no retry helps.
+            Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
+            Self::Gone { .. } => ErrorKind::Gone,
+        }
+    }
+
     /// The field path of a validation error, relative to the value that was validated.
     pub fn path(&self) -> Option<&str> {
         match self {
@@ -380,6 +429,19 @@ pub(crate) fn shorten(input: &str) -> String {
     match input.char_indices().nth(QUOTE_MAX_CHARS) {
         None => input.to_owned(),
         Some((cut, _)) => format!("{}...", &input[..cut]),
+    }
+}
+
+/// The category of a policy error, as the facade gave it before each layer classified its
+/// own errors: an unknown policy name is its own kind, anything else an invalid input.
+fn policy_kind(error: &model_policy::PolicyError) -> ErrorKind {
+    use model_policy::PolicyError;
+    match error {
+        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
+        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
+        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
+        // PolicyError is non-exhaustive and does not classify itself yet.
+        _ => ErrorKind::Invalid,
     }
 }
 

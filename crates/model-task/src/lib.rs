@@ -1,77 +1,46 @@
-//! The Task aggregate: metadata, spec, kinds, environment, status, lifecycle, attempts and routing.
+//! The Task aggregate: spec, lifecycle, attempts under leases, and routing to runners.
 //!
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
 //! Architecture invariant: no I/O, no hidden clock, no hidden randomness; every change takes `now`.
 //!
-//! A [`Task`] is [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]. Specs are valid by
-//! construction: [`TaskSpec::builder`] and serde (through a raw twin) run the same checks,
-//! and every error names its field path (`kind.mode.body`,
-//! `runnerSelector.matchExpressions[1].values`); [`TaskSpec::validate`] adds the submit rule
-//! that embedded tasks cannot be submitted. [`Parsed`] reads a wire value keeping a broken
-//! rule as a typed [`TaskError`], whose [`path`](TaskError::path) and
-//! [`message`](TaskError::message) a caller prints on its own (`taskctl check` does). The lifecycle table is [`TaskPhase::can_become`];
-//! after an attempt ends, [`decide_restart`] says restart (the task waits in Pending until
-//! the given time), stay final, or exhaust. [`admit`] decides what a new task does when its
-//! slot is busy. Attempts run as [`TaskRun`]s under leases (seed 003): the task's
-//! methods that take a task and its run together (`lease_attempt`, `start_run`,
-//! `heartbeat_run`, `cancel_run`, `report_result`, `expire_run`) keep one active run per
-//! task, make repeats idempotent ([`Applied::Unchanged`]) and reject stale leases as
-//! [`TaskError::Gone`]; [`LogCursor`] drops duplicate log lines by [`LogKey`]. The JSON
-//! shapes are in `docs/wire-format.md`.
+//! Read first: [`task`] (the aggregate and the methods that change it), [`attempt`] (one
+//! attempt under a lease: the rules in `docs/attempts.md`), then [`spec`] (what a task runs
+//! and every bound on it).
+//!
+//! | module | what it holds |
+//! | --- | --- |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]; `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
+//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
+//! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
+//! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not |
+//! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
+//! | [`error`] | [`TaskError`], classified by [`TaskError::kind`] |
+//!
+//! Specs are valid by construction: the builder and serde (through a raw twin) run the same
+//! checks, and every error names its field path (`kind.mode.body`,
+//! `runnerSelector.matchExpressions[1].values`). The JSON shapes are in
+//! `docs/wire-format.md`; the attempt and lease rules, and the store contract (the task and
+//! its current attempt are one aggregate under one `resourceVersion`), in `docs/attempts.md`.
 //!
 //! With the `schema` feature every wire type implements `schemars::JsonSchema`; the schemas
 //! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
-mod admission;
-mod attempt;
-mod bounded;
-mod env;
-mod error;
-mod kind;
-mod lease;
-mod limits;
-mod log;
-mod meta;
-mod parsed;
-mod phase;
-mod restart;
-mod router;
-mod run;
-mod run_state;
-#[cfg(feature = "schema")]
-mod schema;
-mod spec;
-mod status;
-mod task;
-mod text;
-mod timeout;
-mod transition;
+pub mod attempt;
+pub mod error;
+pub mod lifecycle;
+pub mod route;
+pub mod spec;
+pub mod task;
+pub mod wire;
 
 pub use crate::{
-    admission::{AdmissionDecision, admit},
-    env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
-    error::{InvalidReason, TaskError},
-    kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
-    lease::LeaseId,
-    limits::{
-        MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
-        MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
-        MAX_STATUS_ERROR_BYTES, MAX_TIMEOUT_MS,
-    },
-    log::{LogCursor, LogKey},
-    meta::ObjectMeta,
-    parsed::Parsed,
-    phase::TaskPhase,
-    restart::{RestartDecision, decide_restart},
-    router::{
-        KindSet, Pick, RouteExplanation, RouteOutcome, RouterBatch, RunnerInfo, RunnerRouter,
-        RunnerVerdict, rendezvous_weight,
-    },
-    run::{Applied, TaskRun},
-    run_state::{GoneReason, RunState},
-    spec::{TaskSpec, TaskSpecBuilder},
-    status::{AttemptOutcome, AttemptResult, TaskStatus},
-    task::Task,
-    timeout::{Flag, Timeout},
+    attempt::{Applied, AttemptState, LeaseId, TaskRun},
+    error::TaskError,
+    lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
+    route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
+    spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
+    task::{ObjectMeta, Task},
+    wire::Parsed,
 };

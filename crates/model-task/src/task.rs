@@ -1,5 +1,6 @@
-//! `Task`, the aggregate of metadata, spec and status, and the lifecycle operations that
-//! change it under optimistic concurrency.
+//! The aggregate: [`Task`] (metadata, spec and status) with [`ObjectMeta`], the lifecycle
+//! operations that change a task under optimistic concurrency, and [`admit`], what a new
+//! task does when its slot is busy.
 
 use chrono::{DateTime, Utc};
 use model_ids::TaskId;
@@ -7,13 +8,20 @@ use model_policy::RandomSource;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{InvalidReason, TaskError};
-use crate::limits::MAX_STATUS_ERROR_BYTES;
-use crate::meta::{ObjectMeta, ObjectMetaRaw};
-use crate::phase::TaskPhase;
-use crate::restart::{RestartDecision, plan, time_plan};
+use crate::lifecycle::{
+    AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, RestartDecision, TaskPhase, TaskStatus,
+    TaskStatusRaw, plan, time_plan, truncate_on_char_boundary,
+};
 use crate::spec::{TaskSpec, TaskSpecRaw};
-use crate::status::{AttemptOutcome, AttemptResult, TaskStatus, TaskStatusRaw};
-use crate::text::truncate_on_char_boundary;
+
+mod admission;
+mod meta;
+
+pub(crate) use self::meta::ObjectMetaRaw;
+pub use self::{
+    admission::{AdmissionDecision, admit},
+    meta::ObjectMeta,
+};
 
 /// A task: metadata (identity, version, times), spec (desired state) and status (observed
 /// state), in the Kubernetes shape.
@@ -25,8 +33,8 @@ use crate::text::truncate_on_char_boundary;
 /// lifecycle ([`TaskError::InvalidTransition`] naming both phases, see
 /// [`TaskPhase::can_become`]), other preconditions, version overflow.
 ///
-/// Lifecycle: [`start_attempt`](Self::start_attempt) moves Pending to Running;
-/// [`finish_attempt`](Self::finish_attempt) moves Running to the outcome's final phase, to
+/// Lifecycle: [`begin_attempt`](Self::begin_attempt) moves Pending to Running;
+/// [`end_attempt`](Self::end_attempt) moves Running to the outcome's final phase, to
 /// Exhausted, or back to Pending with `next_attempt_at` when a restart is scheduled;
 /// [`cancel`](Self::cancel) moves Pending or Running to Canceled. Nothing leaves a final
 /// phase. Attempts that run under a lease go through the methods that take the task and its
@@ -49,21 +57,21 @@ use crate::text::truncate_on_char_boundary;
 /// let mut task = Task::new(TaskId::new("job-1")?, spec, t0);
 /// let mut rng = SeededRandom::new(1);
 ///
-/// task.start_attempt(Some(1), t0)?;
+/// task.begin_attempt(Some(1), t0)?;
 /// let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
-/// let decision = task.finish_attempt(Some(2), failed.clone(), &mut rng, t0)?;
+/// let decision = task.end_attempt(Some(2), failed.clone(), &mut rng, t0)?;
 /// let retry_at = t0 + TimeDelta::milliseconds(500);
 /// assert_eq!(decision, RestartDecision::Restart { retry: 1, delay_ms: 500, at: retry_at });
 /// assert_eq!(task.phase(), TaskPhase::Pending);
 ///
-/// task.start_attempt(None, retry_at)?;
+/// task.begin_attempt(None, retry_at)?;
 /// assert_eq!(task.status().attempt(), 2);
-/// let decision = task.finish_attempt(None, failed, &mut rng, retry_at)?;
+/// let decision = task.end_attempt(None, failed, &mut rng, retry_at)?;
 /// assert_eq!(decision, RestartDecision::Exhausted);
 /// assert_eq!(task.phase(), TaskPhase::Exhausted);
 /// assert_eq!(task.resource_version(), 5);
 ///
-/// let err = task.start_attempt(Some(4), retry_at).unwrap_err();
+/// let err = task.begin_attempt(Some(4), retry_at).unwrap_err();
 /// assert!(matches!(err, TaskError::Conflict { expected: 4, actual: 5 }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -118,7 +126,7 @@ impl Task {
     /// Starts the next attempt: Pending to Running, `attempt` + 1. Returns the new attempt
     /// number. When a restart is scheduled, `now` must not be before `next_attempt_at`
     /// ([`TaskError::RestartNotDue`]).
-    pub fn start_attempt(
+    pub fn begin_attempt(
         &mut self,
         expected: Option<u64>,
         now: DateTime<Utc>,
@@ -157,12 +165,12 @@ impl Task {
     }
 
     /// Ends the running attempt with `result` and applies the restart decision from the
-    /// spec (see [`decide_restart`](crate::decide_restart)): Running to the outcome's final
+    /// spec (see [`decide_restart`](crate::lifecycle::decide_restart)): Running to the outcome's final
     /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
     /// previous delay for decorrelated jitter comes from the status; random numbers are
     /// drawn only for a restart, after every check has passed. The error text is cut to
     /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary.
-    pub fn finish_attempt<R: RandomSource + ?Sized>(
+    pub fn end_attempt<R: RandomSource + ?Sized>(
         &mut self,
         expected: Option<u64>,
         result: AttemptResult,
@@ -209,9 +217,9 @@ impl Task {
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to
     /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
     /// result from its runner is rejected because Canceled is final (with runs, as
-    /// [`TaskError::Gone`], and [`expire_run`](Self::expire_run) ends the run left behind).
-    /// To let the attempt wind down first, use [`cancel_run`](Self::cancel_run): the run
-    /// goes to Cancelling and the task ends Canceled when the run does.
+    /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the attempt left behind).
+    /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the attempt
+    /// goes to Cancelling and the task ends Canceled when the attempt does.
     pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
         self.metadata.check_version(expected)?;
         self.phase().check_transition(TaskPhase::Canceled)?;

@@ -191,7 +191,8 @@ fn the_largest_finite_factor_parses_and_its_delays_stay_capped() {
 
 #[test]
 fn status_error_text_is_bounded_on_the_wire() {
-    use model_task::{InvalidReason, MAX_STATUS_ERROR_BYTES};
+    use model_task::error::InvalidReason;
+    use model_task::lifecycle::MAX_STATUS_ERROR_BYTES;
 
     let example = include_str!("../../../examples/task.json");
     let with_error = |text: &str| {

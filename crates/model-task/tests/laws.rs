@@ -11,9 +11,10 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_ids::TaskId;
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 use model_selector::{LabelSelector, Labels, SelectorRequirement};
+use model_task::spec::{EnvVar, Interpreter, ScriptBody, Timeout};
 use model_task::{
-    AttemptOutcome, AttemptResult, EnvVar, Flag, Interpreter, ScriptBody, SubprocessMode, Task,
-    TaskEnv, TaskError, TaskKind, TaskPhase, TaskSpec, TaskStatus, Timeout,
+    AttemptOutcome, AttemptResult, SubprocessMode, Task, TaskEnv, TaskError, TaskKind, TaskPhase,
+    TaskSpec, TaskStatus,
 };
 use proptest::prelude::*;
 
@@ -196,13 +197,13 @@ proptest! {
                     // Start when due: jump to the scheduled time when one is set.
                     if let Some(due) = task.status().next_attempt_at() { now = now.max(due); }
                     let expected = if stale { task.resource_version() - 1 } else { task.resource_version() };
-                    task.start_attempt(Some(expected), now).map(drop)
+                    task.begin_attempt(Some(expected), now).map(drop)
                 }
                 Op::Finish { outcome, exit_code, after_ms } => {
                     now += TimeDelta::milliseconds(i64::from(after_ms));
                     let mut result = AttemptResult::new(outcome);
                     result.exit_code = exit_code;
-                    task.finish_attempt(None, result, &mut rng, now).map(drop)
+                    task.end_attempt(None, result, &mut rng, now).map(drop)
                 }
                 Op::Cancel { after_ms } => {
                     now += TimeDelta::milliseconds(i64::from(after_ms));
@@ -269,11 +270,9 @@ proptest! {
     }
 
     #[test]
-    fn scalars_round_trip(ms in 1u64..=model_task::MAX_TIMEOUT_MS, on in any::<bool>(), i in 0usize..7) {
+    fn scalars_round_trip(ms in 1u64..=model_task::spec::MAX_TIMEOUT_MS, i in 0usize..7) {
         let timeout = Timeout::new(ms).unwrap();
         prop_assert_eq!(serde_json::from_str::<Timeout>(&serde_json::to_string(&timeout).unwrap()).unwrap(), timeout);
-        let flag = Flag::from(on);
-        prop_assert_eq!(serde_json::from_str::<Flag>(&serde_json::to_string(&flag).unwrap()).unwrap(), flag);
         let phase = TaskPhase::ALL[i];
         prop_assert_eq!(serde_json::from_str::<TaskPhase>(&serde_json::to_string(&phase).unwrap()).unwrap(), phase);
         prop_assert_eq!(phase.to_string().parse::<TaskPhase>().unwrap(), phase);
@@ -286,9 +285,9 @@ proptest! {
         let mut now = t0();
         for outcome in outcomes {
             if let Some(due) = task.status().next_attempt_at() { now = now.max(due); }
-            if task.start_attempt(None, now).is_err() { break; }
+            if task.begin_attempt(None, now).is_err() { break; }
             let result = AttemptResult::new(outcome).with_exit_code(1).with_error("e");
-            task.finish_attempt(None, result, &mut rng, now).unwrap();
+            task.end_attempt(None, result, &mut rng, now).unwrap();
         }
         let status: &TaskStatus = task.status();
         let back: TaskStatus = serde_json::from_str(&serde_json::to_string(status).unwrap()).unwrap();

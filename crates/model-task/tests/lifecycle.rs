@@ -10,9 +10,11 @@
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_ids::TaskId;
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
+use model_task::lifecycle::MAX_STATUS_ERROR_BYTES;
+use model_task::task::{AdmissionDecision, admit};
 use model_task::{
-    AdmissionDecision, AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, RestartDecision,
-    SubprocessMode, Task, TaskEnv, TaskError, TaskKind, TaskPhase, TaskSpec, admit,
+    AttemptOutcome, AttemptResult, RestartDecision, SubprocessMode, Task, TaskEnv, TaskError,
+    TaskKind, TaskPhase, TaskSpec,
 };
 
 fn t(secs: i64) -> DateTime<Utc> {
@@ -43,7 +45,7 @@ fn finish(
     outcome: AttemptOutcome,
     now: DateTime<Utc>,
 ) -> Result<RestartDecision, TaskError> {
-    task.finish_attempt(None, AttemptResult::new(outcome), &mut rng(), now)
+    task.end_attempt(None, AttemptResult::new(outcome), &mut rng(), now)
 }
 
 /// A task in `phase`, reached through the public API only.
@@ -59,7 +61,7 @@ fn task_in(phase: TaskPhase) -> Task {
     };
     let mut task = task(restart, max);
     if phase != TaskPhase::Pending {
-        task.start_attempt(None, t(1)).unwrap();
+        task.begin_attempt(None, t(1)).unwrap();
     }
     if let Some(outcome) = outcome {
         finish(&mut task, outcome, t(2)).unwrap();
@@ -90,7 +92,7 @@ fn setup(from: TaskPhase, to: TaskPhase) -> Task {
 /// The operation whose target phase is `to`.
 fn operate(task: &mut Task, to: TaskPhase) -> Result<(), TaskError> {
     let outcome = match to {
-        TaskPhase::Running => return task.start_attempt(None, t_now()).map(drop),
+        TaskPhase::Running => return task.begin_attempt(None, t_now()).map(drop),
         TaskPhase::Canceled => return task.cancel(None, t_now()),
         TaskPhase::Succeeded => AttemptOutcome::Succeeded,
         TaskPhase::Timeout => AttemptOutcome::Timeout,
@@ -157,7 +159,7 @@ fn every_pair_of_phases() {
 fn stale_version_is_a_conflict_with_both_versions() {
     let mut task = task(RestartPolicy::Never, None);
     let before = task.clone();
-    let err = task.start_attempt(Some(7), t(1)).unwrap_err();
+    let err = task.begin_attempt(Some(7), t(1)).unwrap_err();
     assert!(
         matches!(
             err,
@@ -183,7 +185,7 @@ fn stale_version_is_a_conflict_with_both_versions() {
         "{err:?}"
     );
     // The right version passes, then is stale.
-    task.start_attempt(Some(1), t(1)).unwrap();
+    task.begin_attempt(Some(1), t(1)).unwrap();
     let err = task.cancel(Some(1), t(2)).unwrap_err();
     assert!(matches!(
         err,
@@ -198,11 +200,11 @@ fn stale_version_is_a_conflict_with_both_versions() {
 #[test]
 fn restart_goes_back_to_pending_until_due() {
     let mut task = task(RestartPolicy::OnFailure, Some(2));
-    assert_eq!(task.start_attempt(None, t(1)).unwrap(), 1);
+    assert_eq!(task.begin_attempt(None, t(1)).unwrap(), 1);
     let failed = AttemptResult::new(AttemptOutcome::Failed)
         .with_exit_code(3)
         .with_error("boom");
-    let decision = task.finish_attempt(None, failed, &mut rng(), t(2)).unwrap();
+    let decision = task.end_attempt(None, failed, &mut rng(), t(2)).unwrap();
     assert_eq!(
         decision,
         RestartDecision::Restart {
@@ -223,11 +225,11 @@ fn restart_goes_back_to_pending_until_due() {
     assert!(!task.phase().is_final());
 
     let before = task.clone();
-    let err = task.start_attempt(None, t(2)).unwrap_err();
+    let err = task.begin_attempt(None, t(2)).unwrap_err();
     assert!(matches!(err, TaskError::RestartNotDue { due, now } if due == t(3) && now == t(2)));
     assert_eq!(task, before);
 
-    assert_eq!(task.start_attempt(None, t(3)).unwrap(), 2);
+    assert_eq!(task.begin_attempt(None, t(3)).unwrap(), 2);
     let status = task.status();
     assert_eq!(
         (
@@ -239,7 +241,7 @@ fn restart_goes_back_to_pending_until_due() {
         (None, None, None, None)
     );
     finish(&mut task, AttemptOutcome::Timeout, t(4)).unwrap();
-    task.start_attempt(None, t(5)).unwrap();
+    task.begin_attempt(None, t(5)).unwrap();
     assert_eq!(
         finish(&mut task, AttemptOutcome::Failed, t(6)).unwrap(),
         RestartDecision::Exhausted
@@ -257,7 +259,7 @@ fn restart_goes_back_to_pending_until_due() {
 #[test]
 fn cancel_while_a_restart_is_scheduled() {
     let mut task = task(RestartPolicy::Always, None);
-    task.start_attempt(None, t(1)).unwrap();
+    task.begin_attempt(None, t(1)).unwrap();
     finish(&mut task, AttemptOutcome::Succeeded, t(2)).unwrap();
     assert_eq!(task.phase(), TaskPhase::Pending);
     task.cancel(None, t(2)).unwrap();
@@ -270,7 +272,7 @@ fn cancel_while_a_restart_is_scheduled() {
 #[test]
 fn canceled_outcome_is_final_even_with_always() {
     let mut task = task(RestartPolicy::Always, None);
-    task.start_attempt(None, t(1)).unwrap();
+    task.begin_attempt(None, t(1)).unwrap();
     assert_eq!(
         finish(&mut task, AttemptOutcome::Canceled, t(2)).unwrap(),
         RestartDecision::Final(TaskPhase::Canceled)
@@ -281,7 +283,7 @@ fn canceled_outcome_is_final_even_with_always() {
 #[test]
 fn updated_at_never_goes_backwards() {
     let mut task = task(RestartPolicy::Never, None);
-    task.start_attempt(None, t(100)).unwrap();
+    task.begin_attempt(None, t(100)).unwrap();
     task.cancel(None, t(50)).unwrap();
     assert_eq!(task.metadata().updated_at(), t(100));
     assert_eq!(task.resource_version(), 3);
@@ -290,10 +292,10 @@ fn updated_at_never_goes_backwards() {
 #[test]
 fn error_text_is_cut_on_a_char_boundary() {
     let mut task = task(RestartPolicy::Never, None);
-    task.start_attempt(None, t(1)).unwrap();
+    task.begin_attempt(None, t(1)).unwrap();
     let long = format!("x{}", "é".repeat(MAX_STATUS_ERROR_BYTES));
     let result = AttemptResult::new(AttemptOutcome::Failed).with_error(long.clone());
-    task.finish_attempt(None, result, &mut rng(), t(2)).unwrap();
+    task.end_attempt(None, result, &mut rng(), t(2)).unwrap();
     let stored = task.status().error().unwrap();
     assert_eq!(
         stored.len(),
@@ -310,7 +312,7 @@ fn version_overflow_is_an_error() {
     json["metadata"]["resourceVersion"] = u64::MAX.into();
     let mut task: Task = serde_json::from_value(json).unwrap();
     let before = task.clone();
-    let err = task.start_attempt(Some(u64::MAX), t(1)).unwrap_err();
+    let err = task.begin_attempt(Some(u64::MAX), t(1)).unwrap_err();
     assert!(
         matches!(err, TaskError::VersionOverflow { version: u64::MAX }),
         "{err:?}"
@@ -323,7 +325,7 @@ fn admission_for_each_policy_with_and_without_an_active_task() {
     let pending = task_in(TaskPhase::Pending);
     let running = task_in(TaskPhase::Running);
     let mut waiting = task(RestartPolicy::Always, None);
-    waiting.start_attempt(None, t(1)).unwrap();
+    waiting.begin_attempt(None, t(1)).unwrap();
     finish(&mut waiting, AttemptOutcome::Failed, t(2)).unwrap();
     let finals: Vec<Task> = TaskPhase::ALL
         .into_iter()

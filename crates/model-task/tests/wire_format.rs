@@ -9,8 +9,9 @@
 
 use std::path::Path;
 
+use model_task::attempt::LogKey;
 use model_task::{
-    LogKey, ObjectMeta, RunState, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    AttemptState, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -98,7 +99,7 @@ fn every_wire_format_example_parses_as_marked() {
             "ObjectMeta" => check::<ObjectMeta>(ex),
             "TaskEnv" => check::<TaskEnv>(ex),
             "TaskRun" => check::<TaskRun>(ex),
-            "RunState" => check::<RunState>(ex),
+            "AttemptState" => check::<AttemptState>(ex),
             "LogKey" => check::<LogKey>(ex),
             other => panic!("line {}: unknown wire type {other:?}", ex.line),
         }
@@ -115,7 +116,7 @@ fn every_wire_format_example_parses_as_marked() {
         "ObjectMeta",
         "TaskEnv",
         "TaskRun",
-        "RunState",
+        "AttemptState",
         "LogKey",
     ] {
         assert!(seen.contains(required), "no accepted example of {required}");

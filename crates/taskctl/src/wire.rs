@@ -4,9 +4,11 @@ use clap::builder::PossibleValuesParser;
 use taskmodel::query::TaskQuery;
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::task::attempt::LogKey;
+use taskmodel::task::spec::RunnerEnv;
 use taskmodel::task::{
-    AttemptOutcome, LeaseId, LogKey, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind,
-    TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
+    TaskSpec, TaskStatus,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
@@ -129,9 +131,9 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         schema: schema_of::<TaskRun>,
     },
     WireType {
-        name: "RunState",
-        about: "where one attempt (a run under a lease) is",
-        schema: schema_of::<RunState>,
+        name: "AttemptState",
+        about: "where one attempt under a lease is",
+        schema: schema_of::<AttemptState>,
     },
     WireType {
         name: "LeaseId",

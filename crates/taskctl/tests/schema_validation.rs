@@ -22,9 +22,11 @@ use serde_json::{Value, json};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::task::attempt::LogKey;
+use taskmodel::task::lifecycle::MAX_STATUS_ERROR_BYTES;
+use taskmodel::task::spec::{MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv};
 use taskmodel::task::{
-    AttemptOutcome, LeaseId, LogKey, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_STATUS_ERROR_BYTES,
-    MAX_TIMEOUT_MS, ObjectMeta, RunState, RunnerEnv, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
+    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
     TaskSpec, TaskStatus,
 };
 use taskmodel::{AgentId, RunnerId, Slot, TaskId};
@@ -100,7 +102,7 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskPhase" => parse::<TaskPhase>(json),
         "AttemptOutcome" => parse::<AttemptOutcome>(json),
         "TaskRun" => parse::<TaskRun>(json),
-        "RunState" => parse::<RunState>(json),
+        "AttemptState" => parse::<AttemptState>(json),
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),

@@ -40,7 +40,7 @@ const _: () = {
     send_sync::<model_task::RestartDecision>();
     send_sync::<model_task::TaskError>();
     send_sync::<crate::TaskRun>();
-    send_sync::<crate::RunState>();
+    send_sync::<crate::AttemptState>();
     send_sync::<crate::LeaseId>();
     send_sync::<crate::Applied<crate::RestartDecision>>();
     send_sync::<model_task::Parsed<crate::TaskSpec>>();
@@ -49,11 +49,11 @@ const _: () = {
     send_sync::<crate::KindSet>();
     send_sync::<crate::Pick>();
     send_sync::<crate::RouteExplanation>();
-    send_sync::<model_task::RouteOutcome>();
-    send_sync::<model_task::RunnerVerdict>();
-    send_sync::<crate::RunnerIndex<model_task::RunnerInfo>>();
-    send_sync::<crate::Snapshot<model_task::RunnerInfo>>();
-    send_sync::<std::sync::Arc<crate::Snapshot<model_task::RunnerInfo>>>();
+    send_sync::<model_task::route::RouteOutcome>();
+    send_sync::<model_task::route::RunnerVerdict>();
+    send_sync::<crate::RunnerIndex<model_task::route::RunnerInfo>>();
+    send_sync::<crate::Snapshot<model_task::route::RunnerInfo>>();
+    send_sync::<std::sync::Arc<crate::Snapshot<model_task::route::RunnerInfo>>>();
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();

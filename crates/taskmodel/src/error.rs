@@ -3,7 +3,6 @@
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
-use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -51,10 +50,6 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
-    /// A schedule, cron expression, time zone or action is invalid, or an action's status
-    /// change is refused (layer 3, [`model_schedule`]).
-    #[error(transparent)]
-    Schedule(#[from] ScheduleError),
 }
 
 impl Error {
@@ -63,50 +58,12 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Id(err) => err.kind(),
-            Self::Policy(err) => policy_kind(err),
-            Self::Selector(_) => ErrorKind::Invalid,
-            Self::Task(err) => task_kind(err),
-            Self::Query(err) => query_kind(err),
+            Self::Policy(err) => err.kind(),
+            Self::Selector(err) => err.kind(),
+            Self::Task(err) => err.kind(),
+            Self::Query(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
         }
-    }
-}
-
-fn policy_kind(err: &PolicyError) -> ErrorKind {
-    match err {
-        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
-        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
-        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
-        _ => ErrorKind::Invalid,
-    }
-}
-
-fn task_kind(err: &TaskError) -> ErrorKind {
-    match err {
-        TaskError::Policy { error, .. } => policy_kind(error),
-        TaskError::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
-        // A stale read of the task or its run, or a different result for an ended attempt.
-        TaskError::Conflict { .. }
-        | TaskError::RunConflict { .. }
-        | TaskError::RunMismatch { .. } => ErrorKind::Conflict,
-        // Starting an attempt before its restart is due, or expiring a lease before its
-        // expiry, is a transition not allowed yet.
-        TaskError::InvalidTransition { .. }
-        | TaskError::RestartNotDue { .. }
-        | TaskError::InvalidRunTransition { .. }
-        | TaskError::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
-        TaskError::Gone { .. } => ErrorKind::Gone,
-        _ => ErrorKind::Invalid,
-    }
-}
-
-/// A phase name that names no phase is an unknown task phase, as it is when a phase is parsed
-/// alone; everything else, continuation tokens included (empty, damaged, or issued for another
-/// query), is an input to fix.
-fn query_kind(err: &QueryError) -> ErrorKind {
-    match err {
-        QueryError::InvalidPhase { source, .. } => task_kind(source),
-        _ => ErrorKind::Invalid,
     }
 }
 

@@ -18,6 +18,6 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Applied, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation, RouterBatch,
-    RunState, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
+    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -12,10 +12,8 @@ use chrono::{DateTime, TimeDelta, Utc};
 use taskmodel::prelude::*;
 use taskmodel::query::SortOrder;
 use taskmodel::selector::FailureReason;
-use taskmodel::task::{
-    AttemptOutcome, AttemptResult, RouteOutcome, SubprocessMode, TaskEnv, TaskError,
-    rendezvous_weight,
-};
+use taskmodel::task::route::{RouteOutcome, rendezvous_weight};
+use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv, TaskError};
 
 fn at(seconds: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_735_689_600 + seconds, 0).unwrap()
@@ -171,8 +169,12 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
         .lease_attempt(Some(1), None, pick.runner.clone(), lease, at(30), at(1))
         .unwrap();
     assert_eq!(run.runner(), &pick.runner);
-    assert_eq!((run.attempt(), run.state()), (1, RunState::Leased));
-    assert!(task.start_run(&mut run, lease, at(2)).unwrap().is_changed());
+    assert_eq!((run.attempt(), run.state()), (1, AttemptState::Leased));
+    assert!(
+        task.start_attempt(&mut run, lease, at(2))
+            .unwrap()
+            .is_changed()
+    );
     assert_eq!(task.phase(), TaskPhase::Running);
 
     // Rendezvous: the pick stays put when another runner goes, and moves to the other
@@ -222,11 +224,9 @@ fn two_attempts_with_a_failure_and_a_backoff_then_cancel() {
     assert_eq!(task.phase(), TaskPhase::Pending);
     assert_eq!(task.resource_version(), 1);
 
-    assert_eq!(task.start_attempt(Some(1), at(1)).unwrap(), 1);
+    assert_eq!(task.begin_attempt(Some(1), at(1)).unwrap(), 1);
     let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
-    let decision = task
-        .finish_attempt(Some(2), failed, &mut rng, at(10))
-        .unwrap();
+    let decision = task.end_attempt(Some(2), failed, &mut rng, at(10)).unwrap();
     // No jitter: the first retry waits first_ms.
     let due = at(10) + TimeDelta::milliseconds(1_000);
     assert_eq!(
@@ -241,21 +241,21 @@ fn two_attempts_with_a_failure_and_a_backoff_then_cancel() {
     assert_eq!(task.status().next_attempt_at(), Some(due));
 
     // Starting before the restart is due is refused, and says so through the facade's kind.
-    let early = Error::from(task.start_attempt(None, at(10)).unwrap_err());
+    let early = Error::from(task.begin_attempt(None, at(10)).unwrap_err());
     assert_eq!(early.kind(), ErrorKind::InvalidTransition);
 
     // A writer holding a stale version loses.
-    let stale = Error::from(task.start_attempt(Some(1), at(11)).unwrap_err());
+    let stale = Error::from(task.begin_attempt(Some(1), at(11)).unwrap_err());
     assert_eq!(stale.kind(), ErrorKind::Conflict);
 
     let version = task.resource_version();
-    assert_eq!(task.start_attempt(Some(version), at(11)).unwrap(), 2);
+    assert_eq!(task.begin_attempt(Some(version), at(11)).unwrap(), 2);
     assert_eq!(task.phase(), TaskPhase::Running);
 
     task.cancel(None, at(12)).unwrap();
     assert_eq!(task.phase(), TaskPhase::Canceled);
     // Nothing leaves a final phase.
-    let again = Error::from(task.start_attempt(None, at(13)).unwrap_err());
+    let again = Error::from(task.begin_attempt(None, at(13)).unwrap_err());
     assert_eq!(again.kind(), ErrorKind::InvalidTransition);
 
     // The whole task round-trips through JSON.
@@ -276,17 +276,17 @@ fn attempts_under_leases_fail_back_off_and_end_canceled() {
     let mut run1 = task
         .lease_attempt(Some(1), None, runner.clone(), lease1, at(30), at(1))
         .unwrap();
-    assert_eq!((run1.attempt(), run1.state()), (1, RunState::Leased));
+    assert_eq!((run1.attempt(), run1.state()), (1, AttemptState::Leased));
     assert_eq!(task.phase(), TaskPhase::Running);
     assert_eq!(
-        task.start_run(&mut run1, lease1, at(2)).unwrap(),
+        task.start_attempt(&mut run1, lease1, at(2)).unwrap(),
         Applied::Changed(())
     );
     assert_eq!(
-        task.start_run(&mut run1, lease1, at(2)).unwrap(),
+        task.start_attempt(&mut run1, lease1, at(2)).unwrap(),
         Applied::Unchanged
     );
-    let stranger = Error::from(task.start_run(&mut run1, lease2, at(2)).unwrap_err());
+    let stranger = Error::from(task.start_attempt(&mut run1, lease2, at(2)).unwrap_err());
     assert_eq!(stranger.kind(), ErrorKind::Gone);
 
     let failed = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(1);
@@ -304,7 +304,7 @@ fn attempts_under_leases_fail_back_off_and_end_canceled() {
     );
     assert_eq!(
         (run1.state(), run1.exit_code()),
-        (RunState::Failed, Some(1))
+        (AttemptState::Failed, Some(1))
     );
     assert_eq!(task.phase(), TaskPhase::Pending);
     // The same result again is an idempotent success; a different one is a conflict.
@@ -336,25 +336,25 @@ fn attempts_under_leases_fail_back_off_and_end_canceled() {
         .unwrap();
     assert_eq!((run2.attempt(), task.status().attempt()), (2, 2));
     assert!(
-        task.start_run(&mut run2, lease2, at(8))
+        task.start_attempt(&mut run2, lease2, at(8))
             .unwrap()
             .is_changed()
     );
     // The first attempt's lease is stale now.
     let stale = task
-        .heartbeat_run(&mut run2, lease1, at(90), at(9))
+        .heartbeat_attempt(&mut run2, lease1, at(90), at(9))
         .unwrap_err();
     assert_eq!(Error::from(stale).kind(), ErrorKind::Gone);
 
     // Cancel: the run is cancelling until its runner reports; cancel intent wins.
     assert!(
-        task.cancel_run(None, &mut run2, at(10))
+        task.cancel_attempt(None, &mut run2, at(10))
             .unwrap()
             .is_changed()
     );
     assert_eq!(
         (run2.state(), run2.cancel_requested()),
-        (RunState::Cancelling, true)
+        (AttemptState::Cancelling, true)
     );
     let late_success = task
         .report_result(&mut run2, lease2, succeeded, &mut rng, at(11))
@@ -370,7 +370,7 @@ fn attempts_under_leases_fail_back_off_and_end_canceled() {
     );
     assert_eq!(
         (run2.state(), task.phase()),
-        (RunState::Canceled, TaskPhase::Canceled)
+        (AttemptState::Canceled, TaskPhase::Canceled)
     );
 
     // The attempts round-trip through JSON, and their leases through base 36.
@@ -398,7 +398,7 @@ fn fleet() -> Vec<Task> {
             let id = TaskId::new(format!("task-{:02}", 11 - i)).unwrap();
             let mut task = Task::new(id, spec, at(i));
             if i % 3 == 0 {
-                task.start_attempt(None, at(i)).unwrap();
+                task.begin_attempt(None, at(i)).unwrap();
             }
             task
         })

@@ -165,6 +165,54 @@ fn keeps_items_under_other_attributes() {
 }
 
 #[test]
+fn finds_paths_inside_attributes() {
+    check(
+        "#[error(\"at most {}\", crate::base36::MAX)]\nTooLong,",
+        &["1:crate::base36::MAX"],
+    );
+    check(
+        "#[error(\n    \"at most {}\",\n    super::limits::MAX\n)]",
+        &["3:super::limits::MAX"],
+    );
+    check(
+        "#[cfg_attr(feature = \"schema\", schemars(with = \"crate::wire::Raw\"))]",
+        &["1:crate::wire::Raw"],
+    );
+    // A string counts only when it is a whole crate/self/super path.
+    check(
+        "#[serde(default = \"crate::x::f\", with = \"self::ts\")]",
+        &["1:crate::x::f", "1:self::ts"],
+    );
+    check("#[serde(rename = \"crate\", alias = \"crate::\")]", &[]);
+    check("#[serde(bound = \"T: crate::a::B\")]", &[]);
+    check("#[serde(try_from = \"RawTask\")]", &[]);
+    check("#[error(\"crate::a::B is not a path here\")]", &[]);
+    // Doc attributes are prose.
+    check(
+        "#[doc = \"crate::a::B\"]\n#![doc = concat!(\"crate::a::B\")]",
+        &[],
+    );
+    check(
+        "#[doc(alias = \"crate::a::B\")] #[must_use] fn f() -> crate::c::D {}",
+        &["1:crate::c::D"],
+    );
+}
+
+#[test]
+fn finds_paths_inside_macro_invocations() {
+    check("let s = format!(\"{}\", crate::a::B);", &["1:crate::a::B"]);
+    check(
+        "let y = matches!(x, crate::a::B::C | super::d::E);",
+        &["1:crate::a::B::C", "1:super::d::E"],
+    );
+    check("ids! { Job => crate::a::B }", &["1:crate::a::B"]);
+    check(
+        "macro_rules! m {\n    () => {\n        $crate::a::B\n    };\n}",
+        &["3:crate::a::B"],
+    );
+}
+
+#[test]
 fn records_modules_and_the_module_of_each_path() {
     let source = "mod a;\npub mod b {\n    mod c;\n    use super::a::X;\n}\n#[cfg(test)]\nmod tests;\nuse crate::b::Y;";
     let scanned = scan(source, &["root".to_owned()]);

@@ -4,7 +4,10 @@ use super::*;
 use crate::{AdmissionPolicy, JitterPolicy, RestartPolicy};
 
 fn check_quote(input: &str, expected: &str) {
-    assert_eq!(quote(input), expected, "quote({input:?})");
+    let PolicyError::UnknownRestart { input: quoted } = PolicyError::unknown_restart(input) else {
+        panic!("wrong variant");
+    };
+    assert_eq!(quoted, expected, "quote({input:?})");
 }
 
 #[test]
@@ -55,7 +58,7 @@ fn unknown_errors_hold_the_shortened_input() {
     let PolicyError::UnknownJitter { input } = PolicyError::unknown_jitter(&long) else {
         panic!("wrong variant");
     };
-    assert_eq!(input.chars().count(), MAX_QUOTED_INPUT_CHARS + 1);
+    assert_eq!(input.chars().count(), model_ids::ERROR_INPUT_MAX_CHARS + 1);
 }
 
 #[test]
@@ -123,4 +126,24 @@ fn violations_compare_factors_by_bits() {
         BackoffViolation::AboveCap { value: 1, cap: 3 }
     );
     assert_eq!(BackoffViolation::Zero, BackoffViolation::Zero);
+}
+
+#[test]
+fn every_variant_has_its_kind() {
+    let backoff = PolicyError::InvalidBackoff {
+        field: "firstMs",
+        reason: BackoffViolation::Zero,
+    };
+    let table = [
+        (PolicyError::unknown_restart("x"), ErrorKind::UnknownRestart),
+        (PolicyError::unknown_jitter("x"), ErrorKind::UnknownJitter),
+        (
+            PolicyError::unknown_admission("x"),
+            ErrorKind::UnknownAdmission,
+        ),
+        (backoff, ErrorKind::Invalid),
+    ];
+    for (err, kind) in table {
+        assert_eq!(err.kind(), kind, "{err}");
+    }
 }

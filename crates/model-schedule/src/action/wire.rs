@@ -9,8 +9,10 @@ use serde_json::Value;
 
 use super::{Action, ActionStatus, ActionTrigger, json};
 use crate::state::ActionState;
+use model_ids::text::shorten;
+
 use crate::{
-    error::{ScheduleError, shorten},
+    error::ScheduleError,
     interval::Interval,
     limits::{
         MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES, MAX_ACTION_RESULT_BYTES,

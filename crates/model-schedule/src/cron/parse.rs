@@ -1,7 +1,9 @@
 //! How the text of one cron field becomes a set of values.
 
+use model_ids::text::shorten;
+
 use crate::{
-    error::{ScheduleError, shorten},
+    error::ScheduleError,
     field::CronField,
 };
 

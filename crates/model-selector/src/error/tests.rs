@@ -1,15 +1,18 @@
-//! `message()` is the display without the path, for every variant.
+//! `message()` is the display without the path, and `kind()` the category, for every variant.
 
-use model_ids::RunnerId;
+use model_ids::{ErrorKind, RunnerId};
 
 use crate::{SelectorError, SelectorOperator};
 
-/// `error` with `path` displays as `display`, and `message()` is the same without the path.
+/// `error` with `path` displays as `display`, `message()` is the same without the path, and
+/// its kind is `Invalid`.
 #[track_caller]
 fn check(error: SelectorError, path: &str, display: &str, message: &str) {
     assert_eq!(error.path(), path);
     assert_eq!(error.to_string(), display);
     assert_eq!(error.message(), message);
+    // Every selector error is an input to fix.
+    assert_eq!(error.kind(), ErrorKind::Invalid, "{error}");
     // Prefixing moves the path, never the message.
     let prefixed = error.prefixed("runnerSelector");
     assert_eq!(prefixed.message(), message);

@@ -1,14 +1,12 @@
 //! Unit tests for `attempt`: which reason a gone call gets, the pair checks, the lease
-//! checks of `lease_attempt`, and ending a run left behind by a task canceled at once.
+//! checks of `lease_attempt`, and ending an attempt left behind by a task canceled at once.
 
 use chrono::{TimeDelta, TimeZone};
 use model_ids::TaskId;
 use model_policy::{RestartPolicy, SeededRandom};
 
 use super::*;
-use crate::env::TaskEnv;
-use crate::kind::{SubprocessMode, TaskKind};
-use crate::spec::TaskSpec;
+use crate::spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
 
 fn t(secs: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap() + TimeDelta::seconds(secs)
@@ -34,7 +32,7 @@ fn leased(started: bool) -> (Task, TaskRun) {
         .lease_attempt(None, None, runner, LEASE, t(30), t(0))
         .unwrap();
     if started {
-        let _ = task.start_run(&mut run, LEASE, t(1)).unwrap();
+        let _ = task.start_attempt(&mut run, LEASE, t(1)).unwrap();
     }
     (task, run)
 }
@@ -90,7 +88,7 @@ fn gone_reasons() {
     );
 
     let (mut task, mut run) = leased(true);
-    let _ = task.expire_run(&mut run, &mut rng, t(30)).unwrap();
+    let _ = task.expire_attempt(&mut run, &mut rng, t(30)).unwrap();
     check(&task, &run, LEASE, 31, Some(GoneReason::LeaseExpired));
 
     let (mut task, run) = leased(true);
@@ -108,28 +106,28 @@ fn messages() {
         gone.to_string(),
         "gone: attempt 3: the lease is not the attempt's current lease"
     );
-    let mismatch = TaskError::RunMismatch {
+    let mismatch = TaskError::AttemptMismatch {
         task_attempt: 2,
         task_phase: TaskPhase::Pending,
-        run_attempt: 1,
-        run_state: RunState::Failed,
+        attempt: 1,
+        state: AttemptState::Failed,
     };
     assert_eq!(
         mismatch.to_string(),
-        "run attempt 1 (failed) does not match the task at attempt 2 (pending)"
+        "attempt 1 (failed) does not match the task at attempt 2 (pending)"
     );
-    let conflict = TaskError::RunConflict {
+    let conflict = TaskError::AttemptConflict {
         attempt: 1,
-        state: RunState::Cancelling,
+        state: AttemptState::Cancelling,
         rule: "cancel was requested, the attempt cannot start",
     };
     assert_eq!(
         conflict.to_string(),
         "conflict: attempt 1 is cancelling, cancel was requested, the attempt cannot start"
     );
-    let transition = TaskError::InvalidRunTransition {
-        from: RunState::Leased,
-        to: RunState::Failed,
+    let transition = TaskError::InvalidAttemptTransition {
+        from: AttemptState::Leased,
+        to: AttemptState::Failed,
     };
     assert_eq!(
         transition.to_string(),
@@ -148,20 +146,20 @@ fn a_run_of_another_task_or_attempt_is_a_mismatch() {
     older.attempt = 2;
     assert!(matches!(
         task.check_lease(&older, LEASE, t(2)),
-        Err(TaskError::RunMismatch {
+        Err(TaskError::AttemptMismatch {
             task_attempt: 1,
-            run_attempt: 2,
+            attempt: 2,
             ..
         })
     ));
-    // A final run with a running task: the task has not taken the result in.
+    // A final attempt with a running task: the task has not taken the result in.
     let mut ended = run;
-    ended.mark_final(RunState::Failed, None, None, t(3));
+    ended.mark_final(AttemptState::Failed, None, None, t(3));
     assert!(matches!(
         task.check_lease(&ended, LEASE, t(3)),
-        Err(TaskError::RunMismatch {
+        Err(TaskError::AttemptMismatch {
             task_phase: TaskPhase::Running,
-            run_state: RunState::Failed,
+            state: AttemptState::Failed,
             ..
         })
     ));
@@ -196,15 +194,15 @@ fn a_run_left_by_a_task_canceled_at_once_ends_without_touching_the_task() {
     task.cancel(None, t(2)).unwrap();
     let before = task.clone();
     assert!(matches!(
-        task.expire_run(&mut run, &mut rng, t(29)),
+        task.expire_attempt(&mut run, &mut rng, t(29)),
         Err(TaskError::LeaseNotExpired { .. })
     ));
-    let applied = task.expire_run(&mut run, &mut rng, t(30)).unwrap();
+    let applied = task.expire_attempt(&mut run, &mut rng, t(30)).unwrap();
     assert_eq!(
         applied,
         Applied::Changed(RestartDecision::Final(TaskPhase::Canceled))
     );
-    assert_eq!(run.state(), RunState::Canceled);
+    assert_eq!(run.state(), AttemptState::Canceled);
     assert_eq!(task, before);
 }
 
@@ -212,7 +210,7 @@ fn a_run_left_by_a_task_canceled_at_once_ends_without_touching_the_task() {
 fn expiry_records_the_lease_time_in_the_task_error() {
     let mut rng = SeededRandom::new(1);
     let (mut task, mut run) = leased(false);
-    let _ = task.expire_run(&mut run, &mut rng, t(45)).unwrap();
+    let _ = task.expire_attempt(&mut run, &mut rng, t(45)).unwrap();
     assert_eq!(
         task.status().error(),
         Some("lease expired at 2025-01-01T00:00:30Z")

@@ -93,7 +93,7 @@ fn empty_paths_read_cleanly() {
     fn check(err: TaskError, want: &str) {
         assert_eq!(err.to_string(), want);
     }
-    let zero = crate::Timeout::new(0).unwrap_err();
+    let zero = crate::spec::Timeout::new(0).unwrap_err();
     check(zero.clone(), "invalid value: must be greater than zero");
     check(
         zero.at("timeoutMs"),
@@ -103,7 +103,7 @@ fn empty_paths_read_cleanly() {
         TaskError::invalid_input("", "A=B", InvalidReason::EqualsSign { index: 1 }),
         "invalid value \"A=B\": holds '=' at index 1",
     );
-    let serde_err = serde_json::from_str::<crate::Timeout>("0").unwrap_err();
+    let serde_err = serde_json::from_str::<crate::spec::Timeout>("0").unwrap_err();
     assert!(
         serde_err
             .to_string()
@@ -124,4 +124,137 @@ fn empty_paths_read_cleanly() {
         error: policy_error.clone(),
     };
     check(policy, &policy_error.to_string());
+}
+
+#[test]
+fn every_variant_has_its_kind() {
+    use chrono::{TimeZone, Utc};
+    use model_policy::{BackoffPolicy, JitterPolicy};
+
+    let now = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
+    let id = model_ids::Slot::new("").unwrap_err();
+    let policy = BackoffPolicy::new(JitterPolicy::None, 0, 1, 2.0).unwrap_err();
+    let unknown_restart = "sometimes"
+        .parse::<model_policy::RestartPolicy>()
+        .unwrap_err();
+    let selector = "zone in (eu"
+        .parse::<model_selector::LabelSelector>()
+        .unwrap_err();
+    let cases: Vec<(TaskError, ErrorKind)> = vec![
+        (
+            TaskError::invalid("timeoutMs", InvalidReason::Zero),
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::Id {
+                path: "slot".into(),
+                error: id,
+            },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::Policy {
+                path: "backoff.firstMs".into(),
+                error: policy,
+            },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::Policy {
+                path: "restart".into(),
+                error: unknown_restart,
+            },
+            ErrorKind::UnknownRestart,
+        ),
+        (TaskError::Selector(selector), ErrorKind::Invalid),
+        (
+            TaskError::UnknownKind { input: "x".into() },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::UnknownTaskPhase { input: "x".into() },
+            ErrorKind::UnknownTaskPhase,
+        ),
+        (
+            TaskError::NotRoutable { kind: "embedded" },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::NoRunner {
+                kind: "wasm",
+                selector: String::new(),
+                runners: 0,
+                supporting: 0,
+                matching: 0,
+            },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::Conflict {
+                expected: 1,
+                actual: 2,
+            },
+            ErrorKind::Conflict,
+        ),
+        (
+            TaskError::InvalidTransition {
+                from: TaskPhase::Succeeded,
+                to: TaskPhase::Running,
+            },
+            ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::RestartNotDue { due: now, now },
+            ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::VersionOverflow { version: u64::MAX },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::TimeOverflow { now, delay_ms: 1 },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::Gone {
+                attempt: 1,
+                reason: GoneReason::NotCurrentLease,
+            },
+            ErrorKind::Gone,
+        ),
+        (
+            TaskError::AttemptConflict {
+                attempt: 1,
+                state: AttemptState::Failed,
+                rule: "a different result is already recorded",
+            },
+            ErrorKind::Conflict,
+        ),
+        (
+            TaskError::InvalidAttemptTransition {
+                from: AttemptState::Leased,
+                to: AttemptState::Failed,
+            },
+            ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::LeaseNotExpired {
+                expires_at: now,
+                now,
+            },
+            ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::AttemptMismatch {
+                task_attempt: 2,
+                task_phase: TaskPhase::Pending,
+                attempt: 1,
+                state: AttemptState::Failed,
+            },
+            ErrorKind::Conflict,
+        ),
+    ];
+    for (err, want) in cases {
+        assert_eq!(err.kind(), want, "{err:?}");
+    }
 }

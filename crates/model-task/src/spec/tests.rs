@@ -4,8 +4,7 @@ use model_policy::PolicyError;
 use model_selector::{MAX_LABELS, SelectorError};
 
 use super::*;
-use crate::env::TaskEnv;
-use crate::kind::SubprocessMode;
+use model_selector::MAX_REQUIREMENTS;
 
 const KIND: &str = r#"{"type":"subprocess","mode":{"type":"command","command":"/bin/true"}}"#;
 
@@ -221,7 +220,7 @@ fn builder_validates_slot_then_timeout() {
     assert!(
         matches!(err, TaskError::Invalid { ref path, reason: InvalidReason::Zero, .. } if path == "timeoutMs")
     );
-    let err = TaskSpec::builder("ok", command_kind(), crate::limits::MAX_TIMEOUT_MS + 1)
+    let err = TaskSpec::builder("ok", command_kind(), MAX_TIMEOUT_MS + 1)
         .build()
         .unwrap_err();
     assert!(matches!(

@@ -8,7 +8,8 @@ use serde_json::Value;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus, Timeout};
+use taskmodel::task::spec::Timeout;
+use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
 
 use crate::cli::{CheckArgs, Output};
 use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};

@@ -5,7 +5,8 @@ use std::io::Write;
 
 use serde::{Deserialize, Serialize};
 use taskmodel::selector::Labels;
-use taskmodel::task::{KindSet, Parsed, RouteOutcome, RunnerRouter, TaskError, TaskSpec};
+use taskmodel::task::route::RouteOutcome;
+use taskmodel::task::{KindSet, Parsed, RunnerRouter, TaskError, TaskSpec};
 use taskmodel::{RunnerId, TaskId};
 
 use crate::cli::{Output, RouteArgs};

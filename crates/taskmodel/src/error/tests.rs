@@ -65,7 +65,8 @@ fn kinds_of_selector_and_task_errors() {
 #[test]
 fn kinds_of_attempt_errors() {
     use chrono::{TimeZone, Utc};
-    use model_task::{GoneReason, RunState, TaskError, TaskPhase};
+    use model_task::attempt::GoneReason;
+    use model_task::{AttemptState, TaskError, TaskPhase};
     let now = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();
     check(
         TaskError::Gone {
@@ -75,26 +76,26 @@ fn kinds_of_attempt_errors() {
         ErrorKind::Gone,
     );
     check(
-        TaskError::RunConflict {
+        TaskError::AttemptConflict {
             attempt: 1,
-            state: RunState::Failed,
+            state: AttemptState::Failed,
             rule: "a different result is already recorded",
         },
         ErrorKind::Conflict,
     );
     check(
-        TaskError::RunMismatch {
+        TaskError::AttemptMismatch {
             task_attempt: 2,
             task_phase: TaskPhase::Pending,
-            run_attempt: 1,
-            run_state: RunState::Failed,
+            attempt: 1,
+            state: AttemptState::Failed,
         },
         ErrorKind::Conflict,
     );
     check(
-        TaskError::InvalidRunTransition {
-            from: RunState::Leased,
-            to: RunState::Failed,
+        TaskError::InvalidAttemptTransition {
+            from: AttemptState::Leased,
+            to: AttemptState::Failed,
         },
         ErrorKind::InvalidTransition,
     );

@@ -1,0 +1,114 @@
+//! Label key and value rules: Kubernetes qualified names and values, checked byte by byte.
+
+use crate::limits::{MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_VALUE_LEN};
+
+/// Byte classes, one bit each: name bytes, alphanumerics, DNS-1123 subdomain bytes.
+const NAME: u8 = 1;
+const ALNUM: u8 = 2;
+const DNS: u8 = 4;
+
+#[allow(
+    clippy::indexing_slicing,
+    reason = "b runs over 0..256, the table's length; indexing is the only way in a const block"
+)]
+const CLASSES: [u8; 256] = {
+    let mut table = [0_u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphanumeric() {
+            table[b] |= NAME | ALNUM;
+        }
+        if matches!(c, b'-' | b'_' | b'.') {
+            table[b] |= NAME;
+        }
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-' || c == b'.' {
+            table[b] |= DNS;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The class bits of `b`.
+#[inline]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "a u8 is always below 256, the table's length; the check compiles away"
+)]
+fn class(b: u8) -> u8 {
+    CLASSES[usize::from(b)]
+}
+
+/// Whether `b` may appear in a name or value (`[A-Za-z0-9-_.]`).
+#[inline]
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    class(b) & NAME != 0
+}
+
+/// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
+///
+/// Returns the reason when the key is invalid.
+pub(crate) fn check_key(key: &str) -> Result<(), &'static str> {
+    let name = match key.bytes().position(|b| b == b'/') {
+        Some(slash) => {
+            check_prefix(key.get(..slash).unwrap_or(""))?;
+            key.get(slash + 1..).unwrap_or("")
+        }
+        None => key,
+    };
+    if name.is_empty() {
+        return Err("the name part must not be empty");
+    }
+    check_name(name)
+}
+
+/// Checks a label value: empty, or a name.
+pub(crate) fn check_value(value: &str) -> Result<(), &'static str> {
+    if value.is_empty() {
+        return Ok(());
+    }
+    if value.len() > MAX_VALUE_LEN {
+        return Err("a value must be at most 63 bytes");
+    }
+    check_name(value)
+}
+
+fn check_name(name: &str) -> Result<(), &'static str> {
+    if name.len() > MAX_NAME_LEN {
+        return Err("a name must be at most 63 bytes");
+    }
+    let bytes = name.as_bytes();
+    let alnum = |b: &u8| class(*b) & ALNUM != 0;
+    if !bytes.first().is_some_and(alnum) || !bytes.last().is_some_and(alnum) {
+        return Err("a name must start and end with an ASCII letter or digit");
+    }
+    if !bytes.iter().all(|&b| is_name_byte(b)) {
+        return Err("a name may contain only ASCII letters, digits, '-', '_' and '.'");
+    }
+    Ok(())
+}
+
+fn check_prefix(prefix: &str) -> Result<(), &'static str> {
+    if prefix.is_empty() {
+        return Err("the prefix before '/' must not be empty");
+    }
+    if prefix.len() > MAX_PREFIX_LEN {
+        return Err("the prefix must be at most 253 bytes");
+    }
+    for part in prefix.split('.') {
+        let bytes = part.as_bytes();
+        let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+        if !bytes.first().is_some_and(edge) || !bytes.last().is_some_and(edge) {
+            return Err(
+                "the prefix must be a DNS-1123 subdomain: dot-separated parts that start and end with a lowercase letter or digit",
+            );
+        }
+        if !bytes.iter().all(|&b| class(b) & DNS != 0 && b != b'.') {
+            return Err(
+                "the prefix must be a DNS-1123 subdomain: only lowercase letters, digits, '-' and '.'",
+            );
+        }
+    }
+    Ok(())
+}

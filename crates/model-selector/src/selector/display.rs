@@ -1,0 +1,68 @@
+//! The canonical string syntax a selector prints.
+
+use std::fmt;
+
+use super::{
+    LabelSelector,
+    compiled::{Kind, Req},
+};
+
+impl LabelSelector {
+    /// The canonical rendering of one requirement.
+    pub(crate) fn fmt_req(&self, req: &Req, f: &mut dyn fmt::Write) -> fmt::Result {
+        let key = req.key.get(&self.arena);
+        let list = |f: &mut dyn fmt::Write| -> fmt::Result {
+            f.write_str(" (")?;
+            for (i, v) in self.req_values(req).iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                write_value(f, v.get(&self.arena))?;
+            }
+            f.write_str(")")
+        };
+        match req.kind {
+            Kind::Label => {
+                write!(f, "{key}=")?;
+                let value = self
+                    .req_values(req)
+                    .first()
+                    .map_or("", |v| v.get(&self.arena));
+                write_value(f, value)
+            }
+            Kind::In => {
+                write!(f, "{key} in")?;
+                list(f)
+            }
+            Kind::NotIn => {
+                write!(f, "{key} notin")?;
+                list(f)
+            }
+            Kind::Exists => f.write_str(key),
+            Kind::DoesNotExist => write!(f, "!{key}"),
+            Kind::Gt => write!(f, "{key}>{}", req.bound),
+            Kind::Lt => write!(f, "{key}<{}", req.bound),
+        }
+    }
+}
+
+/// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
+impl fmt::Display for LabelSelector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, req) in self.ordered().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            self.fmt_req(req, f)?;
+        }
+        Ok(())
+    }
+}
+
+fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
+    if value.is_empty() {
+        f.write_str("\"\"")
+    } else {
+        f.write_str(value)
+    }
+}

@@ -1,0 +1,300 @@
+//! The string syntax: a hand-written single-pass parser straight into the compiled form.
+
+use std::str::FromStr;
+
+use model_ids::text::quote;
+
+use super::{
+    LabelSelector,
+    compile::{Compiler, too_many_requirements},
+    compiled::Kind,
+};
+use crate::{
+    error::SelectorError,
+    limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
+    name::{check_key, check_value, is_name_byte},
+};
+
+impl FromStr for LabelSelector {
+    type Err = SelectorError;
+
+    /// Parses the string syntax described on [`LabelSelector`].
+    ///
+    /// # Errors
+    ///
+    /// [`SelectorError::Syntax`] with the byte position and what was expected, or
+    /// [`SelectorError::TooMany`] past [`MAX_REQUIREMENTS`] or [`MAX_VALUES`].
+    fn from_str(input: &str) -> Result<Self, Self::Err> {
+        Parser {
+            input,
+            pos: 0,
+            out: Compiler::over(input, 4),
+        }
+        .selector()
+    }
+}
+
+struct Parser<'a> {
+    input: &'a str,
+    pos: usize,
+    out: Compiler,
+}
+
+fn is_value_byte(b: u8) -> bool {
+    is_name_byte(b)
+}
+
+/// For a run of name bytes: whether it is a valid name (starts and ends alphanumeric,
+/// at most `MAX_NAME_LEN` bytes).
+fn is_short_name(bytes: &[u8]) -> bool {
+    bytes.len() <= MAX_NAME_LEN
+        && bytes.first().is_some_and(u8::is_ascii_alphanumeric)
+        && bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+}
+
+fn is_key_byte(b: u8) -> bool {
+    is_value_byte(b) || b == b'/'
+}
+
+impl<'a> Parser<'a> {
+    fn selector(mut self) -> Result<LabelSelector, SelectorError> {
+        self.spaces();
+        if self.peek().is_none() {
+            return Ok(LabelSelector::new());
+        }
+        loop {
+            self.requirement()?;
+            self.spaces();
+            match self.peek() {
+                None => break,
+                Some(b',') => {
+                    self.pos += 1;
+                    self.spaces();
+                }
+                Some(_) => return Err(self.expected("',' or end of input")),
+            }
+        }
+        Ok(self.out.finish())
+    }
+
+    fn requirement(&mut self) -> Result<(), SelectorError> {
+        if self.out.len() == MAX_REQUIREMENTS {
+            return Err(too_many_requirements());
+        }
+        if self.peek() == Some(b'!') {
+            self.pos += 1;
+            self.spaces();
+            let (at, end) = self.key()?;
+            self.out.begin_at(at, end - at, Kind::DoesNotExist);
+            self.out.end();
+            return Ok(());
+        }
+        let (at, end) = self.key()?;
+        let key_len = end - at;
+        self.spaces();
+        match self.peek() {
+            None | Some(b',') => {
+                self.out.begin_at(at, key_len, Kind::Exists);
+            }
+            Some(b'=') => {
+                self.pos += 1;
+                if self.peek() == Some(b'=') {
+                    self.pos += 1;
+                }
+                self.spaces();
+                let (value_at, value_end) = self.value()?;
+                let key = self.input.get(at..end).unwrap_or("");
+                let kind = if self.out.has_label(key) {
+                    Kind::In
+                } else {
+                    Kind::Label
+                };
+                self.out.begin_at(at, key_len, kind);
+                self.out.value_at(value_at, value_end - value_at);
+            }
+            Some(b'!') => {
+                self.pos += 1;
+                if self.peek() != Some(b'=') {
+                    return Err(self.expected("'=' after '!'"));
+                }
+                self.pos += 1;
+                self.spaces();
+                let (value_at, value_end) = self.value()?;
+                self.out.begin_at(at, key_len, Kind::NotIn);
+                self.out.value_at(value_at, value_end - value_at);
+            }
+            Some(op @ (b'>' | b'<')) => {
+                self.pos += 1;
+                self.spaces();
+                let start = self.pos;
+                let number = self.token(|b| is_value_byte(b) || b == b'+');
+                if number.parse::<i64>().is_err() {
+                    self.pos = start;
+                    return Err(self.expected("an integer"));
+                }
+                let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
+                self.out.begin_at(at, key_len, kind);
+                self.out.value_at(start, number.len());
+            }
+            Some(_) => {
+                let start = self.pos;
+                let kind = match self.token(is_value_byte) {
+                    "in" => Kind::In,
+                    "notin" => Kind::NotIn,
+                    _ => {
+                        self.pos = start;
+                        return Err(self.expected(
+                            "an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of input",
+                        ));
+                    }
+                };
+                self.out.begin_at(at, key_len, kind);
+                self.list()?;
+            }
+        }
+        self.out.end();
+        Ok(())
+    }
+
+    /// `( value [, value]* )`, after `in` or `notin`.
+    fn list(&mut self) -> Result<(), SelectorError> {
+        self.spaces();
+        if self.peek() != Some(b'(') {
+            return Err(self.expected("'('"));
+        }
+        self.pos += 1;
+        loop {
+            self.spaces();
+            if self.out.value_count() == MAX_VALUES {
+                return Err(SelectorError::TooMany {
+                    path: String::new(),
+                    what: "values",
+                    limit: MAX_VALUES,
+                });
+            }
+            let (at, end) = self.value()?;
+            self.out.value_at(at, end - at);
+            self.spaces();
+            match self.peek() {
+                Some(b',') => self.pos += 1,
+                Some(b')') => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                _ => return Err(self.expected("',' or ')'")),
+            }
+        }
+    }
+
+    /// A label key: its start and end in the input.
+    #[inline]
+    fn key(&mut self) -> Result<(usize, usize), SelectorError> {
+        let start = self.pos;
+        let (end, slash) = self.name_token(true);
+        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
+        if token.is_empty() {
+            return Err(self.expected("a label key"));
+        }
+        // The token has only name bytes (and '/'), so a name without a prefix needs just
+        // its length and ends checked; anything else takes the full rules.
+        if !slash && is_short_name(token) {
+            return Ok((start, end));
+        }
+        let key = self.input.get(start..end).unwrap_or("");
+        check_key(key).map_err(|reason| SelectorError::Syntax {
+            position: start,
+            expected: "a valid label key",
+            found: format!("{} ({reason})", quote(key)),
+        })?;
+        Ok((start, end))
+    }
+
+    /// A label value, or `""` for the empty value: its start and end in the input
+    /// (`""` is the empty value at the quote's position).
+    #[inline]
+    fn value(&mut self) -> Result<(usize, usize), SelectorError> {
+        let start = self.pos;
+        if self.peek() == Some(b'"') {
+            if self.input.as_bytes().get(start + 1) == Some(&b'"') {
+                self.pos += 2;
+                return Ok((start, start));
+            }
+            return Err(self.expected("a value (only the empty value is quoted: \"\")"));
+        }
+        let (end, _) = self.name_token(false);
+        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
+        if token.is_empty() {
+            return Err(self.expected("a value"));
+        }
+        if is_short_name(token) {
+            return Ok((start, end));
+        }
+        let value = self.input.get(start..end).unwrap_or("");
+        check_value(value).map_err(|reason| SelectorError::Syntax {
+            position: start,
+            expected: "a valid label value",
+            found: format!("{} ({reason})", quote(value)),
+        })?;
+        Ok((start, end))
+    }
+
+    /// Skips a run of name bytes (and `/` when `slash_ok`); returns where it ends and
+    /// whether it has a `/`.
+    #[inline]
+    fn name_token(&mut self, slash_ok: bool) -> (usize, bool) {
+        let bytes = self.input.as_bytes();
+        let mut end = self.pos;
+        let mut slash = false;
+        loop {
+            while bytes.get(end).is_some_and(|&b| is_name_byte(b)) {
+                end += 1;
+            }
+            if slash_ok && bytes.get(end) == Some(&b'/') {
+                slash = true;
+                end += 1;
+            } else {
+                break;
+            }
+        }
+        self.pos = end;
+        (end, slash)
+    }
+
+    fn token(&mut self, accept: impl Fn(u8) -> bool) -> &'a str {
+        let start = self.pos;
+        let bytes = self.input.as_bytes();
+        while bytes.get(self.pos).is_some_and(|&b| accept(b)) {
+            self.pos += 1;
+        }
+        self.input.get(start..self.pos).unwrap_or("")
+    }
+
+    #[inline]
+    fn spaces(&mut self) {
+        let bytes = self.input.as_bytes();
+        while bytes.get(self.pos).is_some_and(u8::is_ascii_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.input.as_bytes().get(self.pos).copied()
+    }
+
+    /// A syntax error at the current position, quoting what is there.
+    fn expected(&self, expected: &'static str) -> SelectorError {
+        let rest = self.input.get(self.pos..).unwrap_or("");
+        let run = rest.bytes().take_while(|&b| is_key_byte(b)).count();
+        let found = match rest.chars().next() {
+            None => "end of input".to_owned(),
+            Some(_) if run > 0 => quote(&rest[..run]),
+            Some(c) => format!("{c:?}"),
+        };
+        SelectorError::Syntax {
+            position: self.pos,
+            expected,
+            found,
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! Where a task is and what may follow: the phases and their table ([`TaskPhase`]), the
+//! observed state ([`TaskStatus`]) with how an attempt ended ([`AttemptOutcome`],
+//! [`AttemptResult`]), and the restart decision after an attempt ends ([`decide_restart`]).
+//!
+//! Nothing here knows about leases or runners: the attempt protocol (`crate::attempt`)
+//! and the task's own methods (`crate::task`) apply these rules.
+
+mod phase;
+mod restart;
+mod status;
+
+pub use self::{
+    phase::TaskPhase,
+    restart::{RestartDecision, decide_restart},
+    status::{AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, TaskStatus},
+};
+pub(crate) use self::{
+    restart::{plan, time_plan},
+    status::{TaskStatusRaw, check_error_text, truncate_on_char_boundary},
+};

@@ -1,0 +1,273 @@
+//! `TaskStatus`, the observed state of a task, and `AttemptOutcome`, how an attempt ended.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::TaskPhase;
+use crate::error::{InvalidReason, TaskError, broken_rule};
+
+/// Most bytes of the error text in a task status (and in an attempt's record); a runner's
+/// longer text is cut on a character boundary.
+pub const MAX_STATUS_ERROR_BYTES: usize = 4096;
+
+/// How one attempt ended, as its runner reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum AttemptOutcome {
+    /// The attempt finished with success.
+    Succeeded,
+    /// The attempt finished with failure.
+    Failed,
+    /// The attempt ran past its [`Timeout`](crate::spec::Timeout).
+    Timeout,
+    /// The attempt was canceled.
+    Canceled,
+}
+
+impl AttemptOutcome {
+    /// Every outcome.
+    pub const ALL: [AttemptOutcome; 4] =
+        [Self::Succeeded, Self::Failed, Self::Timeout, Self::Canceled];
+
+    /// The final phase of a task whose attempt ended this way and is not restarted.
+    pub const fn phase(self) -> TaskPhase {
+        match self {
+            Self::Succeeded => TaskPhase::Succeeded,
+            Self::Failed => TaskPhase::Failed,
+            Self::Timeout => TaskPhase::Timeout,
+            Self::Canceled => TaskPhase::Canceled,
+        }
+    }
+}
+
+/// What a runner reports when an attempt ends: the outcome, the exit code and an error text.
+///
+/// ```
+/// use model_task::{AttemptOutcome, AttemptResult};
+/// let result = AttemptResult::new(AttemptOutcome::Failed).with_exit_code(2).with_error("disk full");
+/// assert_eq!(result.exit_code, Some(2));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AttemptResult {
+    /// How the attempt ended.
+    pub outcome: AttemptOutcome,
+    /// The process exit code, when there is one.
+    pub exit_code: Option<i32>,
+    /// An error text; cut to [`MAX_STATUS_ERROR_BYTES`] on a character boundary when stored.
+    pub error: Option<String>,
+}
+
+impl AttemptResult {
+    /// A result with just an outcome.
+    pub const fn new(outcome: AttemptOutcome) -> Self {
+        Self {
+            outcome,
+            exit_code: None,
+            error: None,
+        }
+    }
+
+    /// The same result with an exit code.
+    #[must_use]
+    pub fn with_exit_code(self, exit_code: i32) -> Self {
+        Self {
+            exit_code: Some(exit_code),
+            ..self
+        }
+    }
+
+    /// The same result with an error text.
+    #[must_use]
+    pub fn with_error(self, error: impl Into<String>) -> Self {
+        Self {
+            error: Some(error.into()),
+            ..self
+        }
+    }
+}
+
+/// The observed state of a task. Only [`Task`](crate::Task)'s methods change it.
+///
+/// `attempt` counts the attempts started (0 before the first). `outcome`, `exit_code` and
+/// `error` describe attempt number `attempt` once it has ended; they are cleared when the
+/// next attempt starts. `next_attempt_at` is set exactly while the task waits in Pending for
+/// a scheduled restart. `last_delay_ms` is the delay of the most recent scheduled restart,
+/// which decorrelated jitter needs for the next one.
+///
+/// On the wire (camelCase, absent fields omitted):
+/// `{"phase": "pending", "attempt": 1, "outcome": "failed", "exitCode": 1,
+///   "nextAttemptAt": "2025-01-01T00:00:01Z", "lastDelayMs": 1000}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", try_from = "TaskStatusRaw")]
+pub struct TaskStatus {
+    pub(crate) phase: TaskPhase,
+    pub(crate) attempt: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) outcome: Option<AttemptOutcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) exit_code: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) next_attempt_at: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) last_delay_ms: Option<u64>,
+}
+
+impl Default for TaskStatus {
+    /// Pending, no attempt yet.
+    fn default() -> Self {
+        Self {
+            phase: TaskPhase::Pending,
+            attempt: 0,
+            outcome: None,
+            exit_code: None,
+            error: None,
+            next_attempt_at: None,
+            last_delay_ms: None,
+        }
+    }
+}
+
+impl TaskStatus {
+    /// The phase.
+    pub const fn phase(&self) -> TaskPhase {
+        self.phase
+    }
+
+    /// Attempts started so far (0 before the first).
+    pub const fn attempt(&self) -> u32 {
+        self.attempt
+    }
+
+    /// How attempt number [`attempt`](Self::attempt) ended, once it has.
+    pub const fn outcome(&self) -> Option<AttemptOutcome> {
+        self.outcome
+    }
+
+    /// Exit code of the ended attempt, when it had one.
+    pub const fn exit_code(&self) -> Option<i32> {
+        self.exit_code
+    }
+
+    /// Error text of the ended attempt (at most [`MAX_STATUS_ERROR_BYTES`] bytes).
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// When the next attempt may start, while a restart is scheduled.
+    pub const fn next_attempt_at(&self) -> Option<DateTime<Utc>> {
+        self.next_attempt_at
+    }
+
+    /// Delay of the most recent scheduled restart, in milliseconds.
+    pub const fn last_delay_ms(&self) -> Option<u64> {
+        self.last_delay_ms
+    }
+
+    /// Checks that the fields agree with each other; paths are relative to the status.
+    pub(crate) fn check(&self) -> Result<(), TaskError> {
+        check_error_text(self.error.as_deref())?;
+        let ended = self.outcome.is_some();
+        if !ended && (self.exit_code.is_some() || self.error.is_some()) {
+            return broken_rule("outcome", "exitCode and error need an outcome");
+        }
+        if self.next_attempt_at.is_some() != (self.phase == TaskPhase::Pending && self.attempt > 0)
+        {
+            return broken_rule("nextAttemptAt", "set exactly when pending after an attempt");
+        }
+        match self.phase {
+            TaskPhase::Pending if self.attempt == u32::MAX => {
+                broken_rule("attempt", "pending with the last possible attempt number")
+            }
+            TaskPhase::Pending if (self.attempt > 0) != ended => broken_rule(
+                "outcome",
+                "pending after an attempt needs its outcome, before none",
+            ),
+            TaskPhase::Running if self.attempt == 0 => {
+                broken_rule("attempt", "running needs attempt >= 1")
+            }
+            TaskPhase::Running if ended => broken_rule("outcome", "running has no outcome yet"),
+            TaskPhase::Succeeded | TaskPhase::Failed | TaskPhase::Timeout
+                if self.outcome.map(AttemptOutcome::phase) != Some(self.phase) =>
+            {
+                broken_rule(
+                    "outcome",
+                    "a final attempt phase needs the matching outcome",
+                )
+            }
+            TaskPhase::Exhausted if self.attempt == 0 || !ended => {
+                broken_rule("outcome", "exhausted needs an ended attempt")
+            }
+            TaskPhase::Exhausted if self.outcome == Some(AttemptOutcome::Canceled) => {
+                broken_rule("outcome", "a canceled attempt never exhausts the budget")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Checks a stored error text (a status's or an attempt's `error` field): at most
+/// [`MAX_STATUS_ERROR_BYTES`] bytes.
+pub(crate) fn check_error_text(error: Option<&str>) -> Result<(), TaskError> {
+    match error {
+        Some(error) if error.len() > MAX_STATUS_ERROR_BYTES => Err(TaskError::invalid(
+            "error",
+            InvalidReason::TooLong {
+                len: error.len(),
+                max: MAX_STATUS_ERROR_BYTES,
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Cuts `text` to at most `max` bytes on a character boundary.
+pub(crate) fn truncate_on_char_boundary(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+    }
+    text
+}
+
+/// The wire form of [`TaskStatus`], unvalidated.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) struct TaskStatusRaw {
+    phase: TaskPhase,
+    attempt: u32,
+    #[serde(default)]
+    outcome: Option<AttemptOutcome>,
+    #[serde(default)]
+    exit_code: Option<i32>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    next_attempt_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    last_delay_ms: Option<u64>,
+}
+
+impl TryFrom<TaskStatusRaw> for TaskStatus {
+    type Error = TaskError;
+
+    fn try_from(raw: TaskStatusRaw) -> Result<Self, TaskError> {
+        let status = Self {
+            phase: raw.phase,
+            attempt: raw.attempt,
+            outcome: raw.outcome,
+            exit_code: raw.exit_code,
+            error: raw.error,
+            next_attempt_at: raw.next_attempt_at,
+            last_delay_ms: raw.last_delay_ms,
+        };
+        status.check()?;
+        Ok(status)
+    }
+}

@@ -1,0 +1,368 @@
+//! Unit tests for `router`: kinds, rendezvous hashing, pick, candidates and explain.
+
+use model_selector::FailureReason;
+
+use super::*;
+use crate::spec::{SubprocessMode, TaskEnv};
+
+fn id(s: &str) -> RunnerId {
+    RunnerId::new(s).unwrap()
+}
+
+fn task(s: &str) -> TaskId {
+    TaskId::new(s).unwrap()
+}
+
+fn kind(name: &str) -> TaskKind {
+    match name {
+        "subprocess" => TaskKind::subprocess(
+            SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
+            TaskEnv::default(),
+            None,
+        )
+        .unwrap(),
+        "container" => {
+            TaskKind::container("alpine:3".into(), vec![], vec![], TaskEnv::default()).unwrap()
+        }
+        "wasm" => TaskKind::wasm("m.wasm".into(), vec![], TaskEnv::default()).unwrap(),
+        _ => TaskKind::Embedded,
+    }
+}
+
+fn spec(kind_name: &str, selector: &str) -> TaskSpec {
+    TaskSpec::builder("slot", kind(kind_name), 1_000)
+        .runner_selector(selector.parse().unwrap())
+        .build()
+        .unwrap()
+}
+
+fn labels(s: &str) -> Labels {
+    Labels::from_pairs(s.split(',').filter_map(|kv| kv.split_once('='))).unwrap()
+}
+
+/// The fleet of examples/runners.json.
+fn router() -> RunnerRouter {
+    let r = RunnerRouter::new();
+    r.replace_all(
+        [
+            (
+                id("eu-ssd-1"),
+                labels("zone=eu,ssd=true,tier=prod"),
+                "subprocess,container",
+            ),
+            (
+                id("eu-spot-1"),
+                labels("zone=eu,ssd=true,tier=spot"),
+                "subprocess,container",
+            ),
+            (id("eu-hdd-1"), labels("zone=eu,tier=prod"), "subprocess"),
+            (
+                id("us-ssd-1"),
+                labels("zone=us,ssd=true,tier=prod"),
+                "subprocess,container",
+            ),
+            (
+                id("gpu-h100-1"),
+                labels("zone=eu,gpu=h100,tier=prod"),
+                "container",
+            ),
+            (id("edge-wasm-1"), labels("zone=eu,arch=wasm32"), "wasm"),
+        ]
+        .map(|(i, l, k)| (i, l, k.parse().unwrap())),
+    )
+    .unwrap();
+    r
+}
+
+#[test]
+fn kind_sets_parse_and_print() {
+    let check = |input: &str, want: Result<&str, &str>| {
+        let got = input
+            .parse::<KindSet>()
+            .map(|k| k.to_string())
+            .map_err(|e| e.to_string());
+        assert_eq!(got.as_deref().map_err(String::as_str), want, "{input:?}");
+    };
+    check("", Ok(""));
+    check("wasm", Ok("wasm"));
+    check("container, subprocess", Ok("subprocess,container"));
+    check("wasm,wasm", Ok("wasm"));
+    check("subprocess,container,wasm", Ok("subprocess,container,wasm"));
+    check(
+        "embedded",
+        Err(r#"unknown task kind "embedded", expected subprocess, container or wasm"#),
+    );
+    check(
+        "Wasm",
+        Err(r#"unknown task kind "Wasm", expected subprocess, container or wasm"#),
+    );
+    assert_eq!(KindSet::of(&kind("embedded")), None);
+    assert_eq!(KindSet::of(&kind("wasm")), Some(KindSet::WASM));
+    assert!(KindSet::ALL.contains(KindSet::SUBPROCESS | KindSet::WASM));
+    assert!(!KindSet::CONTAINER.contains(KindSet::ALL));
+    assert!(KindSet::EMPTY.is_empty());
+}
+
+#[test]
+fn kind_sets_serde() {
+    let set: KindSet = serde_json::from_str(r#"["wasm","subprocess"]"#).unwrap();
+    assert_eq!(set, KindSet::WASM | KindSet::SUBPROCESS);
+    assert_eq!(
+        serde_json::to_string(&set).unwrap(),
+        r#"["subprocess","wasm"]"#
+    );
+    let err = serde_json::from_str::<KindSet>(r#"["gpu"]"#).unwrap_err();
+    assert!(
+        err.to_string().starts_with(r#"unknown task kind "gpu""#),
+        "{err}"
+    );
+    assert!(serde_json::from_str::<KindSet>(r#""wasm""#).is_err());
+}
+
+#[test]
+fn hash_functions_are_the_documented_ones() {
+    // Published constants: FNV-1a 64 of "" is the offset basis, of "a" is 0xaf63dc4c8601ec8c;
+    // the first splitmix64 output from state 0 is 0xe220a8397b1dcdaf.
+    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);
+    let (t, r) = (task("t"), id("r"));
+    assert_eq!(
+        rendezvous_weight(&t, &r),
+        splitmix(fnv1a(b"t") ^ splitmix(fnv1a(b"r")))
+    );
+}
+
+#[test]
+fn pick_keeps_the_kind_and_the_selector() {
+    let r = router();
+    let check = |kind: &str, selector: &str, want: &[&str]| {
+        let got = r.candidates(&spec(kind, selector)).unwrap();
+        let got: Vec<&str> = got.iter().map(AsRef::as_ref).collect();
+        assert_eq!(got, want, "{kind} {selector:?}");
+        for t in ["a", "b", "c", "d"] {
+            let pick = r.pick(&spec(kind, selector), &task(t));
+            match want {
+                [] => assert!(matches!(pick, Err(TaskError::NoRunner { .. }))),
+                _ => {
+                    let pick = pick.unwrap();
+                    assert!(want.contains(&pick.runner.as_ref()));
+                    assert_eq!(pick.eligible, want.len());
+                }
+            }
+        }
+    };
+    check(
+        "container",
+        "",
+        &["eu-spot-1", "eu-ssd-1", "gpu-h100-1", "us-ssd-1"],
+    );
+    check("container", "zone=eu,ssd", &["eu-spot-1", "eu-ssd-1"]);
+    check(
+        "subprocess",
+        "tier notin (spot)",
+        &["eu-hdd-1", "eu-ssd-1", "us-ssd-1"],
+    );
+    check("wasm", "", &["edge-wasm-1"]);
+    check("wasm", "zone=us", &[]);
+    check("container", "gpu=h100", &["gpu-h100-1"]);
+    check("subprocess", "gpu=h100", &[]);
+}
+
+#[test]
+fn embedded_is_not_routable() {
+    let r = router();
+    let s = spec("embedded", "");
+    let want = "task kind embedded is not routable: it runs in process";
+    for err in [
+        r.pick(&s, &task("t")).unwrap_err(),
+        r.candidates(&s).unwrap_err(),
+        r.explain(&s, &task("t")).unwrap_err(),
+    ] {
+        assert!(matches!(err, TaskError::NotRoutable { kind: "embedded" }));
+        assert_eq!(err.to_string(), want);
+    }
+}
+
+#[test]
+fn no_runner_says_which_rule_failed() {
+    let err = router()
+        .pick(&spec("wasm", "zone=us"), &task("t"))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        TaskError::NoRunner {
+            kind: "wasm",
+            runners: 6,
+            supporting: 1,
+            matching: 1,
+            ..
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        r#"no runner for a wasm task with runnerSelector "zone=us": 6 registered, 1 run wasm, 1 match the selector, none both"#
+    );
+    let err = RunnerRouter::new()
+        .pick(&spec("wasm", ""), &task("t"))
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        TaskError::NoRunner {
+            runners: 0,
+            supporting: 0,
+            matching: 0,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn explain_gives_every_runner_a_reason() {
+    let r = router();
+    let s = spec("container", "zone=eu,ssd");
+    let t = task("job-42");
+    let ex = r.explain(&s, &t).unwrap();
+    let picked = r.pick(&s, &t).unwrap().runner;
+    assert_eq!(ex.picked.as_ref(), Some(&picked));
+    assert_eq!(ex.kind, "container");
+    let ids: Vec<&str> = ex.runners.iter().map(|v| v.runner.as_ref()).collect();
+    assert_eq!(
+        ids,
+        [
+            "edge-wasm-1",
+            "eu-hdd-1",
+            "eu-spot-1",
+            "eu-ssd-1",
+            "gpu-h100-1",
+            "us-ssd-1"
+        ]
+    );
+    let outcome = |rid: &str| {
+        &ex.runners
+            .iter()
+            .find(|v| v.runner.as_ref() == rid)
+            .unwrap()
+            .outcome
+    };
+    // Both eligible runners: one picked, the other outranked with its own weight.
+    for rid in ["eu-spot-1", "eu-ssd-1"] {
+        match outcome(rid) {
+            RouteOutcome::Picked => assert_eq!(rid, picked.as_ref()),
+            RouteOutcome::Outranked { weight } => {
+                assert_eq!(*weight, rendezvous_weight(&t, &id(rid)));
+                assert!(*weight < rendezvous_weight(&t, &picked));
+            }
+            other => panic!("{rid}: {other:?}"),
+        }
+    }
+    // Wrong kind and a missing key.
+    let RouteOutcome::Rejected {
+        kind_supported: false,
+        failures,
+    } = outcome("edge-wasm-1")
+    else {
+        panic!("edge-wasm-1");
+    };
+    assert_eq!(failures.len(), 1);
+    assert_eq!(failures[0].key, "ssd");
+    assert_eq!(failures[0].reason, FailureReason::KeyMissing);
+    // Kind not supported only.
+    assert!(
+        matches!(outcome("eu-hdd-1"), RouteOutcome::Rejected { kind_supported: false, failures } if failures.len() == 1)
+    );
+    assert!(
+        matches!(outcome("gpu-h100-1"), RouteOutcome::Rejected { kind_supported: true, failures } if failures[0].reason == FailureReason::KeyMissing)
+    );
+    // Right kind, wrong zone.
+    let us = outcome("us-ssd-1");
+    assert!(
+        matches!(us, RouteOutcome::Rejected { kind_supported: true, failures }
+        if failures[0].reason == FailureReason::ValueNotListed { value: "us".into() })
+    );
+    assert_eq!(
+        us.to_string(),
+        r#"matchLabels["zone"] (zone=eu): value "us" is not listed"#
+    );
+    assert_eq!(
+        outcome("edge-wasm-1").to_string(),
+        r#"kind not supported; matchExpressions[0] (ssd): key missing"#
+    );
+}
+
+/// A fleet of `n` runners that all run everything, named r000..
+fn big(n: usize) -> Vec<RunnerId> {
+    (0..n).map(|i| id(&format!("r{i:03}"))).collect()
+}
+
+#[test]
+fn removing_a_runner_that_was_not_picked_changes_no_pick() {
+    let ids = big(20);
+    let r = RunnerRouter::new();
+    r.replace_all(ids.iter().map(|i| (i.clone(), Labels::new(), KindSet::ALL)))
+        .unwrap();
+    let s = spec("subprocess", "");
+    let tasks: Vec<TaskId> = (0..500).map(|i| task(&format!("task-{i}"))).collect();
+    let before: Vec<RunnerId> = tasks
+        .iter()
+        .map(|t| r.pick(&s, t).unwrap().runner)
+        .collect();
+    let gone = &ids[7];
+    let mut batch = RouterBatch::new();
+    batch.remove(gone.clone());
+    r.apply(batch).unwrap();
+    let mut moved = 0;
+    for (t, old) in tasks.iter().zip(&before) {
+        let new = r.pick(&s, t).unwrap().runner;
+        if old == gone {
+            moved += 1;
+            assert_ne!(&new, gone);
+        } else {
+            assert_eq!(&new, old, "{t} moved although its runner stayed");
+        }
+    }
+    assert!(moved > 0, "runner {gone} had no task to begin with");
+    // Adding a runner only takes tasks to the new runner.
+    let mut batch = RouterBatch::new();
+    batch.register(id("zz-new"), Labels::new(), KindSet::ALL);
+    r.apply(batch).unwrap();
+    for t in &tasks {
+        let new = r.pick(&s, t).unwrap().runner;
+        let old = r.candidates(&s).unwrap();
+        assert!(old.contains(&new));
+        let without: RunnerId = tasks_pick_without(&r, &s, t, "zz-new");
+        assert!(new.as_ref() == "zz-new" || new == without);
+    }
+}
+
+/// The pick among the router's candidates other than `skip`, by the documented rule.
+fn tasks_pick_without(r: &RunnerRouter, s: &TaskSpec, t: &TaskId, skip: &str) -> RunnerId {
+    r.candidates(s)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.as_ref() != skip)
+        .max_by(|a, b| {
+            rendezvous_weight(t, a)
+                .cmp(&rendezvous_weight(t, b))
+                .then(b.cmp(a))
+        })
+        .unwrap()
+}
+
+#[test]
+fn tasks_spread_evenly() {
+    let ids = big(10);
+    let r = RunnerRouter::new();
+    r.replace_all(ids.iter().map(|i| (i.clone(), Labels::new(), KindSet::ALL)))
+        .unwrap();
+    let s = spec("wasm", "");
+    let mut per_runner = std::collections::BTreeMap::new();
+    for i in 0..10_000 {
+        let pick = r.pick(&s, &task(&format!("t{i}"))).unwrap();
+        *per_runner.entry(pick.runner).or_insert(0_u32) += 1;
+    }
+    assert_eq!(per_runner.len(), 10);
+    for (runner, n) in per_runner {
+        assert!((850..=1150).contains(&n), "{runner}: {n} of 10000");
+    }
+}

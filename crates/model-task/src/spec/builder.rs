@@ -1,0 +1,97 @@
+//! `TaskSpecBuilder`: builds a [`TaskSpec`] with the same checks parsing runs.
+
+use model_ids::{IdError, Slot};
+use model_policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use model_selector::{Labels, RunnerSelector};
+
+use super::{TaskKind, TaskSpec, Timeout};
+use crate::error::TaskError;
+
+/// Builds a [`TaskSpec`]; see [`TaskSpec::builder`]. Unset optional fields take their
+/// defaults.
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct TaskSpecBuilder {
+    slot: Result<Slot, IdError>,
+    kind: TaskKind,
+    timeout_ms: u64,
+    restart: RestartPolicy,
+    backoff: BackoffPolicy,
+    admission: AdmissionPolicy,
+    runner_selector: RunnerSelector,
+    labels: Labels,
+    max_retries: Option<u32>,
+}
+
+impl TaskSpecBuilder {
+    /// A builder with the three required fields and every optional one at its default.
+    pub(super) fn new(slot: &str, kind: TaskKind, timeout_ms: u64) -> Self {
+        Self {
+            slot: Slot::new(slot),
+            kind,
+            timeout_ms,
+            restart: RestartPolicy::default(),
+            backoff: BackoffPolicy::default(),
+            admission: AdmissionPolicy::default(),
+            runner_selector: RunnerSelector::default(),
+            labels: Labels::default(),
+            max_retries: None,
+        }
+    }
+
+    /// Sets the restart policy (default `never`).
+    pub fn restart(self, restart: RestartPolicy) -> Self {
+        Self { restart, ..self }
+    }
+
+    /// Sets the backoff policy (default: full jitter, 1 s first, 30 s max, factor 2).
+    pub fn backoff(self, backoff: BackoffPolicy) -> Self {
+        Self { backoff, ..self }
+    }
+
+    /// Sets the admission policy (default `dropIfRunning`).
+    pub fn admission(self, admission: AdmissionPolicy) -> Self {
+        Self { admission, ..self }
+    }
+
+    /// Sets the runner selector (default: empty, matches every runner).
+    pub fn runner_selector(self, runner_selector: RunnerSelector) -> Self {
+        Self {
+            runner_selector,
+            ..self
+        }
+    }
+
+    /// Sets the labels (default: none).
+    pub fn labels(self, labels: Labels) -> Self {
+        Self { labels, ..self }
+    }
+
+    /// Sets how many attempts may follow the first (default: unlimited).
+    pub fn max_retries(self, max_retries: u32) -> Self {
+        Self {
+            max_retries: Some(max_retries),
+            ..self
+        }
+    }
+
+    /// The spec, or the first invalid field (`slot`, then `timeoutMs`).
+    pub fn build(self) -> Result<TaskSpec, TaskError> {
+        let slot = self.slot.map_err(|error| TaskError::Id {
+            path: "slot".into(),
+            error,
+        })?;
+        let timeout = Timeout::new(self.timeout_ms).map_err(|e| e.at("timeoutMs"))?;
+        Ok(TaskSpec {
+            slot,
+            kind: self.kind,
+            timeout,
+            restart: self.restart,
+            backoff: self.backoff,
+            admission: self.admission,
+            runner_selector: self.runner_selector,
+            labels: self.labels,
+            max_retries: self.max_retries,
+        })
+    }
+}

@@ -13,12 +13,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 use self::parse::{FieldSet, parse_field};
 use model_ids::text::shorten;
 
-use crate::{
-    error::ScheduleError,
-    field::CronField,
-    limits::MAX_CRON_LEN,
-    zone::Zone,
-};
+use crate::{error::ScheduleError, field::CronField, limits::MAX_CRON_LEN, zone::Zone};
 
 /// A cron expression: five fields (minute, hour, day-of-month, month, day-of-week), or six
 /// with seconds first, or an `@` nickname, read the way Vixie cron (and Debian's cron, which

@@ -8,10 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use model_ids::text::shorten;
 
-use crate::{
-    error::ScheduleError,
-    limits::MAX_TIME_ZONE_LEN,
-};
+use crate::{error::ScheduleError, limits::MAX_TIME_ZONE_LEN};
 
 /// An IANA time zone (`Europe/Berlin`, `America/New_York`, `UTC`), named as the database
 /// names it (case matters, as it does in the database).

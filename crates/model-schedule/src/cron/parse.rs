@@ -2,10 +2,7 @@
 
 use model_ids::text::shorten;
 
-use crate::{
-    error::ScheduleError,
-    field::CronField,
-};
+use crate::{error::ScheduleError, field::CronField};
 
 /// A parsed field: a bit for each value (bit `v` for value `v`), and whether the field's
 /// text starts with `*`, which is what Vixie cron tests for its day rule and for telling

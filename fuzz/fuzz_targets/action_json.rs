@@ -7,17 +7,14 @@
 //! refused.
 #![no_main]
 
+mod common;
+
 use chrono::DateTime;
 use libfuzzer_sys::fuzz_target;
 use taskmodel::schedule::{Action, ActionState, due_upper_bound};
 
 fuzz_target!(|data: &[u8]| {
-    let (Some(millis), Some(json)) = (
-        data.get(..8)
-            .and_then(|b| b.try_into().ok())
-            .map(i64::from_le_bytes),
-        data.get(8..),
-    ) else {
+    let Some((millis, json)) = common::leading_i64(data) else {
         return;
     };
     let Ok(action) = serde_json::from_slice::<Action>(json) else {

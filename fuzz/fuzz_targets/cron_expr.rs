@@ -6,6 +6,8 @@
 //! one before, and none when it can never fire.
 #![no_main]
 
+mod common;
+
 use chrono::DateTime;
 use libfuzzer_sys::fuzz_target;
 use taskmodel::schedule::{CronExpr, Zone};
@@ -22,13 +24,13 @@ const ZONES: [&str; 8] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let (Some(seconds), Some(zone), Some(text)) = (
-        data.get(..8)
-            .and_then(|b| b.try_into().ok())
-            .map(i64::from_le_bytes),
-        data.get(8),
-        data.get(9..).and_then(|b| std::str::from_utf8(b).ok()),
-    ) else {
+    let Some((seconds, rest)) = common::leading_i64(data) else {
+        return;
+    };
+    let Some((zone, text)) = rest.split_first() else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(text) else {
         return;
     };
     let Ok(cron) = CronExpr::parse(text) else {

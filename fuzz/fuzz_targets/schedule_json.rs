@@ -6,17 +6,14 @@
 //! must return at most `MAX_CATCHUP_TICKS` ticks, oldest first, inside the window.
 #![no_main]
 
+mod common;
+
 use chrono::{DateTime, TimeDelta, Utc};
 use libfuzzer_sys::fuzz_target;
 use taskmodel::schedule::{MAX_CATCHUP_TICKS, OverlapPolicy, Schedule};
 
 fuzz_target!(|data: &[u8]| {
-    let (Some(seconds), Some(json)) = (
-        data.get(..8)
-            .and_then(|b| b.try_into().ok())
-            .map(i64::from_le_bytes),
-        data.get(8..),
-    ) else {
+    let Some((seconds, json)) = common::leading_i64(data) else {
         return;
     };
     let Ok(schedule) = serde_json::from_slice::<Schedule>(json) else {

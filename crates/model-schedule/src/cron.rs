@@ -8,7 +8,7 @@ mod search;
 use std::{fmt, str::FromStr};
 
 use chrono::{DateTime, Utc};
-use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use self::parse::{FieldSet, parse_field};
 use model_ids::text::shorten;
@@ -260,21 +260,7 @@ impl Serialize for CronExpr {
 
 impl<'de> Deserialize<'de> for CronExpr {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct CronVisitor;
-
-        impl de::Visitor<'_> for CronVisitor {
-            type Value = CronExpr;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a cron expression")
-            }
-
-            fn visit_str<E: de::Error>(self, value: &str) -> Result<CronExpr, E> {
-                CronExpr::parse(value).map_err(E::custom)
-            }
-        }
-
-        deserializer.deserialize_str(CronVisitor)
+        crate::visit::from_text(deserializer, "a cron expression")
     }
 }
 

@@ -73,6 +73,7 @@ mod schedule;
 mod schema;
 mod state;
 mod trigger;
+mod visit;
 mod zone;
 
 pub use crate::{

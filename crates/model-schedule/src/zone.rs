@@ -4,7 +4,7 @@ use std::{fmt, str::FromStr};
 
 use chrono::{DateTime, FixedOffset, LocalResult, NaiveDateTime, Offset, TimeZone, Utc};
 use chrono_tz::Tz;
-use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use model_ids::text::shorten;
 
@@ -134,20 +134,6 @@ impl Serialize for Zone {
 
 impl<'de> Deserialize<'de> for Zone {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ZoneVisitor;
-
-        impl de::Visitor<'_> for ZoneVisitor {
-            type Value = Zone;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an IANA time zone name")
-            }
-
-            fn visit_str<E: de::Error>(self, value: &str) -> Result<Zone, E> {
-                Zone::parse(value).map_err(E::custom)
-            }
-        }
-
-        deserializer.deserialize_str(ZoneVisitor)
+        crate::visit::from_text(deserializer, "an IANA time zone name")
     }
 }

@@ -1,4 +1,4 @@
-//! Routing (DESIGN.md "benches": R1k, R10k, R100k): the M selector over 1,000 to 100,000 runners by the index and by a linear scan with `matches`, `RunnerRouter::pick` at 100,000, and building the next snapshot after a batch of 100 changes; with solti-model's linear scan under `--features compare`.
+//! Routing (docs/performance.md, "Routing": R1k, R10k, R100k): the M selector over 1,000 to 100,000 runners by the index and by a linear scan with `matches`, `RunnerRouter::pick` at 100,000, and building the next snapshot after a batch of 100 changes; with solti-model's linear scan under `--features compare`.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
 #![allow(
     clippy::unwrap_used,

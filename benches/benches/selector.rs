@@ -1,5 +1,5 @@
-//! Selector matching and parsing (DESIGN.md "benches": cases S1 to P on the label set L8),
-//! side by side with solti-model and kube-core under `--features compare`.
+//! Selector matching and parsing (docs/performance.md, "Selectors": cases S1 to P on the
+//! label set L8), side by side with solti-model and kube-core under `--features compare`.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
 #![allow(
     clippy::unwrap_used,

@@ -13,7 +13,7 @@ use taskmodel::ids::{
     AgentId, BASE36_MAX_LEN, Base36, IdKind, RunnerId, Slot, TaskId, decode_base36, encode_base36,
 };
 
-/// The identifier rule as DESIGN.md writes it.
+/// The identifier rule as docs/limits.md ("Identifiers") writes it.
 fn reference_valid(text: &str, max: usize) -> bool {
     !text.is_empty()
         && text.len() <= max

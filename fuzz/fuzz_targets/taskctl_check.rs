@@ -1,98 +1,66 @@
 //! What `taskctl check` does with a document: JSON text, shape, every problem per field.
 //!
-//! taskctl is a binary, so this target includes its diagnosis module from source and
-//! repeats the field table of its `check` command. The report must agree with the library:
-//! no problem exactly when the document parses (and, for a spec, passes `validate`), and
-//! every problem has a message.
+//! The target calls taskctl's library (`check_document`), the code the binary runs. Its
+//! report must agree with the library it diagnoses: no problem exactly when the document
+//! parses (and, for a spec, passes `validate`), a syntax error with its line and column
+//! exactly when the text is not JSON, the shape that a task's keys give, and a message for
+//! every problem.
 #![no_main]
 
-#[allow(
-    dead_code,
-    unreachable_pub,
-    reason = "taskctl's module, used here in part"
-)]
-#[path = "../../crates/taskctl/src/diagnose.rs"]
-mod diagnose;
-
-use diagnose::{Field, Problem, parse_fields, parse_json, task_problem};
 use libfuzzer_sys::fuzz_target;
+use serde::de::IgnoredAny;
 use serde_json::Value;
-use taskmodel::Slot;
-use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
-use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
-use taskmodel::task::spec::Timeout;
+use taskctl::{Shape, check_document};
+use taskmodel::task::{Task, TaskSpec};
 
-/// taskctl's `SPEC_FIELDS` (crates/taskctl/src/commands/check.rs).
-const SPEC_FIELDS: &[Field] = &[
-    Field::of::<Slot>("slot"),
-    Field::of::<Parsed<TaskKind>>("kind"),
-    Field::of::<Parsed<Timeout>>("timeoutMs"),
-    Field::of::<Option<RestartPolicy>>("restart"),
-    Field::of::<Option<Parsed<BackoffPolicy>>>("backoff"),
-    Field::of::<Option<AdmissionPolicy>>("admission"),
-    Field::of::<Option<Parsed<LabelSelector>>>("runnerSelector"),
-    Field::of::<Option<Parsed<Labels>>>("labels"),
-    Field::of::<Option<u32>>("maxRetries"),
-];
-
-/// taskctl's `TASK_FIELDS`.
-const TASK_FIELDS: &[Field] = &[
-    Field::of::<Parsed<ObjectMeta>>("metadata"),
-    Field {
-        name: "spec",
-        check: |value| parse_spec(value).map(drop),
-    },
-    Field::of::<Option<Parsed<TaskStatus>>>("status"),
-];
-
-/// taskctl's `parse_spec`.
-fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
-    parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
-}
+/// The keys that make a document a task (docs/taskctl.md).
+const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let value = match parse_json(text) {
-        Ok(value) => value,
-        Err(problem) => {
-            assert!(problem.line.is_some() && problem.column.is_some());
-            assert!(!problem.message.is_empty());
-            return;
-        }
-    };
-    let is_task = value.as_object().is_some_and(|o| {
-        ["metadata", "spec", "status"]
-            .iter()
-            .any(|k| o.contains_key(*k))
-    });
-    let (problems, library_ok) = if is_task {
-        let found = parse_fields::<Parsed<Task>>(&value, TASK_FIELDS)
-            .err()
-            .unwrap_or_default();
-        (found, serde_json::from_value::<Task>(value.clone()).is_ok())
-    } else {
-        let found = match parse_spec(&value) {
-            Ok(spec) => spec.validate().err().map(|e| vec![task_problem(&e)]),
-            Err(found) => Some(found),
-        };
-        let library = serde_json::from_value::<TaskSpec>(value.clone());
-        (
-            found.unwrap_or_default(),
-            library.is_ok_and(|spec| spec.validate().is_ok()),
-        )
-    };
-    assert_eq!(
-        problems.is_empty(),
-        library_ok,
-        "taskctl and the library disagree on {text}: {problems:?}"
-    );
-    for problem in &problems {
+    let checked = check_document(text);
+    for problem in &checked.problems {
         assert!(
             !problem.message.is_empty(),
             "a problem without a message: {problem:?}"
         );
     }
+    if serde_json::from_str::<IgnoredAny>(text).is_err() {
+        assert_eq!(checked.shape, None, "a shape for what is not JSON: {text}");
+        let [syntax] = checked.problems.as_slice() else {
+            panic!("not one syntax error for {text}: {:?}", checked.problems);
+        };
+        assert!(
+            syntax.line.is_some() && syntax.column.is_some(),
+            "{syntax:?}"
+        );
+        return;
+    }
+    // A value nested deeper than serde_json's recursion limit is JSON but no `Value`.
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        let is_task = value
+            .as_object()
+            .is_some_and(|o| TASK_KEYS.iter().any(|k| o.contains_key(*k)));
+        let shape = if is_task {
+            Shape::Task
+        } else {
+            Shape::TaskSpec
+        };
+        assert_eq!(checked.shape, Some(shape), "{text}");
+    }
+    let library_ok = match checked.shape {
+        Some(Shape::Task) => serde_json::from_str::<Task>(text).is_ok(),
+        Some(Shape::TaskSpec) => {
+            serde_json::from_str::<TaskSpec>(text).is_ok_and(|spec| spec.validate().is_ok())
+        }
+        None => false,
+    };
+    assert_eq!(
+        checked.is_valid(),
+        library_ok,
+        "taskctl and the library disagree on {text}: {:?}",
+        checked.problems
+    );
 });

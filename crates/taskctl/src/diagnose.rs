@@ -19,17 +19,17 @@ use taskmodel::{Slot, TaskId};
 
 /// One problem in a document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub(crate) struct Problem {
+pub struct Problem {
     /// The field path from the document root (`kind.mode.args[1]`), empty for the whole document.
-    pub(crate) path: String,
+    pub path: String,
     /// What is wrong.
-    pub(crate) message: String,
+    pub message: String,
     /// The 1-based line, for syntax errors.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) line: Option<usize>,
+    pub line: Option<usize>,
     /// The 1-based column, for syntax errors.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) column: Option<usize>,
+    pub column: Option<usize>,
 }
 
 impl Problem {
@@ -126,9 +126,10 @@ pub(crate) fn parse_text<T: DeserializeOwned>(text: &str) -> Result<T, Problem> 
     })
 }
 
-/// The most parse rounds [`parse_all`] makes: one per top-level field is enough for any
-/// wire type, and the bound keeps a hostile document from costing more.
-const MAX_ROUNDS: usize = 64;
+/// The most parse rounds one diagnosis of an object makes, so the most problems it reports
+/// about that object's own fields: one round per top-level field is enough for any wire
+/// type, and the bound keeps a hostile document from costing more.
+pub const MAX_ROUNDS: usize = 64;
 
 /// Parses `value` as a `W`, collecting every problem the parser reports (see the module doc).
 ///

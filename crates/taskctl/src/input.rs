@@ -5,7 +5,9 @@ use std::io::{self, Read};
 use std::path::Path;
 
 /// The largest input taskctl reads, in bytes (16 MiB); a task spec is far smaller.
-pub(crate) const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+///
+/// Reading stops one byte past it: a larger input is refused unread, never held.
+pub const MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The name under which standard input is reported.
 pub(crate) const STDIN_NAME: &str = "<stdin>";
@@ -19,14 +21,14 @@ pub(crate) struct Input {
     pub(crate) text: Result<String, String>,
 }
 
-/// Reads `path` (`-` is standard input).
+/// Reads `path`; `-` is `stdin`.
 ///
 /// # Errors
 ///
 /// An I/O error when the file cannot be opened or read: the caller reports it as a usage error.
-pub(crate) fn read(path: &Path) -> io::Result<Input> {
+pub(crate) fn read(path: &Path, stdin: &mut dyn Read) -> io::Result<Input> {
     if path == Path::new("-") {
-        return read_from(STDIN_NAME.to_owned(), io::stdin().lock());
+        return read_from(STDIN_NAME.to_owned(), stdin);
     }
     let name = path.display().to_string();
     let file =

@@ -5,7 +5,7 @@
 use taskmodel::selector::{LabelSelector, Labels, SelectorOperator};
 
 /// Whether `labels` satisfy `selector`, computed from the selector's public views with the
-/// semantics of DESIGN.md, independently of the compiled matcher.
+/// semantics of Kubernetes label selectors, independently of the compiled matcher.
 pub fn reference_matches(selector: &LabelSelector, labels: &Labels) -> bool {
     let labels_ok = selector
         .match_labels()

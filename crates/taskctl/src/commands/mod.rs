@@ -6,19 +6,23 @@ mod route;
 mod schema;
 mod selector;
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use crate::cli::{Cli, Command};
 use crate::outcome::Outcome;
 use crate::report::CommandError;
 
-/// Runs the command `cli` names, writing its result to `out`.
-pub(crate) fn run(cli: &Cli, out: &mut dyn Write) -> Result<Outcome, CommandError> {
+/// Runs the command `cli` names, reading `-` from `stdin` and writing its result to `out`.
+pub(crate) fn run(
+    cli: &Cli,
+    stdin: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Backoff(args) => backoff::run(args, cli.output, out),
         Command::Schema(args) => schema::run(args, cli.output, out),
-        Command::Check(args) => check::run(args, cli.output, out),
+        Command::Check(args) => check::run(args, cli.output, stdin, out),
         Command::Selector(args) => selector::run(args, cli.output, out),
-        Command::Route(args) => route::run(args, cli.output, out),
+        Command::Route(args) => route::run(args, cli.output, stdin, out),
     }
 }

@@ -1,7 +1,7 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
-use std::io::Write;
+use std::io::{Read, Write};
 
 use serde::{Deserialize, Serialize};
 use taskmodel::selector::Labels;
@@ -93,10 +93,11 @@ impl Routed {
 pub(crate) fn run(
     args: &RouteArgs,
     output: Output,
+    stdin: &mut dyn Read,
     out: &mut dyn Write,
 ) -> Result<Outcome, CommandError> {
-    let spec = input::read(&args.spec).map_err(CommandError::Read)?;
-    let runners = input::read(&args.runners).map_err(CommandError::Read)?;
+    let spec = input::read(&args.spec, stdin).map_err(CommandError::Read)?;
+    let runners = input::read(&args.runners, stdin).map_err(CommandError::Read)?;
     let routed = route(&spec, &runners, args.task_id.as_deref());
     match output {
         Output::Json => write_json(out, &routed)?,

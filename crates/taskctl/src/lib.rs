@@ -1,0 +1,30 @@
+//! `taskctl`, the taskmodel command line, as a library: the commands, the diagnosis of a
+//! document, and the tables of fields and wire types they read.
+//!
+//! A tool, not a model crate: it may use any crate and no model crate may use it.
+//! The binary (`src/main.rs`) only hands the process's arguments and streams to [`run`], so
+//! tests and the `taskctl_check` fuzz target call the same code in process.
+//!
+//! Architecture invariant: taskctl decides nothing itself; every rule it applies lives in a
+//! model crate. Every byte it reads is bounded ([`MAX_INPUT_BYTES`]), and it opens only the
+//! files it is named: the standard streams are arguments of [`run`].
+//!
+//! Read first: [`run`] (the command line, exit codes in [`Outcome`]) and [`check_document`]
+//! (what `taskctl check` finds in one document). docs/taskctl.md is the user's guide.
+mod cli;
+mod commands;
+mod diagnose;
+mod document;
+mod input;
+mod outcome;
+mod report;
+mod run;
+mod wire;
+
+pub use crate::{
+    diagnose::{MAX_ROUNDS, Problem},
+    document::{Checked, Shape, check_document},
+    input::MAX_INPUT_BYTES,
+    outcome::Outcome,
+    run::run,
+};

@@ -1,0 +1,72 @@
+//! [`run`]: the command line in process, from arguments and streams to an [`Outcome`].
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+
+use clap::Parser as _;
+
+use crate::cli::Cli;
+use crate::commands;
+use crate::outcome::Outcome;
+
+/// Runs taskctl: parses `args` (the first is the program name, as `std::env::args_os` gives
+/// it), runs the command, and says how it ended.
+///
+/// Results go to `stdout`, which is flushed before `run` returns; help and version go to
+/// `stdout` too, usage errors and "cannot read" errors to `stderr`. Nothing is colored.
+/// A write that fails never panics: when `stdout` cannot take the result (a closed pipe, a
+/// full disk), the run ends in [`Outcome::Usage`] (exit code 2) and says so on `stderr`;
+/// a failure to write to `stderr` is ignored, since there is nowhere left to tell.
+///
+/// ```no_run
+/// use std::io;
+///
+/// let outcome = taskctl::run(
+///     ["taskctl", "check", "examples/spec-command.json"],
+///     &mut io::empty(),
+///     &mut io::stdout(),
+///     &mut io::stderr(),
+/// );
+/// assert_eq!(outcome, taskctl::Outcome::Valid);
+/// ```
+pub fn run<I, T>(
+    args: I,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> Outcome
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        // clap's help and version go to stdout (exit 0), its usage errors to stderr (exit 2).
+        Err(err) => {
+            let (stream, outcome): (&mut dyn Write, _) = if err.use_stderr() {
+                (&mut *stderr, Outcome::Usage)
+            } else {
+                (&mut *stdout, Outcome::Valid)
+            };
+            let written = write!(stream, "{}", err.render()).and_then(|()| stream.flush());
+            return match written {
+                Ok(()) => outcome,
+                Err(_) => Outcome::Usage,
+            };
+        }
+    };
+    let result = commands::run(&cli, stdin, stdout);
+    // The result counts only once it is out: a failed flush is a failed write.
+    let flushed = stdout.flush();
+    match (result, flushed) {
+        (Ok(outcome), Ok(())) => outcome,
+        (Err(err), _) => {
+            let _ = writeln!(stderr, "error: {err}");
+            Outcome::Usage
+        }
+        (Ok(_), Err(err)) => {
+            let _ = writeln!(stderr, "error: cannot write output: {err}");
+            Outcome::Usage
+        }
+    }
+}

@@ -1,9 +1,10 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
-use serde::Serialize;
+use serde::{Deserialize as _, Serialize};
 use serde_json::Value;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
@@ -13,6 +14,10 @@ use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
 
+/// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
+/// first).
+const SCHEDULE_KEY: &str = "trigger";
+
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -21,13 +26,17 @@ pub enum Shape {
     TaskSpec,
     /// A whole task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A schedule: a trigger and a task template, the template held to the submit-boundary
+    /// rules.
+    Schedule,
 }
 
 impl Shape {
-    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), anything else for a spec.
+    /// A schedule has a `trigger`; a task has `metadata`, `spec` and `status`, and a document
+    /// with any of them is taken for a task (and told what it lacks); anything else is a spec.
     fn of(value: &Value) -> Self {
         match value.as_object() {
+            Some(object) if object.contains_key(SCHEDULE_KEY) => Self::Schedule,
             Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
             _ => Self::TaskSpec,
         }
@@ -38,6 +47,7 @@ impl Shape {
         match self {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
+            Self::Schedule => "schedule",
         }
     }
 }
@@ -62,8 +72,8 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules.
+/// A document with `trigger` is a [`Schedule`]; one with `metadata`, `spec` or `status` is a
+/// [`Task`]; anything else is a [`TaskSpec`], held to the submit-boundary rules.
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -99,6 +109,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
 }
@@ -108,8 +119,28 @@ fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Schedule => check_schedule(value),
     };
     result.err().unwrap_or_default()
+}
+
+/// A schedule's template field by field (each problem under `spec`, the submit boundary
+/// included), then the whole schedule, whose errors name their own field path
+/// (`trigger.cron: day-of-month "32" is out of range 1-31`).
+fn check_schedule(value: &Value) -> Result<(), Vec<Problem>> {
+    if let Some(spec) = value.get("spec") {
+        parse_spec(spec)
+            .and_then(|spec| submit(&spec))
+            .map_err(|problems| {
+                problems
+                    .into_iter()
+                    .map(|p| p.under("spec"))
+                    .collect::<Vec<_>>()
+            })?;
+    }
+    Schedule::deserialize(value)
+        .map(drop)
+        .map_err(|err| vec![Problem::at("", err.to_string())])
 }
 
 /// The fields of a spec, each checked on its own so that all bad fields are reported, and

@@ -10,7 +10,7 @@ use crate::diagnose::Problem;
 use crate::document::{Shape, check_document};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
-use crate::report::{CommandError, write_json};
+use crate::report::{CommandError, write_json, write_problem};
 
 /// The result for one file.
 #[derive(Debug, Serialize)]
@@ -82,14 +82,7 @@ fn check_input(input: &Input) -> FileReport {
 fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> {
     for file in &report.files {
         for problem in &file.problems {
-            let name = &file.file;
-            match (problem.line, problem.column, problem.path.as_str()) {
-                (Some(line), Some(column), _) => {
-                    writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
-                }
-                (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
-                (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
-            }
+            write_problem(out, &file.file, problem)?;
         }
         let what = file.shape.map_or("JSON document", Shape::describe);
         match file.problems.len() {

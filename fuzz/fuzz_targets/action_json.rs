@@ -38,7 +38,9 @@ fuzz_target!(|data: &[u8]| {
     let mut started = action.clone();
     assert_eq!(started.start(now).is_ok(), state == ActionState::Pending);
     let mut completed = action.clone();
-    let ok = completed.complete(serde_json::json!({"ok": true}), now).is_ok();
+    let ok = completed
+        .complete(serde_json::json!({"ok": true}), now)
+        .is_ok();
     assert_eq!(ok, state == ActionState::Running);
     if !ok {
         assert_eq!(completed, action);

@@ -39,10 +39,15 @@ fuzz_target!(|data: &[u8]| {
     let again = CronExpr::parse(cron.as_str())
         .unwrap_or_else(|err| panic!("{:?} does not parse back: {err}", cron.as_str()));
     assert_eq!(again, cron);
-    let zone: Zone = ZONES[usize::from(*zone) % ZONES.len()].parse().expect("a known zone");
+    let zone: Zone = ZONES[usize::from(*zone) % ZONES.len()]
+        .parse()
+        .expect("a known zone");
     // Clamp into chrono's range: the ends of the calendar are fair game.
-    let after = DateTime::from_timestamp(seconds, 0)
-        .unwrap_or(if seconds < 0 { DateTime::<chrono::Utc>::MIN_UTC } else { DateTime::<chrono::Utc>::MAX_UTC });
+    let after = DateTime::from_timestamp(seconds, 0).unwrap_or(if seconds < 0 {
+        DateTime::<chrono::Utc>::MIN_UTC
+    } else {
+        DateTime::<chrono::Utc>::MAX_UTC
+    });
     let times = cron.next_fire_times(&zone, after, 20);
     if !cron.can_fire() {
         assert!(times.is_empty(), "{cron} cannot fire but gave {times:?}");

@@ -24,8 +24,11 @@ fuzz_target!(|data: &[u8]| {
         .unwrap_or_else(|err| panic!("JSON {text} does not parse back: {err}"));
     assert_eq!(back, schedule, "round trip differs: {text}");
 
-    let after = DateTime::from_timestamp(seconds % 20_000_000_000, 0).unwrap_or(DateTime::UNIX_EPOCH);
-    let times = schedule.next_fire_times(after, 20).expect("20 is within the bound");
+    let after =
+        DateTime::from_timestamp(seconds % 20_000_000_000, 0).unwrap_or(DateTime::UNIX_EPOCH);
+    let times = schedule
+        .next_fire_times(after, 20)
+        .expect("20 is within the bound");
     if schedule.paused() {
         assert!(times.is_empty());
     }

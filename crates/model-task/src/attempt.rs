@@ -82,13 +82,13 @@ impl<T> Applied<T> {
 /// - [`expire_attempt`](Self::expire_attempt) ends an attempt whose lease expired; the
 ///   task counts it as a Failed attempt, so the restart policy and `maxRetries` requeue the
 ///   task or end it (Exhausted once the budget is spent).
-/// - A final attempt never changes, and a final task accepts no change. The task's version
-///   goes up by exactly one when the task changes and stays when only the attempt changes
-///   (start, heartbeat, cancel of an active attempt).
-///
-/// Runner calls and expiry take no expected version: the lease and the attempt's state
-/// fence them. A store writes the task and the attempt together when a call reports
-/// `Changed`.
+/// - A final attempt never changes, and a final task changes no more than its version
+///   (when the attempt it left behind ends).
+/// - The task and its current attempt are one aggregate: every call that answers
+///   [`Applied::Changed`] bumps the task's `resourceVersion` by exactly one, whether it
+///   changed the task, the attempt or both. A store writes the pair together, fenced by
+///   the version it read, and so never loses an acknowledged change (a cancel) to a racing
+///   write computed at the same version (`docs/attempts.md`, "The store contract").
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
@@ -131,10 +131,12 @@ impl Task {
     /// goes Pending to Running with attempt + 1 (as [`begin_attempt`](Self::begin_attempt),
     /// so not before a scheduled restart is due) and the new attempt is returned, Leased.
     ///
-    /// `previous` is the task's current attempt, if it has one; when given it must be the
-    /// record of the task's current attempt, and final. Errors, in order:
-    /// [`TaskError::Conflict`] (expected version), the previous attempt's
-    /// ([`TaskError::AttemptMismatch`]), `leaseExpiresAt` not after `now`
+    /// `previous` is the record of the task's current attempt, final, and is needed once the
+    /// task has had an attempt: `lease` must differ from its lease, so that the previous
+    /// holder's calls stay gone (a lease id is new within a task). Errors, in order:
+    /// [`TaskError::Conflict`] (expected version), no `previous` for a task that ran
+    /// ([`TaskError::Invalid`]), the previous attempt's ([`TaskError::AttemptMismatch`]),
+    /// its lease id again ([`TaskError::LeaseReused`]), `leaseExpiresAt` not after `now`
     /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
         &mut self,
@@ -146,8 +148,25 @@ impl Task {
         now: DateTime<Utc>,
     ) -> Result<TaskRun, TaskError> {
         self.metadata().check_version(expected)?;
-        if let Some(previous) = previous {
-            self.check_pair(previous)?;
+        match previous {
+            None if self.status().attempt() > 0 => {
+                return Err(TaskError::invalid(
+                    "previous",
+                    InvalidReason::Inconsistent {
+                        rule: "the task's last attempt is needed to check the new lease",
+                    },
+                ));
+            }
+            None => {}
+            Some(previous) => {
+                self.check_pair(previous)?;
+                if previous.lease == lease {
+                    return Err(TaskError::LeaseReused {
+                        attempt: previous.attempt,
+                        lease,
+                    });
+                }
+            }
         }
         if lease_expires_at <= now {
             return Err(TaskError::invalid(
@@ -168,11 +187,12 @@ impl Task {
         ))
     }
 
-    /// The runner starts its attempt: Leased to Running at `now`. Starting a running attempt
-    /// again is `Unchanged`; starting a cancelling one is [`TaskError::AttemptConflict`] (the
-    /// runner should stop). The task does not change. Gone as [`check_lease`](Self::check_lease).
+    /// The runner starts its attempt: Leased to Running at `now`, and the task's version
+    /// goes up by one. Starting a running attempt again is `Unchanged`; starting a
+    /// cancelling one is [`TaskError::AttemptConflict`] (the runner should stop). Gone as
+    /// [`check_lease`](Self::check_lease).
     pub fn start_attempt(
-        &self,
+        &mut self,
         run: &mut TaskRun,
         lease: LeaseId,
         now: DateTime<Utc>,
@@ -180,6 +200,7 @@ impl Task {
         self.check_lease(run, lease, now)?;
         match run.state {
             AttemptState::Leased => {
+                self.touch(now)?;
                 run.mark_started(now);
                 Ok(Applied::Changed(()))
             }
@@ -195,10 +216,10 @@ impl Task {
     /// The runner extends its lease to `lease_expires_at`. A time at or before the current
     /// expiry is `Unchanged` (a lease never shrinks, so a repeated heartbeat is harmless);
     /// one at or before `now` is [`TaskError::Invalid`] at `leaseExpiresAt`. Allowed while
-    /// the attempt is active, cancelling included. The task does not change. Gone as
-    /// [`check_lease`](Self::check_lease).
+    /// the attempt is active, cancelling included. An extension bumps the task's version by
+    /// one. Gone as [`check_lease`](Self::check_lease).
     pub fn heartbeat_attempt(
-        &self,
+        &mut self,
         run: &mut TaskRun,
         lease: LeaseId,
         lease_expires_at: DateTime<Utc>,
@@ -216,6 +237,7 @@ impl Task {
         if lease_expires_at <= run.lease_expires_at {
             return Ok(Applied::Unchanged);
         }
+        self.touch(now)?;
         run.lease_expires_at = lease_expires_at;
         Ok(Applied::Changed(()))
     }
@@ -257,7 +279,8 @@ impl Task {
     }
 
     /// Requests cancel of the task's current attempt. An active attempt goes to Cancelling
-    /// (cancel intent; the task stays Running until the attempt ends Canceled); a cancelling
+    /// (cancel intent; the task stays Running until the attempt ends Canceled, and its
+    /// version goes up by one, so a result computed before the cancel loses); a cancelling
     /// attempt is `Unchanged`; when the attempt is final and the task waits for a restart, the task
     /// is canceled at once (as [`cancel`](Self::cancel)). A final task is
     /// [`TaskError::InvalidTransition`]. A task that never ran has no attempt: use
@@ -273,6 +296,7 @@ impl Task {
         self.phase().check_transition(TaskPhase::Canceled)?;
         match run.state {
             AttemptState::Leased | AttemptState::Running => {
+                self.touch(now)?;
                 run.mark_cancelling();
                 Ok(Applied::Changed(()))
             }
@@ -349,7 +373,8 @@ impl Task {
     /// when the budget is spent). The decision is returned. A final attempt is `Unchanged`: a
     /// result that won the race stands, and nothing is resurrected. If the task has already
     /// ended (canceled at once with [`cancel`](Self::cancel)) only the attempt ends, Canceled
-    /// for a canceled task and Expired otherwise, and the decision is the task's final phase.
+    /// for a canceled task and Expired otherwise, the task's version goes up by one, and the
+    /// decision is the task's final phase.
     pub fn expire_attempt<R: RandomSource + ?Sized>(
         &mut self,
         run: &mut TaskRun,
@@ -373,6 +398,7 @@ impl Task {
             } else {
                 AttemptState::Expired
             };
+            self.touch(now)?;
             run.mark_final(state, None, None, now);
             return Ok(Applied::Changed(RestartDecision::Final(phase)));
         }

@@ -8,12 +8,10 @@
 use std::fmt;
 
 use model_ids::ErrorKind;
+use model_ids::text::{quote, shorten};
 
-use crate::attempt::{AttemptState, GoneReason};
+use crate::attempt::{AttemptState, GoneReason, LeaseId};
 use crate::lifecycle::TaskPhase;
-
-/// The most characters of an input quoted in an error message.
-const QUOTE_MAX_CHARS: usize = 48;
 
 /// Everything that can go wrong in this crate.
 ///
@@ -171,6 +169,15 @@ pub enum TaskError {
         expires_at: chrono::DateTime<chrono::Utc>,
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
+    },
+    /// A new attempt was leased under the lease id of the task's previous attempt, whose
+    /// holder may still call: a lease id is new within a task.
+    #[error("lease {lease} is attempt {attempt}'s: a new attempt needs a new lease id")]
+    LeaseReused {
+        /// The previous attempt, which holds the lease id.
+        attempt: u32,
+        /// The lease id.
+        lease: LeaseId,
     },
     /// The attempt handed in with a task is not its current attempt, or the attempt's state
     /// disagrees with the task's phase (an active attempt needs a running task). Re-read both.
@@ -372,8 +379,8 @@ impl TaskError {
         match self {
             Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
             Self::Id { error, .. } => error.kind(),
-            Self::Policy { error, .. } => policy_kind(error),
-            Self::Selector(_) => ErrorKind::Invalid,
+            Self::Policy { error, .. } => error.kind(),
+            Self::Selector(error) => error.kind(),
             Self::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
             // No runner fits the task: the spec (or the fleet) must change.
             Self::NotRoutable { .. } | Self::NoRunner { .. } => ErrorKind::Invalid,
@@ -388,6 +395,8 @@ impl TaskError {
             | Self::RestartNotDue { .. }
             | Self::InvalidAttemptTransition { .. }
             | Self::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
+            // The control plane mints a new lease id.
+            Self::LeaseReused { .. } => ErrorKind::Invalid,
             // A number at the end of its range: no retry helps.
             Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
             Self::Gone { .. } => ErrorKind::Gone,
@@ -424,27 +433,6 @@ pub(crate) fn index_path(index: usize, rest: &str) -> String {
     join_path(&format!("[{index}]"), rest)
 }
 
-/// The input shortened to [`QUOTE_MAX_CHARS`] characters, with `...` when cut.
-pub(crate) fn shorten(input: &str) -> String {
-    match input.char_indices().nth(QUOTE_MAX_CHARS) {
-        None => input.to_owned(),
-        Some((cut, _)) => format!("{}...", &input[..cut]),
-    }
-}
-
-/// The category of a policy error, as the facade gave it before each layer classified its
-/// own errors: an unknown policy name is its own kind, anything else an invalid input.
-fn policy_kind(error: &model_policy::PolicyError) -> ErrorKind {
-    use model_policy::PolicyError;
-    match error {
-        PolicyError::UnknownRestart { .. } => ErrorKind::UnknownRestart,
-        PolicyError::UnknownJitter { .. } => ErrorKind::UnknownJitter,
-        PolicyError::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
-        // PolicyError is non-exhaustive and does not classify itself yet.
-        _ => ErrorKind::Invalid,
-    }
-}
-
 /// The path as an error names it: `value` when the value itself (empty path) is invalid,
 /// as when a `Timeout` is parsed on its own.
 fn name_path(path: &str) -> &str {
@@ -458,10 +446,6 @@ fn path_prefix(path: &str) -> String {
     } else {
         format!("{path}: ")
     }
-}
-
-fn quote(input: &str) -> String {
-    format!("{input:?}")
 }
 
 fn quote_input(input: Option<&str>) -> String {

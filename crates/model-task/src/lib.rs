@@ -20,9 +20,15 @@
 //!
 //! Specs are valid by construction: the builder and serde (through a raw twin) run the same
 //! checks, and every error names its field path (`kind.mode.body`,
-//! `runnerSelector.matchExpressions[1].values`). The JSON shapes are in
-//! `docs/wire-format.md`; the attempt and lease rules, and the store contract (the task and
-//! its current attempt are one aggregate under one `resourceVersion`), in `docs/attempts.md`.
+//! `runnerSelector.matchExpressions[1].values`); a status or an attempt reads only when the
+//! lifecycle can produce it. The JSON shapes are in `docs/wire-format.md`, the attempt and
+//! lease rules in `docs/attempts.md`.
+//!
+//! The store contract: a task and its current attempt are one aggregate under one
+//! `resourceVersion`. Every call that changes either (that answers
+//! [`Applied::Changed`]) bumps the version by exactly one, so a store that writes the pair
+//! together with a compare-and-swap on the version alone never loses an acknowledged
+//! change, such as a cancel, to a racing write read at the same version.
 //!
 //! With the `schema` feature every wire type implements `schemars::JsonSchema`; the schemas
 //! say as much of each rule as JSON Schema can (`docs/schema.md` lists what only parsing checks).

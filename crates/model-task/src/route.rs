@@ -1,193 +1,43 @@
-//! `RunnerRouter`: which runner takes a task, by its kind, its runner selector and
-//! rendezvous hashing over the runner index; with the candidates and a per-runner explanation.
+//! Routing: which runner takes a task. [`RunnerRouter`] keeps the runners with the
+//! [`KindSet`] each runs in model-selector's runner index, picks by the task's kind, its
+//! runner selector and rendezvous hashing, lists the candidates, and explains per runner
+//! why it was or was not chosen ([`RouteExplanation`]).
+//!
+//! It knows task specs, never tasks or attempts, so it can move to a crate of its own.
 
-use std::{fmt, ops::BitOr, str::FromStr, sync::Arc};
+use std::sync::Arc;
 
+use model_ids::hash::{fnv1a64, splitmix64};
+use model_ids::text::shorten;
 use model_ids::{RunnerId, TaskId};
-use model_selector::{
-    Batch, LabelSelector, Labels, RequirementFailure, RunnerEntry, RunnerIndex, Snapshot,
+use model_selector::{Batch, LabelSelector, Labels, RunnerEntry, RunnerIndex, Snapshot};
+
+use crate::error::TaskError;
+use crate::spec::TaskSpec;
+
+mod explain;
+mod kinds;
+
+pub use self::{
+    explain::{
+        RequirementSet, RouteExplanation, RouteFailure, RouteOutcome, RouteRequirement,
+        RunnerVerdict,
+    },
+    kinds::KindSet,
 };
-use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
-
-use crate::error::{TaskError, shorten};
-use crate::spec::{TaskKind, TaskSpec};
-
-/// The routable task kinds, by wire name, in bit order.
-const KIND_NAMES: [&str; 3] = ["subprocess", "container", "wasm"];
-
-/// A set of routable task kinds: the kinds a runner can run.
-///
-/// Written on the wire as an array of kind names (`["subprocess", "container"]`), the
-/// `"type"` tags of [`TaskKind`]. `embedded` is not among them: an embedded task runs in
-/// process and is never routed.
-///
-/// ```
-/// use model_task::KindSet;
-///
-/// let kinds: KindSet = "subprocess,container".parse()?;
-/// assert!(kinds.contains(KindSet::CONTAINER));
-/// assert!(!kinds.contains(KindSet::WASM));
-/// assert_eq!(kinds.to_string(), "subprocess,container");
-/// assert!("embedded".parse::<KindSet>().is_err());
-/// # Ok::<(), model_task::TaskError>(())
-/// ```
-#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct KindSet(u8);
-
-impl KindSet {
-    /// No kind.
-    pub const EMPTY: Self = Self(0);
-    /// [`TaskKind::Subprocess`].
-    pub const SUBPROCESS: Self = Self(1);
-    /// [`TaskKind::Container`].
-    pub const CONTAINER: Self = Self(1 << 1);
-    /// [`TaskKind::Wasm`].
-    pub const WASM: Self = Self(1 << 2);
-    /// Every routable kind.
-    pub const ALL: Self = Self(0b111);
-
-    /// The one-kind set of `kind`, or `None` for [`TaskKind::Embedded`], which is not routable.
-    pub fn of(kind: &TaskKind) -> Option<Self> {
-        match kind {
-            TaskKind::Subprocess { .. } => Some(Self::SUBPROCESS),
-            TaskKind::Container { .. } => Some(Self::CONTAINER),
-            TaskKind::Wasm { .. } => Some(Self::WASM),
-            TaskKind::Embedded => None,
-        }
-    }
-
-    /// The set of one kind given by its wire name.
-    ///
-    /// # Errors
-    ///
-    /// [`TaskError::UnknownKind`] for any other name, `embedded` included.
-    pub fn from_name(name: &str) -> Result<Self, TaskError> {
-        KIND_NAMES
-            .iter()
-            .position(|n| *n == name)
-            .map(|i| Self(1 << i))
-            .ok_or_else(|| TaskError::UnknownKind {
-                input: shorten(name),
-            })
-    }
-
-    /// Whether every kind of `other` is in `self`.
-    pub const fn contains(self, other: Self) -> bool {
-        self.0 & other.0 == other.0
-    }
-
-    /// Whether the set is empty.
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// The wire names of the kinds in the set, in bit order.
-    pub fn names(self) -> impl Iterator<Item = &'static str> {
-        KIND_NAMES
-            .into_iter()
-            .enumerate()
-            .filter(move |(i, _)| self.0 & (1 << i) != 0)
-            .map(|(_, name)| name)
-    }
-}
-
-impl BitOr for KindSet {
-    type Output = Self;
-
-    fn bitor(self, rhs: Self) -> Self {
-        Self(self.0 | rhs.0)
-    }
-}
-
-impl fmt::Debug for KindSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.names()).finish()
-    }
-}
-
-/// The names joined by `,` (the empty set prints nothing).
-impl fmt::Display for KindSet {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, name) in self.names().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            f.write_str(name)?;
-        }
-        Ok(())
-    }
-}
-
-/// Kind names separated by commas (spaces allowed); the empty string is the empty set.
-impl FromStr for KindSet {
-    type Err = TaskError;
-
-    fn from_str(s: &str) -> Result<Self, TaskError> {
-        s.split(',')
-            .map(str::trim)
-            .filter(|n| !n.is_empty())
-            .try_fold(Self::EMPTY, |set, name| Ok(set | Self::from_name(name)?))
-    }
-}
-
-impl Serialize for KindSet {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.names())
-    }
-}
-
-impl<'de> Deserialize<'de> for KindSet {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Names;
-        impl<'de> de::Visitor<'de> for Names {
-            type Value = KindSet;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of task kind names")
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<KindSet, A::Error> {
-                // Each name is checked as it arrives, so a long array costs no memory.
-                let mut set = KindSet::EMPTY;
-                while let Some(name) = seq.next_element::<std::borrow::Cow<'de, str>>()? {
-                    set = set | KindSet::from_name(&name).map_err(de::Error::custom)?;
-                }
-                Ok(set)
-            }
-        }
-        deserializer.deserialize_seq(Names)
-    }
-}
 
 // ---------------------------------------------------------------------------------------
 // Rendezvous hashing.
 
-/// 64-bit FNV-1a.
-const fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut rest = bytes;
-    while let [byte, tail @ ..] = rest {
-        h ^= *byte as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        rest = tail;
-    }
-    h
-}
-
-/// The splitmix64 finalizer.
-const fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
 /// The rendezvous weight of running `task` on `runner`: the rule [`RunnerRouter::pick`]
 /// uses, written out so any other party can compute the same choice.
 ///
-/// `weight = splitmix64(fnv1a64(task) XOR splitmix64(fnv1a64(runner)))`, where `fnv1a64`
-/// is 64-bit FNV-1a over the id's UTF-8 bytes (offset basis `0xcbf29ce484222325`, prime
-/// `0x100000001b3`) and `splitmix64(z)` adds `0x9e3779b97f4a7c15` and then applies the
-/// splitmix64 finalizer (`z ^= z >> 30; z *= 0xbf58476d1ce4e5b9; z ^= z >> 27;
-/// z *= 0x94d049bb133111eb; z ^= z >> 31`, wrapping). Among the eligible runners the one
+/// `weight = splitmix64(fnv1a64(task) XOR splitmix64(fnv1a64(runner)))`, where
+/// [`fnv1a64`] is 64-bit FNV-1a over the id's UTF-8 bytes (offset basis
+/// `0xcbf29ce484222325`, prime `0x100000001b3`) and [`splitmix64`]`(z)` adds
+/// `0x9e3779b97f4a7c15` and then applies the splitmix64 finalizer (`z ^= z >> 30;
+/// z *= 0xbf58476d1ce4e5b9; z ^= z >> 27; z *= 0x94d049bb133111eb; z ^= z >> 31`,
+/// wrapping), both from `model_ids::hash`. Among the eligible runners the one
 /// with the highest weight is picked; on a tie, the first in runner id order.
 ///
 /// Every (task, runner) pair gets an independent-looking weight, so tasks spread evenly
@@ -209,16 +59,16 @@ pub fn rendezvous_weight(task: &TaskId, runner: &RunnerId) -> u64 {
 }
 
 fn task_key(task: &TaskId) -> u64 {
-    fnv1a(task.as_ref().as_bytes())
+    fnv1a64(task.as_ref().as_bytes())
 }
 
 fn runner_key(runner: &RunnerId) -> u64 {
-    splitmix(fnv1a(runner.as_ref().as_bytes()))
+    splitmix64(fnv1a64(runner.as_ref().as_bytes()))
 }
 
 #[inline]
 fn weight(task_key: u64, runner_key: u64) -> u64 {
-    splitmix(task_key ^ runner_key)
+    splitmix64(task_key ^ runner_key)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -299,78 +149,6 @@ pub struct Pick {
     pub weight: u64,
     /// How many runners were eligible (support the kind and match the selector).
     pub eligible: usize,
-}
-
-/// How one runner fared for a task, in [`RouteExplanation`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum RouteOutcome {
-    /// The runner was picked.
-    Picked,
-    /// Eligible, but another eligible runner has a higher rendezvous weight for this task.
-    Outranked {
-        /// This runner's weight ([`rendezvous_weight`]).
-        weight: u64,
-    },
-    /// Not eligible: the kind is not supported, or selector requirements fail, or both.
-    Rejected {
-        /// Whether the runner runs the task's kind.
-        kind_supported: bool,
-        /// The runner selector's requirements the runner's labels fail (from
-        /// [`LabelSelector::explain`]); empty when the labels match.
-        failures: Vec<RequirementFailure>,
-    },
-}
-
-/// One runner in a [`RouteExplanation`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RunnerVerdict {
-    /// The runner.
-    pub runner: RunnerId,
-    /// The kinds it runs.
-    pub kinds: KindSet,
-    /// Picked, outranked or rejected, and why.
-    pub outcome: RouteOutcome,
-}
-
-/// Why each runner was or was not chosen for a task, from [`RunnerRouter::explain`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct RouteExplanation {
-    /// The task's kind (its wire name).
-    pub kind: &'static str,
-    /// The runner picked, if any runner is eligible.
-    pub picked: Option<RunnerId>,
-    /// Every runner, in runner id order.
-    pub runners: Vec<RunnerVerdict>,
-}
-
-impl fmt::Display for RouteOutcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Picked => f.write_str("picked"),
-            Self::Outranked { weight } => write!(
-                f,
-                "eligible, but outranked for this task (rendezvous weight {weight:#018x})"
-            ),
-            Self::Rejected {
-                kind_supported,
-                failures,
-            } => {
-                let mut sep = "";
-                if !kind_supported {
-                    f.write_str("kind not supported")?;
-                    sep = "; ";
-                }
-                for failure in failures {
-                    write!(f, "{sep}{failure}")?;
-                    sep = "; ";
-                }
-                Ok(())
-            }
-        }
-    }
 }
 
 /// Routes tasks to runners: a [`RunnerIndex`] of runners, each with the [`KindSet`] it runs.
@@ -495,7 +273,8 @@ impl RunnerRouter {
     }
 
     /// For every runner, in id order, whether it is picked for task `task_id`, outranked, or
-    /// rejected and why (kind not supported, which selector requirements fail).
+    /// rejected and why (kind not supported, which selector requirements fail). The
+    /// explanation holds the selector's requirements once and a fixed size per runner.
     ///
     /// # Errors
     ///
@@ -506,43 +285,14 @@ impl RunnerRouter {
         task_id: &TaskId,
     ) -> Result<RouteExplanation, TaskError> {
         let wanted = routable(spec)?;
-        let snapshot = self.index.snapshot();
-        let selector = spec.runner_selector();
         let task = task_key(task_id);
-        let mut runners = Vec::with_capacity(snapshot.len());
-        let mut best: Option<(u64, usize)> = None;
-        for entry in snapshot.iter() {
-            let info = entry.payload();
-            let kind_supported = info.kinds.contains(wanted);
-            let failures = selector.explain(entry.labels());
-            let outcome = if kind_supported && failures.is_empty() {
-                let w = weight(task, info.key);
-                if best.is_none_or(|(b, _)| w > b) {
-                    best = Some((w, runners.len()));
-                }
-                RouteOutcome::Outranked { weight: w }
-            } else {
-                RouteOutcome::Rejected {
-                    kind_supported,
-                    failures,
-                }
-            };
-            runners.push(RunnerVerdict {
-                runner: entry.id().clone(),
-                kinds: info.kinds,
-                outcome,
-            });
-        }
-        let picked = best.and_then(|(_, i)| {
-            let verdict = runners.get_mut(i)?;
-            verdict.outcome = RouteOutcome::Picked;
-            Some(verdict.runner.clone())
-        });
-        Ok(RouteExplanation {
-            kind: spec.kind().type_name(),
-            picked,
-            runners,
-        })
+        explain::explain(
+            self.index.snapshot(),
+            spec.runner_selector(),
+            wanted,
+            spec.kind().type_name(),
+            |info| weight(task, info.key),
+        )
     }
 }
 

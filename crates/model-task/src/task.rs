@@ -2,7 +2,7 @@
 //! operations that change a task under optimistic concurrency, and [`admit`], what a new
 //! task does when its slot is busy.
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, SecondsFormat, Utc};
 use model_ids::TaskId;
 use model_policy::RandomSource;
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,12 @@ impl Task {
     /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
     /// previous delay for decorrelated jitter comes from the status; random numbers are
     /// drawn only for a restart, after every check has passed. The error text is cut to
-    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary.
+    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary. A restart whose time would be past
+    /// the last representable time cannot happen: the task ends Exhausted (the decision is
+    /// [`RestartDecision::Exhausted`]) and its error says so, in front of the runner's.
+    /// Only a running attempt ends: on a
+    /// task in any other phase every outcome is [`TaskError::InvalidTransition`] (a pending
+    /// task is canceled with [`cancel`](Self::cancel)).
     pub fn end_attempt<R: RandomSource + ?Sized>(
         &mut self,
         expected: Option<u64>,
@@ -185,14 +190,38 @@ impl Task {
             self.status.attempt,
         );
         self.phase().check_transition(plan.phase())?;
+        if self.phase() != TaskPhase::Running {
+            // Pending may become Canceled, but by `cancel`: no attempt runs to end.
+            return Err(TaskError::InvalidTransition {
+                from: self.phase(),
+                to: plan.phase(),
+            });
+        }
         let version = self.metadata.next_version()?;
-        let decision = time_plan(
+        // A restart whose time is past the last representable one cannot happen: the task
+        // ends Exhausted and says why, rather than stay Running with an attempt that can
+        // neither end nor expire.
+        let (decision, why) = match time_plan(
             plan,
             self.spec.backoff(),
             self.status.last_delay_ms,
             rng,
             now,
-        )?;
+        ) {
+            Ok(decision) => (decision, None),
+            Err(TaskError::TimeOverflow { now, delay_ms }) => (
+                RestartDecision::Exhausted,
+                Some(format!(
+                    "exhausted: the restart time is out of range: {} plus {delay_ms} ms",
+                    now.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+                )),
+            ),
+            Err(other) => return Err(other),
+        };
+        let error = match (why, result.error) {
+            (Some(why), Some(error)) => Some(format!("{why}; {error}")),
+            (why, error) => why.or(error),
+        };
         let (phase, next_attempt_at, last_delay_ms) = match decision {
             RestartDecision::Restart { delay_ms, at, .. } => {
                 (TaskPhase::Pending, Some(at), Some(delay_ms))
@@ -204,14 +233,21 @@ impl Task {
             attempt: self.status.attempt,
             outcome: Some(result.outcome),
             exit_code: result.exit_code,
-            error: result
-                .error
-                .map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
+            error: error.map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
             next_attempt_at,
             last_delay_ms,
         };
         self.metadata.touch(version, now);
         Ok(decision)
+    }
+
+    /// Records a change to the task's current attempt (the pair is one aggregate): the
+    /// version goes up by one and `updated_at` moves to `now`. Fails only with
+    /// [`TaskError::VersionOverflow`], before anything changes.
+    pub(crate) fn touch(&mut self, now: DateTime<Utc>) -> Result<(), TaskError> {
+        let version = self.metadata.next_version()?;
+        self.metadata.touch(version, now);
+        Ok(())
     }
 
     /// Cancels the task: Pending (also while a restart is scheduled) or Running to

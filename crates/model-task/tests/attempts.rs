@@ -84,6 +84,23 @@ fn running(restart: RestartPolicy, max_retries: Option<u32>) -> (Task, TaskRun) 
     (task, run)
 }
 
+/// A task whose attempt 1 failed at t(2) under `restart`, waiting for its restart, and the
+/// attempt's record.
+fn requeued(restart: RestartPolicy) -> (Task, TaskRun) {
+    let (mut task, mut first) = running(restart, None);
+    let _ = task
+        .report_result(
+            &mut first,
+            lease_of(1),
+            result(AttemptOutcome::Failed),
+            &mut rng(),
+            t(2),
+        )
+        .unwrap();
+    assert_eq!(task.phase(), TaskPhase::Pending);
+    (task, first)
+}
+
 fn result(outcome: AttemptOutcome) -> AttemptResult {
     AttemptResult::new(outcome)
 }
@@ -103,16 +120,7 @@ fn assert_gone(result: Result<impl std::fmt::Debug, TaskError>, want: GoneReason
 fn a_stale_or_unknown_lease_is_gone_for_every_runner_call() {
     let mut rng = rng();
     // Attempt 1 failed and was requeued; attempt 2 holds lease_of(2).
-    let (mut task, mut first) = running(RestartPolicy::OnFailure, None);
-    let _ = task
-        .report_result(
-            &mut first,
-            lease_of(1),
-            result(AttemptOutcome::Failed),
-            &mut rng,
-            t(2),
-        )
-        .unwrap();
+    let (mut task, first) = requeued(RestartPolicy::OnFailure);
     let mut run = lease(&mut task, Some(&first), t(5));
     for lease in [lease_of(1), LeaseId::new(999)] {
         let (task_before, run_before) = (task.clone(), run.clone());
@@ -286,7 +294,11 @@ fn in_flight_cancel_goes_to_cancelling_and_only_ends_canceled() {
         TaskPhase::Running,
         "the task waits for the run to end"
     );
-    assert_eq!(task.resource_version(), version, "only the run changed");
+    assert_eq!(
+        task.resource_version(),
+        version + 1,
+        "the pair changed: one version up, so a result read before the cancel loses"
+    );
     // Repeated cancel: idempotent.
     assert_eq!(
         task.cancel_attempt(None, &mut run, t(3)).unwrap(),
@@ -340,7 +352,8 @@ fn in_flight_cancel_goes_to_cancelling_and_only_ends_canceled() {
         (TaskPhase::Canceled, AttemptState::Canceled)
     );
     assert_eq!(run.exit_code(), Some(143));
-    assert_eq!(task.resource_version(), version + 1);
+    // The cancel, the heartbeat and the result: one version each.
+    assert_eq!(task.resource_version(), version + 3);
 }
 
 #[test]
@@ -409,7 +422,7 @@ fn cancel_between_attempts_cancels_the_task() {
 
 #[test]
 fn duplicate_start_and_heartbeat_are_idempotent() {
-    let (task, mut run) = running(RestartPolicy::Never, None);
+    let (mut task, mut run) = running(RestartPolicy::Never, None);
     let lease = run.lease();
     let before = run.clone();
     assert_eq!(
@@ -724,6 +737,124 @@ fn a_final_attempt_of_a_requeued_task_never_changes() {
     }
 }
 
+// ---- Stale leases are gone: a lease id is new within a task.
+
+#[test]
+fn a_lease_id_is_new_within_a_task() {
+    let (mut task, first) = requeued(RestartPolicy::Always);
+    let due = task.status().next_attempt_at().unwrap();
+    // The previous attempt's lease id again: refused, nothing changes.
+    let before = task.clone();
+    let reused = task.lease_attempt(
+        None,
+        Some(&first),
+        runner(),
+        lease_of(1),
+        due + TimeDelta::seconds(30),
+        due,
+    );
+    assert!(
+        matches!(reused, Err(TaskError::LeaseReused { attempt: 1, lease }) if lease == lease_of(1)),
+        "{reused:?}"
+    );
+    assert_eq!(task, before);
+    // Leasing without the previous attempt cannot check the lease: refused too.
+    let blind = task.lease_attempt(
+        None,
+        None,
+        runner(),
+        lease_of(1),
+        due + TimeDelta::seconds(30),
+        due,
+    );
+    assert!(
+        matches!(&blind, Err(TaskError::Invalid { path, .. }) if path == "previous"),
+        "{blind:?}"
+    );
+    assert_eq!(task, before);
+    // With a new lease id the old holder stays gone: its start changes nothing.
+    let mut second = task
+        .lease_attempt(
+            None,
+            Some(&first),
+            runner(),
+            lease_of(2),
+            due + TimeDelta::seconds(30),
+            due,
+        )
+        .unwrap();
+    assert_gone(
+        task.start_attempt(&mut second, lease_of(1), due),
+        GoneReason::NotCurrentLease,
+    );
+    assert_eq!(second.state(), AttemptState::Leased);
+}
+
+// ---- Retries and the exhausted state: a restart past the end of time ends the task.
+
+#[test]
+fn a_restart_past_the_end_of_time_exhausts_the_task_instead_of_stranding_it() {
+    let end = DateTime::<Utc>::MAX_UTC;
+    let leased_at = end - TimeDelta::seconds(10);
+    // By a result: the restart (1 s later) would be past the last representable time.
+    let mut reported = task(RestartPolicy::OnFailure, None);
+    let mut run = reported
+        .lease_attempt(None, None, runner(), lease_of(1), end, leased_at)
+        .unwrap();
+    assert!(
+        reported
+            .start_attempt(&mut run, lease_of(1), leased_at)
+            .unwrap()
+            .is_changed()
+    );
+    let failed = result(AttemptOutcome::Failed).with_error("disk full");
+    let decision = reported
+        .report_result(
+            &mut run,
+            lease_of(1),
+            failed,
+            &mut rng(),
+            end - TimeDelta::milliseconds(500),
+        )
+        .unwrap();
+    assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
+    assert_eq!(
+        (reported.phase(), run.state()),
+        (TaskPhase::Exhausted, AttemptState::Failed)
+    );
+    let error = reported.status().error().unwrap();
+    assert!(
+        error.starts_with("exhausted: the restart time is out of range:")
+            && error.ends_with("; disk full"),
+        "{error}"
+    );
+    // By expiry, at the last representable time.
+    let mut expiring = task(RestartPolicy::Always, None);
+    let mut run = expiring
+        .lease_attempt(None, None, runner(), lease_of(1), end, leased_at)
+        .unwrap();
+    let decision = expiring.expire_attempt(&mut run, &mut rng(), end).unwrap();
+    assert_eq!(decision, Applied::Changed(RestartDecision::Exhausted));
+    assert_eq!(
+        (expiring.phase(), run.state()),
+        (TaskPhase::Exhausted, AttemptState::Expired)
+    );
+    assert!(
+        expiring
+            .status()
+            .error()
+            .unwrap()
+            .starts_with("exhausted: the restart time is out of range:"),
+        "{:?}",
+        expiring.status().error()
+    );
+    // The ended tasks read back.
+    for task in [reported, expiring] {
+        let back: Task = serde_json::from_str(&serde_json::to_string(&task).unwrap()).unwrap();
+        assert_eq!(back, task);
+    }
+}
+
 // ---- One active attempt: the next attempt needs the previous one final.
 
 #[test]
@@ -1000,11 +1131,11 @@ proptest! {
                 }
             }
             if task_before.phase().is_final() {
-                prop_assert_eq!(&task, &task_before);
+                prop_assert_eq!(task.status(), task_before.status());
             }
-            // The version grows by exactly one with every change of the task.
-            let task_changed = task.status() != task_before.status();
-            let want = task_before.resource_version() + u64::from(task_changed);
+            // The version grows by exactly one with every change of the task or its attempt.
+            let changed = matches!(changed, Ok(true));
+            let want = task_before.resource_version() + u64::from(changed);
             prop_assert_eq!(task.resource_version(), want);
             // Every reachable attempt and task is a valid wire value.
             for run in &runs {
@@ -1022,23 +1153,36 @@ proptest! {
         lease in any::<u64>(),
         state_index in 0usize..AttemptState::ALL.len(),
         cancel in any::<bool>(),
-        offsets in (1i64..100_000, 0i64..100_000, 0i64..100_000),
+        offsets in (2i64..100_000, 0i64..100_000, 0i64..100_000),
         exit_code in prop::option::of(any::<i32>()),
         error in prop::option::of("[a-zé€ ]{0,40}"),
     ) {
         let state = AttemptState::ALL[state_index];
         let (ttl, start, finish) = offsets;
         let leased_at = t(0);
+        let expires_at = leased_at + TimeDelta::milliseconds(ttl);
         let started = !matches!(state, AttemptState::Leased) && (start % 2 == 0 || state.outcome().is_some() && state != AttemptState::Canceled || state == AttemptState::Running);
+        // A start needs a live lease.
+        let start = start % ttl;
         let started_at = started.then(|| leased_at + TimeDelta::milliseconds(start));
-        let finished_at = state.is_final().then(|| started_at.unwrap_or(leased_at) + TimeDelta::milliseconds(finish));
+        let earliest = started_at.unwrap_or(leased_at);
+        let finished_at = state.is_final().then(|| match state {
+            // Expiry ends an attempt at or after the lease's expiry...
+            AttemptState::Expired => expires_at + TimeDelta::milliseconds(finish),
+            // ...a reported result comes in while the lease is live...
+            AttemptState::Succeeded | AttemptState::Failed | AttemptState::Timeout => {
+                earliest + TimeDelta::milliseconds(finish % (ttl - start))
+            }
+            // ...and a cancel ends it either way.
+            _ => earliest + TimeDelta::milliseconds(finish),
+        });
         let reported = state.outcome().is_some();
         let json = serde_json::json!({
             "taskId": "job",
             "attempt": attempt,
             "runner": "r-1",
             "lease": LeaseId::new(lease).to_string(),
-            "leaseExpiresAt": leased_at + TimeDelta::milliseconds(ttl),
+            "leaseExpiresAt": expires_at,
             "state": state,
             "cancelRequested": state == AttemptState::Cancelling || (state == AttemptState::Canceled && cancel),
             "leasedAt": leased_at,

@@ -156,6 +156,38 @@ fn every_pair_of_phases() {
 }
 
 #[test]
+fn only_a_running_attempt_ends() {
+    // Pending may become Canceled, but by `cancel`: ending an attempt that does not run
+    // would record an outcome for no attempt (attempt 0), or a canceled outcome for an
+    // attempt that ended otherwise while the task waited for its restart.
+    let fresh = task(RestartPolicy::Always, None);
+    let mut waiting = fresh.clone();
+    waiting.begin_attempt(None, t(1)).unwrap();
+    finish(&mut waiting, AttemptOutcome::Failed, t(2)).unwrap();
+    assert_eq!(waiting.phase(), TaskPhase::Pending);
+    for before in [fresh, waiting] {
+        for outcome in AttemptOutcome::ALL {
+            let mut after = before.clone();
+            let err = finish(&mut after, outcome, t(3)).unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    TaskError::InvalidTransition {
+                        from: TaskPhase::Pending,
+                        ..
+                    }
+                ),
+                "{outcome:?}: {err}"
+            );
+            assert_eq!(
+                after, before,
+                "{outcome:?}: a rejected call changes nothing"
+            );
+        }
+    }
+}
+
+#[test]
 fn stale_version_is_a_conflict_with_both_versions() {
     let mut task = task(RestartPolicy::Never, None);
     let before = task.clone();

@@ -14,7 +14,9 @@ use crate::error::TaskError;
 /// result). A call naming any other lease is gone ([`TaskError::Gone`]).
 ///
 /// A `u64` the control plane chooses (a counter, or random bits); this crate only compares
-/// lease ids, it never mints them. A lease id is an identity, not a secret: authenticate the
+/// lease ids, it never mints them. A lease id is new within a task:
+/// [`Task::lease_attempt`](crate::Task::lease_attempt) refuses the previous attempt's
+/// ([`TaskError::LeaseReused`]). A lease id is an identity, not a secret: authenticate the
 /// runner separately and keep tokens out of the model (a store keeps only a token's hash).
 ///
 /// Shown and sent as a base-36 string (`"9ix"` for 12345), so JSON readers that hold numbers

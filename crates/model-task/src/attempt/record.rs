@@ -281,6 +281,10 @@ impl TaskRun {
             (_, Some(started)) if started < self.leased_at => {
                 return broken_rule("startedAt", "startedAt is before leasedAt");
             }
+            // A start needs a live lease, and a lease only ever moves later.
+            (_, Some(started)) if started >= self.lease_expires_at => {
+                return broken_rule("startedAt", "the attempt started after its lease expired");
+            }
             _ => {}
         }
         match self.finished_at {
@@ -292,6 +296,25 @@ impl TaskRun {
             }
             Some(finished) if finished < self.earliest_finish() => {
                 return broken_rule("finishedAt", "finishedAt is before the start");
+            }
+            Some(finished)
+                if state == AttemptState::Expired && finished < self.lease_expires_at =>
+            {
+                return broken_rule(
+                    "finishedAt",
+                    "an expired attempt ends at or after its lease expiry",
+                );
+            }
+            Some(finished)
+                if matches!(
+                    state,
+                    AttemptState::Succeeded | AttemptState::Failed | AttemptState::Timeout
+                ) && finished >= self.lease_expires_at =>
+            {
+                return broken_rule(
+                    "finishedAt",
+                    "a reported result comes in before the lease expires",
+                );
             }
             _ => {}
         }

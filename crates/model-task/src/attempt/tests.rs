@@ -188,7 +188,7 @@ fn a_lease_must_expire_after_now() {
 }
 
 #[test]
-fn a_run_left_by_a_task_canceled_at_once_ends_without_touching_the_task() {
+fn a_run_left_by_a_task_canceled_at_once_ends_and_bumps_only_the_version() {
     let mut rng = SeededRandom::new(1);
     let (mut task, mut run) = leased(true);
     task.cancel(None, t(2)).unwrap();
@@ -203,7 +203,11 @@ fn a_run_left_by_a_task_canceled_at_once_ends_without_touching_the_task() {
         Applied::Changed(RestartDecision::Final(TaskPhase::Canceled))
     );
     assert_eq!(run.state(), AttemptState::Canceled);
-    assert_eq!(task, before);
+    // The task's status stays; the pair changed, so the version goes up by one.
+    assert_eq!(task.status(), before.status());
+    assert_eq!(task.spec(), before.spec());
+    assert_eq!(task.resource_version(), before.resource_version() + 1);
+    assert_eq!(task.metadata().updated_at(), t(30));
 }
 
 #[test]

@@ -34,13 +34,21 @@ fn at_prefixes_only_path_errors() {
 }
 
 #[test]
-fn shorten_cuts_long_input_on_char_boundary() {
-    assert_eq!(shorten("short"), "short");
-    let exact = "a".repeat(QUOTE_MAX_CHARS);
-    assert_eq!(shorten(&exact), exact);
-    let long = "é".repeat(QUOTE_MAX_CHARS + 5);
-    let cut = shorten(&long);
-    assert_eq!(cut, format!("{}...", "é".repeat(QUOTE_MAX_CHARS)));
+fn quoted_input_is_cut_by_the_shared_rule() {
+    use model_ids::text::ERROR_INPUT_MAX_CHARS;
+    let quoted = |input: &str| match TaskError::invalid_input("p", input, InvalidReason::Empty) {
+        TaskError::Invalid { input, .. } => input.unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(quoted("short"), "short");
+    let exact = "a".repeat(ERROR_INPUT_MAX_CHARS);
+    assert_eq!(quoted(&exact), exact);
+    let long = "é".repeat(ERROR_INPUT_MAX_CHARS + 5);
+    assert_eq!(
+        quoted(&long),
+        format!("{}…", "é".repeat(ERROR_INPUT_MAX_CHARS))
+    );
+    assert_eq!(quoted(&long), shorten(&long));
 }
 
 #[test]
@@ -243,6 +251,13 @@ fn every_variant_has_its_kind() {
                 now,
             },
             ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::LeaseReused {
+                attempt: 1,
+                lease: crate::attempt::LeaseId::new(7),
+            },
+            ErrorKind::Invalid,
         ),
         (
             TaskError::AttemptMismatch {

@@ -4,9 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+use model_ids::text::shorten;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{TaskError, shorten};
+use crate::error::TaskError;
 
 /// Where a task is in its lifecycle.
 ///

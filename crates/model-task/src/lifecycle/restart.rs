@@ -22,8 +22,9 @@ pub enum RestartDecision {
     },
     /// No restart: the task stays in this final phase (the outcome's phase).
     Final(TaskPhase),
-    /// A restart was due but `max_retries` are spent: the task becomes
-    /// [`TaskPhase::Exhausted`].
+    /// A restart was due but cannot happen: `max_retries` are spent, or (for a task's
+    /// attempt, whose status error then says so) the restart time would be past the last
+    /// representable time. The task becomes [`TaskPhase::Exhausted`].
     Exhausted,
 }
 

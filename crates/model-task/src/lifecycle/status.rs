@@ -167,16 +167,30 @@ impl TaskStatus {
         self.last_delay_ms
     }
 
-    /// Checks that the fields agree with each other; paths are relative to the status.
+    /// Checks that the fields agree with each other, so that a status reads only when the
+    /// lifecycle can produce it; paths are relative to the status.
     pub(crate) fn check(&self) -> Result<(), TaskError> {
         check_error_text(self.error.as_deref())?;
         let ended = self.outcome.is_some();
         if !ended && (self.exit_code.is_some() || self.error.is_some()) {
             return broken_rule("outcome", "exitCode and error need an outcome");
         }
-        if self.next_attempt_at.is_some() != (self.phase == TaskPhase::Pending && self.attempt > 0)
-        {
+        if self.attempt == 0 && ended {
+            return broken_rule("outcome", "no attempt has started");
+        }
+        let waiting = self.phase == TaskPhase::Pending && self.attempt > 0;
+        if self.next_attempt_at.is_some() != waiting {
             return broken_rule("nextAttemptAt", "set exactly when pending after an attempt");
+        }
+        // A delay is recorded when a restart is scheduled: while a task waits after attempt
+        // 1, from attempt 2 on, or when it was canceled while it waited after attempt 1 (its
+        // outcome is then attempt 1's, never Canceled).
+        let canceled_waiting = self.phase == TaskPhase::Canceled
+            && self.attempt == 1
+            && self.outcome.is_some_and(|o| o != AttemptOutcome::Canceled);
+        let restarted = waiting || self.attempt >= 2 || canceled_waiting;
+        if self.last_delay_ms.is_some() && !restarted {
+            return broken_rule("lastDelayMs", "no restart was scheduled");
         }
         match self.phase {
             TaskPhase::Pending if self.attempt == u32::MAX => {
@@ -186,6 +200,9 @@ impl TaskStatus {
                 "outcome",
                 "pending after an attempt needs its outcome, before none",
             ),
+            TaskPhase::Pending if self.outcome == Some(AttemptOutcome::Canceled) => {
+                broken_rule("outcome", "a canceled attempt is never restarted")
+            }
             TaskPhase::Running if self.attempt == 0 => {
                 broken_rule("attempt", "running needs attempt >= 1")
             }
@@ -204,6 +221,10 @@ impl TaskStatus {
             TaskPhase::Exhausted if self.outcome == Some(AttemptOutcome::Canceled) => {
                 broken_rule("outcome", "a canceled attempt never exhausts the budget")
             }
+            TaskPhase::Canceled if self.attempt > 0 && !ended => broken_rule(
+                "outcome",
+                "a canceled task that ran has its last attempt's outcome",
+            ),
             _ => Ok(()),
         }
     }
@@ -271,3 +292,6 @@ impl TryFrom<TaskStatusRaw> for TaskStatus {
         Ok(status)
     }
 }
+
+#[cfg(test)]
+mod tests;

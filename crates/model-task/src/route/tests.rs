@@ -1,9 +1,9 @@
-//! Unit tests for `router`: kinds, rendezvous hashing, pick, candidates and explain.
+//! Unit tests for `route`: kinds, rendezvous hashing, pick, candidates and explain.
 
 use model_selector::FailureReason;
 
 use super::*;
-use crate::spec::{SubprocessMode, TaskEnv};
+use crate::spec::{SubprocessMode, TaskEnv, TaskKind};
 
 fn id(s: &str) -> RunnerId {
     RunnerId::new(s).unwrap()
@@ -123,13 +123,13 @@ fn kind_sets_serde() {
 fn hash_functions_are_the_documented_ones() {
     // Published constants: FNV-1a 64 of "" is the offset basis, of "a" is 0xaf63dc4c8601ec8c;
     // the first splitmix64 output from state 0 is 0xe220a8397b1dcdaf.
-    assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-    assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-    assert_eq!(splitmix(0), 0xe220_a839_7b1d_cdaf);
+    assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(splitmix64(0), 0xe220_a839_7b1d_cdaf);
     let (t, r) = (task("t"), id("r"));
     assert_eq!(
         rendezvous_weight(&t, &r),
-        splitmix(fnv1a(b"t") ^ splitmix(fnv1a(b"r")))
+        splitmix64(fnv1a64(b"t") ^ splitmix64(fnv1a64(b"r")))
     );
 }
 
@@ -256,38 +256,119 @@ fn explain_gives_every_runner_a_reason() {
             other => panic!("{rid}: {other:?}"),
         }
     }
-    // Wrong kind and a missing key.
-    let RouteOutcome::Rejected {
-        kind_supported: false,
-        failures,
-    } = outcome("edge-wasm-1")
-    else {
-        panic!("edge-wasm-1");
+    let verdict = |rid: &str| {
+        ex.runners
+            .iter()
+            .find(|v| v.runner.as_ref() == rid)
+            .unwrap()
     };
-    assert_eq!(failures.len(), 1);
-    assert_eq!(failures[0].key, "ssd");
-    assert_eq!(failures[0].reason, FailureReason::KeyMissing);
+    let failures = |rid: &str| {
+        ex.failures(verdict(rid))
+            .map(|f| (f.requirement.key.as_str(), f.reason))
+            .collect::<Vec<_>>()
+    };
+    // The requirements, once, in canonical order.
+    let texts: Vec<(&str, &str)> = ex
+        .requirements
+        .iter()
+        .map(|r| (r.path.as_str(), r.requirement.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            ("matchExpressions[0]", "ssd"),
+            (r#"matchLabels["zone"]"#, "zone=eu")
+        ]
+    );
+    // Wrong kind and a missing key.
+    assert!(matches!(
+        outcome("edge-wasm-1"),
+        RouteOutcome::Rejected { kind_supported: false, failed } if failed.len() == 1 && failed.contains(0)
+    ));
+    assert_eq!(
+        failures("edge-wasm-1"),
+        [("ssd", FailureReason::KeyMissing)]
+    );
     // Kind not supported only.
     assert!(
-        matches!(outcome("eu-hdd-1"), RouteOutcome::Rejected { kind_supported: false, failures } if failures.len() == 1)
+        matches!(outcome("eu-hdd-1"), RouteOutcome::Rejected { kind_supported: false, failed } if failed.len() == 1)
     );
-    assert!(
-        matches!(outcome("gpu-h100-1"), RouteOutcome::Rejected { kind_supported: true, failures } if failures[0].reason == FailureReason::KeyMissing)
-    );
+    assert!(matches!(
+        outcome("gpu-h100-1"),
+        RouteOutcome::Rejected {
+            kind_supported: true,
+            ..
+        }
+    ));
+    assert_eq!(failures("gpu-h100-1"), [("ssd", FailureReason::KeyMissing)]);
     // Right kind, wrong zone.
-    let us = outcome("us-ssd-1");
-    assert!(
-        matches!(us, RouteOutcome::Rejected { kind_supported: true, failures }
-        if failures[0].reason == FailureReason::ValueNotListed { value: "us".into() })
+    assert_eq!(
+        failures("us-ssd-1"),
+        [("zone", FailureReason::ValueNotListed { value: "us".into() })]
     );
     assert_eq!(
-        us.to_string(),
+        ex.reason(verdict("us-ssd-1")).to_string(),
         r#"matchLabels["zone"] (zone=eu): value "us" is not listed"#
     );
     assert_eq!(
-        outcome("edge-wasm-1").to_string(),
+        ex.reason(verdict("edge-wasm-1")).to_string(),
         r#"kind not supported; matchExpressions[0] (ssd): key missing"#
     );
+    assert_eq!(
+        outcome("edge-wasm-1").to_string(),
+        "kind not supported; 1 selector requirement fail"
+    );
+    assert_eq!(ex.reason(verdict(&picked)).to_string(), "picked");
+    assert_eq!(ex.failures(verdict(&picked)).count(), 0);
+}
+
+#[test]
+fn explained_failures_are_the_selectors_own_explanation() {
+    // Labels and expressions on shared keys, every operator, values that pass and fail.
+    let selectors = [
+        "zone=eu,ssd",
+        "zone=eu,zone in (eu,us),zone notin (ap),!draining,cores>4,cores<64",
+        "a=1,b in (x,y),b notin (z),c,!d,e>0,e<10,a!=2,f==x",
+        "tier in (prod),tier=prod,gpu notin (a100),gpu,mem>100",
+        "",
+    ];
+    let fleet = [
+        "",
+        "zone=eu",
+        "zone=us,ssd=true",
+        "zone=ap,draining=yes,cores=2",
+        "cores=abc,tier=dev,gpu=a100,mem=50",
+        "a=2,b=z,c=1,d=1,e=11,f=x",
+        "a=1,b=x,c=,e=5,f=",
+        "zone=eu,ssd=1,cores=8,tier=prod,gpu=h100,mem=200",
+    ];
+    let r = RunnerRouter::new();
+    r.replace_all(
+        fleet
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (id(&format!("r{i}")), labels(l), KindSet::ALL)),
+    )
+    .unwrap();
+    for text in selectors {
+        let s = spec("subprocess", text);
+        let ex = r.explain(&s, &task("t")).unwrap();
+        assert_eq!(ex.requirements.len(), s.runner_selector().len(), "{text}");
+        for verdict in &ex.runners {
+            let i: usize = verdict.runner.as_str()[1..].parse().unwrap();
+            let own: Vec<String> = s
+                .runner_selector()
+                .explain(&labels(fleet[i]))
+                .iter()
+                .map(|f| format!("{f} [{}]", f.key))
+                .collect();
+            let shared: Vec<String> = ex
+                .failures(verdict)
+                .map(|f| format!("{f} [{}]", f.requirement.key))
+                .collect();
+            assert_eq!(shared, own, "{text:?} against {:?}", fleet[i]);
+        }
+    }
 }
 
 /// A fleet of `n` runners that all run everything, named r000..

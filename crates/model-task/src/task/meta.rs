@@ -9,7 +9,8 @@ use crate::error::{InvalidReason, TaskError};
 /// Identity, version and timestamps of a task.
 ///
 /// `resource_version` is 1 at creation and goes up by one with every change the task's own
-/// methods make to its spec or status; it never wraps. `updated_at` never goes backwards and
+/// methods make to its spec, its status or its current attempt (`docs/attempts.md`, "The
+/// store contract"); it never wraps. `updated_at` never goes backwards and
 /// is never before `created_at`. On the wire, camelCase with RFC 3339 times:
 /// `{"id": "backup.9ix", "resourceVersion": 1, "createdAt": "2025-01-01T00:00:00Z",
 ///   "updatedAt": "2025-01-01T00:00:00Z"}`.

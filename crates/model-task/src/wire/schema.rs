@@ -408,6 +408,47 @@ schema!(TaskStatus, "TaskStatus", |generator| {
                     "outcome": { "not": { "const": "canceled" } },
                 },
             })),
+            // Before the first attempt: no outcome and no restart delay.
+            {
+                "if": { "properties": { "attempt": { "const": 0 } } },
+                "then": { "not": { "anyOf": [
+                    { "required": ["outcome"] },
+                    { "required": ["lastDelayMs"] },
+                ] } },
+            },
+            // A canceled task that ran keeps its last attempt's outcome.
+            {
+                "if": {
+                    "properties": { "phase": { "const": "canceled" }, "attempt": { "minimum": 1 } },
+                },
+                "then": { "required": ["outcome"] },
+            },
+            // A canceled attempt is never restarted.
+            when("pending", json_schema!({
+                "properties": { "outcome": { "not": { "const": "canceled" } } },
+            })),
+            // A restart delay exists once a restart was scheduled: while waiting after
+            // attempt 1, from attempt 2 on, or canceled while waiting after attempt 1.
+            {
+                "if": { "required": ["lastDelayMs"] },
+                "then": { "anyOf": [
+                    { "properties": { "attempt": { "minimum": 2 } } },
+                    {
+                        "properties": {
+                            "phase": { "const": "pending" },
+                            "attempt": { "minimum": 1 },
+                        },
+                    },
+                    {
+                        "required": ["outcome"],
+                        "properties": {
+                            "phase": { "const": "canceled" },
+                            "attempt": { "const": 1 },
+                            "outcome": { "not": { "const": "canceled" } },
+                        },
+                    },
+                ] },
+            },
         ],
     })
 });

@@ -158,37 +158,43 @@ fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
         .runners
         .iter()
         .map(|v| {
-            let (outcome, kind_supported, failures, weight) = match &v.outcome {
-                RouteOutcome::Picked => ("picked", true, Vec::new(), None),
-                RouteOutcome::Outranked { weight } => (
-                    "outranked",
-                    true,
-                    Vec::new(),
-                    Some(format!("{weight:#018x}")),
-                ),
-                RouteOutcome::Rejected {
-                    kind_supported,
-                    failures,
-                } => ("rejected", *kind_supported, failures.clone(), None),
-                _ => ("rejected", false, Vec::new(), None),
+            let (outcome, kind_supported, weight) = match &v.outcome {
+                RouteOutcome::Picked => ("picked", true, None),
+                RouteOutcome::Outranked { weight } => {
+                    ("outranked", true, Some(format!("{weight:#018x}")))
+                }
+                RouteOutcome::Rejected { kind_supported, .. } => {
+                    ("rejected", *kind_supported, None)
+                }
+                _ => ("rejected", false, None),
             };
+            let failures = explained
+                .failures(v)
+                .map(|f| Failure {
+                    path: f.requirement.path.clone(),
+                    requirement: f.requirement.requirement.clone(),
+                    key: f.requirement.key.clone(),
+                    reason: f.reason.to_string(),
+                })
+                .collect();
+            let reason = explained.reason(v).to_string();
             let reason = match &v.outcome {
                 RouteOutcome::Rejected {
                     kind_supported: false,
                     ..
-                } => v.outcome.to_string().replacen(
+                } => reason.replacen(
                     "kind not supported",
                     &format!("runs {}, not {}", shown(v.kinds), explained.kind),
                     1,
                 ),
-                other => other.to_string(),
+                _ => reason,
             };
             Verdict {
                 id: v.runner.to_string(),
                 kinds: v.kinds,
                 outcome,
                 kind_supported,
-                failures: failures.into_iter().map(Failure::from).collect(),
+                failures,
                 weight,
                 reason,
             }

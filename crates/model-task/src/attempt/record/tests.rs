@@ -70,7 +70,7 @@ fn wire_rules() {
     check(json!({"cancelRequested": null}), Ok(()));
     // The lease expires after it was taken: the exact boundary.
     check(
-        json!({"leaseExpiresAt": "2025-01-01T00:00:00.001Z"}),
+        json!({"leaseExpiresAt": "2025-01-01T00:00:00.001Z", "state": "leased", "startedAt": null}),
         Ok(()),
     );
     check(
@@ -102,12 +102,46 @@ fn wire_rules() {
         Err("finishedAt is before the start"),
     );
     check(
-        json!({"state": "expired", "startedAt": null, "finishedAt": "2025-01-01T00:00:00Z"}),
+        json!({"state": "expired", "startedAt": null, "finishedAt": "2025-01-01T00:00:30Z"}),
         Ok(()),
     );
     check(
         json!({"state": "expired", "startedAt": null, "finishedAt": "2024-12-31T23:59:59Z"}),
         Err("finishedAt is before the start"),
+    );
+    // Expiry ends an attempt at or after its lease's expiry, never before: the boundary.
+    check(
+        json!({"state": "expired", "finishedAt": "2025-01-01T00:00:30Z"}),
+        Ok(()),
+    );
+    check(
+        json!({"state": "expired", "finishedAt": "2025-01-01T00:00:29.999Z"}),
+        Err("invalid finishedAt: an expired attempt ends at or after its lease expiry"),
+    );
+    // A runner starts and reports only under a live lease.
+    check(json!({"startedAt": "2025-01-01T00:00:29.999Z"}), Ok(()));
+    check(
+        json!({"startedAt": "2025-01-01T00:00:30Z"}),
+        Err("invalid startedAt: the attempt started after its lease expired"),
+    );
+    check(
+        json!({"state": "cancelling", "cancelRequested": true, "startedAt": "2025-01-01T00:00:31Z"}),
+        Err("invalid startedAt: the attempt started after its lease expired"),
+    );
+    check(
+        json!({"state": "succeeded", "finishedAt": "2025-01-01T00:00:29.999Z"}),
+        Ok(()),
+    );
+    for state in ["succeeded", "failed", "timeout"] {
+        check(
+            json!({"state": state, "finishedAt": "2025-01-01T00:00:30Z"}),
+            Err("invalid finishedAt: a reported result comes in before the lease expires"),
+        );
+    }
+    // A canceled attempt may end by expiry, after the lease.
+    check(
+        json!({"state": "canceled", "cancelRequested": true, "finishedAt": "2025-01-01T00:01:00Z"}),
+        Ok(()),
     );
     // A reported state needs a start; an expired or canceled attempt may never have started.
     check(
@@ -132,7 +166,7 @@ fn wire_rules() {
         json!({"error": "x"}),
         Err("exitCode and error need a final state"),
     );
-    let mut expired = finished("expired");
+    let mut expired = json!({"state": "expired", "finishedAt": "2025-01-01T00:00:40Z"});
     expired["exitCode"] = json!(1);
     check(expired, Err("an expired attempt has no reported result"));
     // Cancel intent: set in cancelling, may stay in canceled, nowhere else.
@@ -152,7 +186,7 @@ fn wire_rules() {
     canceled["cancelRequested"] = json!(true);
     check(canceled, Ok(()));
     check(finished("canceled"), Ok(()));
-    let mut expired = finished("expired");
+    let mut expired = json!({"state": "expired", "finishedAt": "2025-01-01T00:00:40Z"});
     expired["cancelRequested"] = json!(true);
     check(expired, Err("cancel intent can only end canceled"));
 }

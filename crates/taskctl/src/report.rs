@@ -31,11 +31,7 @@ pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<
 
 /// Writes one problem of the input `name` on a line: `NAME:LINE:COLUMN: MESSAGE` for a syntax
 /// error, `NAME: PATH: MESSAGE` for a field, `NAME: MESSAGE` for the whole document.
-pub(crate) fn write_problem(
-    out: &mut dyn Write,
-    name: &str,
-    problem: &Problem,
-) -> Result<(), CommandError> {
+pub(crate) fn write_problem(out: &mut dyn Write, name: &str, problem: &Problem) -> io::Result<()> {
     match (problem.line, problem.column, problem.path.as_str()) {
         (Some(line), Some(column), _) => {
             writeln!(out, "{name}:{line}:{column}: {}", problem.message)?

@@ -5,11 +5,11 @@ use std::io::{Read, Write};
 use std::time::SystemTime;
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use serde::{Deserialize as _, Serialize};
+use serde::Serialize;
 use taskmodel::schedule::{CronExpr, Schedule, ScheduleError, Trigger, Zone};
 
 use crate::cli::{NextArgs, Output, ScheduleArgs, ScheduleCommand};
-use crate::diagnose::{Problem, parse_json};
+use crate::diagnose::{Problem, parse_first, parse_json};
 use crate::input;
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json, write_problem};
@@ -159,8 +159,7 @@ fn from_schedule(
     let text = text.map_err(|reason| vec![Problem::at("", reason)])?;
     // A syntax error keeps its line and column; a broken rule names its own field path.
     let value = parse_json(&text).map_err(|problem| vec![problem])?;
-    let schedule =
-        Schedule::deserialize(&value).map_err(|err| vec![Problem::at("", err.to_string())])?;
+    let schedule = parse_first::<Schedule>(value).map_err(|problem| vec![problem])?;
     let zone = match schedule.trigger() {
         Trigger::Cron { time_zone, .. } => *time_zone,
         _ => Zone::UTC,

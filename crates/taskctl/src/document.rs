@@ -6,6 +6,7 @@ use serde_json::value::RawValue;
 use taskmodel::flow::{self, FlowSpec};
 use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskEnv, TaskKind, TaskSpec, TaskStatus};
@@ -13,11 +14,18 @@ use taskmodel::{FailurePolicy, Slot, TriggerRule};
 
 use crate::diagnose::{
     Field, Problem, flow_problems, has_any_field, keys_wire, parse_fields, parse_first, parse_json,
-    parse_text, read_once, task_problem,
+    parse_text, plain_wire, read_once, task_problem,
 };
 
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+
+/// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
+/// first).
+const SCHEDULE_KEYS: [&str; 1] = ["trigger"];
+
+// Every rule of a schedule comes back from serde, each message naming its field path.
+plain_wire!(Schedule);
 
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,13 +38,19 @@ pub enum Shape {
     /// A flow of jobs, each job's spec held to the submit-boundary rules
     /// ([`FlowSpec::validate`]).
     Flow,
+    /// A schedule: a trigger and a task template, the template held to the submit-boundary
+    /// rules.
+    Schedule,
 }
 
 impl Shape {
-    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), one with `jobs` for a flow, anything else for a spec.
+    /// A schedule has a `trigger`; a task has `metadata`, `spec` and `status`, and a document
+    /// with any of them is taken for a task (and told what it lacks); a flow has `jobs`;
+    /// anything else is a spec.
     fn of(value: &RawValue) -> Self {
-        if has_any_field(value, &TASK_KEYS) {
+        if has_any_field(value, &SCHEDULE_KEYS) {
+            Self::Schedule
+        } else if has_any_field(value, &TASK_KEYS) {
             Self::Task
         } else if has_any_field(value, &["jobs"]) {
             Self::Flow
@@ -51,6 +65,7 @@ impl Shape {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
             Self::Flow => "flow",
+            Self::Schedule => "schedule",
         }
     }
 }
@@ -75,10 +90,10 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; one with `jobs` is a
-/// [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, and the specs of a flow's jobs, are
-/// held to the submit-boundary rules. The diagnosis holds no more than a few times the text
-/// (docs/limits.md).
+/// A document with `trigger` is a [`Schedule`]; one with `metadata`, `spec` or `status` is a
+/// [`Task`]; one with `jobs` is a [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, and the
+/// specs of a flow's jobs and of a schedule's template, are held to the submit-boundary rules.
+/// The diagnosis holds no more than a few times the text (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -116,6 +131,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
         Shape::Flow => parse_text::<FlowSpec>(text).map(drop),
+        Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
 }
@@ -126,6 +142,7 @@ fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
         Shape::Flow => check_flow(value),
+        Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
 }
@@ -154,6 +171,14 @@ const TASK_FIELDS: &[Field] = &[
     },
     Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
+
+/// The fields of a schedule checked on their own: the template, field by field and against
+/// the submit boundary (its problems' paths start with `spec`). The schedule's other rules
+/// come from parsing the whole, each error naming its field (`trigger.cron: ...`).
+const SCHEDULE_FIELDS: &[Field] = &[Field {
+    name: "spec",
+    check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+}];
 
 /// Parses a spec, reporting every bad field.
 fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {

@@ -3,6 +3,7 @@
 use clap::builder::PossibleValuesParser;
 use taskmodel::flow::{FlowJob, FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::query::TaskQuery;
+use taskmodel::schedule::{Action, Schedule, Trigger};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
@@ -191,6 +192,21 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "FlowStatus",
         about: "a flow's status, rolled up from its jobs' states",
         schema: schema_of::<FlowStatus>,
+    },
+    WireType {
+        name: "Schedule",
+        about: "a task template fired by a trigger (cron, interval or once)",
+        schema: schema_of::<Schedule>,
+    },
+    WireType {
+        name: "Trigger",
+        about: "when a schedule fires: cron in a time zone, everyMs, or at",
+        schema: schema_of::<Trigger>,
+    },
+    WireType {
+        name: "Action",
+        about: "one firing (a scheduled tick or a webhook delivery) and its status",
+        schema: schema_of::<Action>,
     },
 ];
 

@@ -114,6 +114,9 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "JobResult" => parse::<JobResult>(json),
         "SkipReason" => parse::<SkipReason>(json),
         "FlowStatus" => parse::<FlowStatus>(json),
+        "Schedule" => parse::<taskmodel::schedule::Schedule>(json),
+        "Trigger" => parse::<taskmodel::schedule::Trigger>(json),
+        "Action" => parse::<taskmodel::schedule::Action>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -219,6 +222,9 @@ fn every_example_file_validates_against_its_schema() {
         } else if name.starts_with("task") {
             both_accept("Task", &json, &what);
             "task"
+        } else if name.starts_with("schedule-") {
+            both_accept("Schedule", &json, &what);
+            "schedule"
         } else if name.starts_with("invalid-spec") {
             parser_rejects("TaskSpec", &json, Schema::Rejects, &what);
             "invalid spec"
@@ -238,7 +244,7 @@ fn every_example_file_validates_against_its_schema() {
             "inventory"
         } else {
             panic!(
-                "{what}: which type is this? Name it spec-*, task*, flow-*, invalid-spec*, invalid-flow* or add it here"
+                "{what}: which type is this? Name it spec-*, task*, schedule-*, flow-*, invalid-spec*, invalid-flow* or add it here"
             )
         };
         *seen.entry(kind).or_default() += 1;
@@ -246,6 +252,7 @@ fn every_example_file_validates_against_its_schema() {
     for kind in [
         "spec",
         "task",
+        "schedule",
         "invalid spec",
         "flow",
         "invalid flow",

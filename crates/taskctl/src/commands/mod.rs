@@ -4,6 +4,7 @@ mod backoff;
 mod check;
 mod flow;
 mod route;
+mod schedule;
 mod schema;
 mod selector;
 
@@ -26,5 +27,6 @@ pub(crate) fn run(
         Command::Selector(args) => selector::run(args, cli.output, out),
         Command::Route(args) => route::run(args, cli.output, stdin, out),
         Command::Flow(args) => flow::run(args, cli.output, stdin, out),
+        Command::Schedule(args) => schedule::run(args, cli.output, stdin, out),
     }
 }

@@ -109,7 +109,16 @@ macro_rules! plain_wire {
     )*};
 }
 
-plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
+plain_wire!(
+    Slot,
+    TaskId,
+    RestartPolicy,
+    AdmissionPolicy,
+    String,
+    u32,
+    i32,
+    u64
+);
 
 /// Parses `text` as JSON, or the syntax error with its line and column.
 pub(crate) fn parse_json(text: &str) -> Result<Value, Problem> {

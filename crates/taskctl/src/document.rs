@@ -6,12 +6,27 @@ use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
+use taskmodel::task::task::{TASK_API_VERSION, TASK_KIND, check_type};
+use taskmodel::task::{
+    ManifestMeta, ObjectMeta, Parsed, Task, TaskKind, TaskManifest, TaskSpec, TaskStatus,
+};
 
-use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};
+use crate::diagnose::{
+    Field, Problem, parse_all, parse_fields, parse_json, parse_text, task_problem,
+};
 
-/// The keys that make a document a whole task rather than a spec.
-const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+/// The keys that make a document a task or a manifest rather than a spec.
+const RESOURCE_KEYS: [&str; 4] = ["apiVersion", "metadata", "spec", "status"];
+
+/// The metadata keys the control plane owns: a document whose metadata has one is a stored task.
+const STORED_META_KEYS: [&str; 6] = [
+    "uid",
+    "tenant",
+    "resourceVersion",
+    "generation",
+    "createdAt",
+    "updatedAt",
+];
 
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -19,17 +34,32 @@ const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
 pub enum Shape {
     /// A task spec, held to the submit-boundary rules ([`TaskSpec::validate`]).
     TaskSpec,
-    /// A whole task: metadata, spec and status, held to the parsing rules.
+    /// A manifest, what a caller submits: held to the submit-boundary rules
+    /// ([`TaskManifest::validate`]).
+    TaskManifest,
+    /// A whole stored task: metadata, spec and status, held to the parsing rules.
     Task,
 }
 
 impl Shape {
-    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), anything else for a spec.
+    /// A document with `apiVersion`, `metadata`, `spec` or `status` is a resource (and is
+    /// told what it lacks): a stored task when it has a status or metadata the control plane
+    /// owns (a uid, versions, times), else a manifest. Anything else is a spec.
     fn of(value: &Value) -> Self {
-        match value.as_object() {
-            Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
-            _ => Self::TaskSpec,
+        let Some(object) = value.as_object() else {
+            return Self::TaskSpec;
+        };
+        if !RESOURCE_KEYS.iter().any(|key| object.contains_key(*key)) {
+            return Self::TaskSpec;
+        }
+        let stored_meta = object
+            .get("metadata")
+            .and_then(Value::as_object)
+            .is_some_and(|meta| STORED_META_KEYS.iter().any(|key| meta.contains_key(*key)));
+        if object.contains_key("status") || stored_meta {
+            Self::Task
+        } else {
+            Self::TaskManifest
         }
     }
 
@@ -37,6 +67,7 @@ impl Shape {
     pub(crate) const fn describe(self) -> &'static str {
         match self {
             Self::TaskSpec => "task spec",
+            Self::TaskManifest => "task manifest",
             Self::Task => "task",
         }
     }
@@ -62,8 +93,9 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules.
+/// A document with `apiVersion`, `metadata`, `spec` or `status` is a [`Task`] (when it has a
+/// status or stored metadata) or a [`TaskManifest`]; anything else is a [`TaskSpec`]. Specs
+/// and manifests are held to the submit-boundary rules.
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -98,6 +130,7 @@ pub fn check_document(text: &str) -> Checked {
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
+        Shape::TaskManifest => parse_text::<TaskManifest>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
     };
     read.err()
@@ -107,6 +140,8 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
 fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
+        Shape::TaskManifest => parse_fields::<Parsed<TaskManifest>>(value, MANIFEST_FIELDS)
+            .and_then(|manifest| manifest.validate().map_err(|err| vec![task_problem(&err)])),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
@@ -125,10 +160,46 @@ const SPEC_FIELDS: &[Field] = &[
     Field::of::<Option<Parsed<LabelSelector>>>("runnerSelector"),
     Field::of::<Option<Parsed<Labels>>>("labels"),
     Field::of::<Option<u32>>("maxRetries"),
+    Field::of::<Option<i32>>("priority"),
+    Field::of::<Option<u64>>("ttlAfterFinishedMs"),
+];
+
+/// `apiVersion`, checked as the library checks it.
+const API_VERSION: Field = Field {
+    name: "apiVersion",
+    check: |value| type_field(value, |text| check_type(text, TASK_KIND)),
+};
+
+/// `kind`, checked as the library checks it.
+const KIND: Field = Field {
+    name: "kind",
+    check: |value| type_field(value, |text| check_type(TASK_API_VERSION, text)),
+};
+
+/// A type field's value: a string the library accepts.
+fn type_field(
+    value: &Value,
+    check: fn(&str) -> Result<(), taskmodel::task::TaskError>,
+) -> Result<(), Vec<Problem>> {
+    let text = parse_all::<String>(value)?;
+    check(&text).map_err(|err| vec![Problem::at("", err.message())])
+}
+
+/// The fields of a manifest; the spec is checked field by field too.
+const MANIFEST_FIELDS: &[Field] = &[
+    API_VERSION,
+    KIND,
+    Field::of::<Parsed<ManifestMeta>>("metadata"),
+    Field {
+        name: "spec",
+        check: |value| parse_spec(value).map(drop),
+    },
 ];
 
 /// The fields of a task; the spec is checked field by field too.
 const TASK_FIELDS: &[Field] = &[
+    API_VERSION,
+    KIND,
     Field::of::<Parsed<ObjectMeta>>("metadata"),
     Field {
         name: "spec",

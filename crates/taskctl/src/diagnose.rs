@@ -139,7 +139,10 @@ plain_wire!(
     TaskId,
     RestartPolicy,
     AdmissionPolicy,
+    String,
     u32,
+    i32,
+    u64,
     FlowId,
     JobName,
     FailurePolicy,
@@ -299,6 +302,12 @@ impl<'de> Visitor<'de> for FieldsVisitor {
         }
         Ok(fields)
     }
+}
+
+/// The value of `value`'s field `name` (the last, when the object names it twice), or `None`
+/// when `value` is not an object or has no such field.
+pub(crate) fn field_value<'a>(value: &'a RawValue, name: &str) -> Option<&'a RawValue> {
+    fields(value).and_then(|fields| fields.get(name).copied())
 }
 
 /// Whether `value` is an object with a field named one of `names`; reads the keys, builds nothing.

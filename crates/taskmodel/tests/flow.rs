@@ -51,9 +51,20 @@ fn a_flow_runs_its_tasks_through_the_task_lifecycle() {
     let flow: FlowSpec = serde_json::from_str(FLOW).unwrap();
     flow.validate().unwrap();
     let mut run = FlowRun::new(&flow);
+    // Each job's task is created from a manifest the flow controls (an owner reference).
+    let flow_uid = Uid::from_u128(0x0192_0000_0000_7000_8000_0000_0000_0001);
+    let owner = OwnerReference::new(OwnerKind::Flow, flow.name().as_str(), flow_uid)
+        .unwrap()
+        .controlling();
+    let tenant = TenantId::new("acme").unwrap();
     let task = |job: &str| {
         let id = TaskId::new(format!("{}.{job}", flow.name())).unwrap();
-        Task::new(id, flow.task_spec(job).unwrap(), at(0))
+        let meta = ManifestMeta::new(id)
+            .with_owner_references(vec![owner.clone()])
+            .unwrap();
+        let manifest = TaskManifest::new(meta, flow.task_spec(job).unwrap());
+        let uid = Uid::from_u128(100 + job.len() as u128);
+        Task::create(manifest, tenant.clone(), uid, at(0)).unwrap()
     };
 
     // extract fails once, is restarted by its policy, and succeeds: only then does

@@ -27,7 +27,8 @@
 //! and returns the [`FlowChanges`]. The flow's [`FlowStatus`] rolls up from the job states,
 //! and its result collects each job's [`JobResult`] under the job's name.
 //!
-//! [`task_key`], [`run_key`], [`flow_key`] and [`schedule_key`] name the resources in a store.
+//! [`task_key`], [`run_key`], [`flow_key`] and [`schedule_key`] name the resources in a store,
+//! each under its tenant.
 //!
 //! Every input is bounded by a public constant: [`MAX_FLOW_JOBS`], [`MAX_JOB_DEPENDENCIES`],
 //! [`MAX_FLOW_DEPENDENCIES`], [`MAX_RESULT_ENTRIES`], [`MAX_RESULT_KEY_BYTES`],

@@ -17,7 +17,7 @@ use model_flow::{
     FailurePolicy, FlowError, FlowJob, FlowRun, FlowSpec, FlowStatus, JobState, SkipReason,
     TriggerRule, flow_key, run_key, schedule_key, task_key,
 };
-use model_ids::{FlowId, JobName, ScheduleId, TaskId};
+use model_ids::{FlowId, JobName, ScheduleId, TaskId, TenantId};
 use model_task::{RestartDecision, TaskEnv, TaskKind, TaskPhase, TaskSpec};
 use proptest::prelude::*;
 
@@ -267,23 +267,24 @@ proptest! {
 
     #[test]
     fn storage_keys_never_collide(
-        a in ("[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
-        b in ("[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
+        a in ("[ab.]{1,3}", "[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
+        b in ("[ab.]{1,3}", "[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
     ) {
-        let key = |(id, resource, attempt): &(String, usize, u32)| -> Option<String> {
+        let key = |(tenant, id, resource, attempt): &(String, String, usize, u32)| -> Option<String> {
+            let tenant = TenantId::new(tenant).ok()?;
             Some(match resource {
-                0 => task_key(&TaskId::new(id).ok()?),
-                1 => run_key(&TaskId::new(id).ok()?, *attempt),
-                2 => flow_key(&FlowId::new(id).ok()?),
-                3 => schedule_key(&ScheduleId::new(id).ok()?),
-                _ => model_flow::run_key_prefix(&TaskId::new(id).ok()?),
+                0 => task_key(&tenant, &TaskId::new(id).ok()?),
+                1 => run_key(&tenant, &TaskId::new(id).ok()?, *attempt),
+                2 => flow_key(&tenant, &FlowId::new(id).ok()?),
+                3 => schedule_key(&tenant, &ScheduleId::new(id).ok()?),
+                _ => model_flow::run_key_prefix(&tenant, &TaskId::new(id).ok()?),
             })
         };
         let (Some(ka), Some(kb)) = (key(&a), key(&b)) else {
             return Ok(());
         };
         // Only a run key reads the attempt.
-        let same = a.0 == b.0 && a.1 == b.1 && (a.1 != 1 || a.2 == b.2);
+        let same = a.0 == b.0 && a.1 == b.1 && a.2 == b.2 && (a.2 != 1 || a.3 == b.3);
         prop_assert_eq!(ka == kb, same, "{} and {}", ka, kb);
     }
 }

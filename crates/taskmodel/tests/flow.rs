@@ -130,10 +130,10 @@ fn a_flow_runs_its_tasks_through_the_task_lifecycle() {
     assert_eq!(results, [("extract", "2"), ("notify", "1")]);
     let stored: FlowRun = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
     assert_eq!(stored, run);
-    assert_eq!(flow_key(flow.name()), "flow:nightly-etl");
+    assert_eq!(flow_key(&tenant, flow.name()), "flow:acme:nightly-etl");
     assert_eq!(
-        run_key(extract.id(), 2),
-        "run:nightly-etl.extract:0000000002"
+        run_key(extract.metadata().tenant(), extract.id(), 2),
+        "run:acme:nightly-etl.extract:0000000002"
     );
 }
 

@@ -5,8 +5,9 @@
 //! a name's text only when those bits match, and the table for 100,000 jobs takes 1 MiB
 //! (it stays in a core's cache more than a table of keys would). The hash is foldhash with
 //! a random seed per index: several times faster than std's SipHash on short names, and a
-//! flow cannot be written to collide without knowing the seed. The table is at most three
-//! quarters full, and probing is linear.
+//! flow cannot be written to collide without knowing the seed. The seed decides only where a
+//! name sits in the table: no position, order, error or `Debug` output depends on it. The
+//! table is at most three quarters full, and probing is linear.
 
 use std::hash::BuildHasher;
 

@@ -297,3 +297,33 @@ fn starts_saturate() {
     assert_eq!(starts([2, 0, 3].into_iter()), [0, 2, 2, 5]);
     assert_eq!(starts([usize::MAX, 1].into_iter()), [0, u32::MAX, u32::MAX]);
 }
+
+#[test]
+fn the_hash_seed_changes_no_output() {
+    // Each build draws a new seed for its name index; the graph, its order and levels, its
+    // Debug form and its first error come out the same every time.
+    let jobs: Jobs<'_> = &[
+        ("load", &["transform"]),
+        ("extract", &[]),
+        ("transform", &["extract"]),
+        ("audit", &["extract"]),
+    ];
+    let bad: Jobs<'_> = &[("a", &[]), ("b", &["a"]), ("a", &["zz"]), ("b", &[])];
+    let first = graph(jobs).unwrap();
+    let first_error = error(bad);
+    for _ in 0..16 {
+        let again = graph(jobs).unwrap();
+        assert_eq!(again, first);
+        assert_eq!(format!("{again:?}"), format!("{first:?}"));
+        assert_eq!(
+            again.order().collect::<Vec<_>>(),
+            first.order().collect::<Vec<_>>()
+        );
+        assert_eq!(again.levels(), first.levels());
+        assert_eq!(error(bad), first_error);
+    }
+    assert_eq!(
+        first_error,
+        r#"jobs[2].name: duplicate job name "a", first at jobs[0]"#
+    );
+}

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use model_ids::ErrorKind;
-use model_ids::text::quote;
+use model_ids::text::{quote, shorten};
 
 use crate::shim::Uid;
 
@@ -135,6 +135,11 @@ pub enum InvalidReason {
         /// Why it must be there.
         rule: &'static str,
     },
+    /// Fields that do not fit together.
+    Inconsistent {
+        /// The rule they break.
+        rule: &'static str,
+    },
 }
 
 impl fmt::Display for InvalidReason {
@@ -149,6 +154,7 @@ impl fmt::Display for InvalidReason {
             ),
             Self::Duplicate => f.write_str("named twice"),
             Self::Missing { rule } => write!(f, "missing: {rule}"),
+            Self::Inconsistent { rule } => f.write_str(rule),
         }
     }
 }
@@ -178,7 +184,7 @@ impl RetentionError {
     ) -> Self {
         Self::Invalid {
             path: path.into(),
-            input: Some(input.to_owned()),
+            input: Some(shorten(input)),
             reason,
         }
     }

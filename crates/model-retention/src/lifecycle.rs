@@ -4,6 +4,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::error::{InvalidReason, RetentionError};
+
 /// How a finished resource ended, for history limits: a schedule keeps its newest
 /// succeeded and its newest failed runs apart, as Kubernetes' CronJob keeps successful and
 /// failed jobs.
@@ -47,8 +49,7 @@ pub enum Outcome {
 /// assert_eq!(Lifecycle::Draft.stage(later, Some(0), true), Stage::Draft);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(tag = "state", rename_all = "camelCase", deny_unknown_fields)]
+#[serde(try_from = "LifecycleRaw", into = "LifecycleRaw")]
 pub enum Lifecycle {
     /// Active: mutable, owned work may still be added, never collected.
     Draft,
@@ -119,6 +120,63 @@ impl Lifecycle {
             Self::Sealed { .. } => match self.expires_at(ttl_ms) {
                 Some(expiry) if now >= expiry && owns_nothing => Stage::Expired,
                 _ => Stage::Sealed,
+            },
+        }
+    }
+}
+
+/// The two stored states, as the wire names them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum State {
+    Draft,
+    Sealed,
+}
+
+/// The wire form of [`Lifecycle`]: a state, and for a sealed one when and how.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct LifecycleRaw {
+    state: State,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<DateTime<Utc>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    outcome: Option<Outcome>,
+}
+
+impl TryFrom<LifecycleRaw> for Lifecycle {
+    type Error = RetentionError;
+
+    fn try_from(raw: LifecycleRaw) -> Result<Self, RetentionError> {
+        let rule =
+            |path: &str, rule| RetentionError::invalid(path, InvalidReason::Missing { rule });
+        match (raw.state, raw.at, raw.outcome) {
+            (State::Draft, None, None) => Ok(Self::Draft),
+            (State::Draft, _, _) => Err(RetentionError::invalid(
+                "state",
+                InvalidReason::Inconsistent {
+                    rule: "a draft has no `at` or `outcome` (it has not finished)",
+                },
+            )),
+            (State::Sealed, Some(at), Some(outcome)) => Ok(Self::Sealed { at, outcome }),
+            (State::Sealed, None, _) => Err(rule("at", "a sealed resource says when it finished")),
+            (State::Sealed, _, None) => Err(rule("outcome", "a sealed resource says how it ended")),
+        }
+    }
+}
+
+impl From<Lifecycle> for LifecycleRaw {
+    fn from(lifecycle: Lifecycle) -> Self {
+        match lifecycle {
+            Lifecycle::Draft => Self {
+                state: State::Draft,
+                at: None,
+                outcome: None,
+            },
+            Lifecycle::Sealed { at, outcome } => Self {
+                state: State::Sealed,
+                at: Some(at),
+                outcome: Some(outcome),
             },
         }
     }

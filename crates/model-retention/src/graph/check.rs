@@ -146,6 +146,11 @@ fn cycle(resources: &[OwnedResource], forest: &Forest, start: usize) -> Retentio
     // The walk went from each resource to its owner; the message goes owner first.
     let mut members: Vec<usize> = path.get(from..).unwrap_or_default().to_vec();
     members.reverse();
+    // Start at the member listed first in the slice, so the message does not depend on
+    // where the walk came in.
+    if let Some(first) = (0..members.len()).min_by_key(|&k| members.get(k)) {
+        members.rotate_left(first);
+    }
     let mut labels: Vec<String> = members
         .iter()
         .take(CYCLE_SHOWN)

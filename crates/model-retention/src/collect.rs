@@ -133,7 +133,7 @@ impl<'a> Collection<'a> {
 }
 
 /// What may be deleted at `now` among `resources`, under the default
-/// [`RetentionPolicy`] (use [`RetentionPolicy::collect`] for another).
+/// [`RetentionPolicy`] (use [`collect_with`] for another).
 ///
 /// A resource may be deleted when it is finished (sealed), no owner still needs it, and
 /// either its own reasons hold (its time to live passed, it is past its controller's
@@ -206,8 +206,8 @@ impl Settings {
     }
 }
 
-/// [`collect`] under `policy`.
-pub(crate) fn collect_with<'a>(
+/// What may be deleted at `now` among `resources` under `policy` (see [`collect`]).
+pub fn collect_with<'a>(
     policy: &RetentionPolicy,
     now: DateTime<Utc>,
     resources: &'a [OwnedResource],

@@ -54,7 +54,7 @@ mod resource;
 mod shim;
 
 pub use crate::{
-    collect::{Collection, DeleteReason, Deletion, Release, ReleaseReason, collect},
+    collect::{Collection, DeleteReason, Deletion, Release, ReleaseReason, collect, collect_with},
     error::{InvalidReason, RetentionError},
     graph::check,
     kind::ResourceKind,

@@ -4,15 +4,12 @@
 
 mod wire;
 
-use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 pub(crate) use self::wire::{HistoryLimitsRaw, RetentionPolicyRaw, RetentionRuleRaw};
-use crate::collect::{Collection, collect_with};
 use crate::error::{InvalidReason, RetentionError};
 use crate::kind::ResourceKind;
 use crate::limits::{MAX_CLEANUP_PRIORITY, MAX_HISTORY_LIMIT, MAX_TTL_AFTER_FINISHED_MS};
-use crate::resource::OwnedResource;
 
 /// What happens to the resources an owner owns when the owner is deleted, after
 /// Kubernetes' propagation policies.
@@ -322,15 +319,6 @@ impl RetentionPolicy {
             ResourceKind::Schedule => self.schedule = rule,
         }
         self
-    }
-
-    /// What may be deleted at `now` under this policy (see [`collect`](crate::collect)).
-    pub fn collect<'a>(
-        &self,
-        now: DateTime<Utc>,
-        resources: &'a [OwnedResource],
-    ) -> Collection<'a> {
-        collect_with(self, now, resources)
     }
 }
 

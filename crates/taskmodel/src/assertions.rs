@@ -53,6 +53,10 @@ const _: () = {
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();
+    send_sync::<crate::OwnedResource>();
+    send_sync::<crate::RetentionPolicy>();
+    send_sync::<crate::Collection<'static>>();
+    send_sync::<model_retention::RetentionError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

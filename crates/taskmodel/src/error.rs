@@ -3,6 +3,7 @@
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
+use model_retention::RetentionError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -50,6 +51,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A resource view, a retention rule or an ownership graph is refused (layer 4,
+    /// [`model_retention`]).
+    #[error(transparent)]
+    Retention(#[from] RetentionError),
 }
 
 impl Error {
@@ -62,6 +67,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Retention(err) => err.kind(),
         }
     }
 }

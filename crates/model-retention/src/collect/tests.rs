@@ -71,7 +71,7 @@ struct Case {
 
 fn check(case: Case) {
     let resources: Vec<OwnedResource> = case.view.into_iter().map(|b| b.build().unwrap()).collect();
-    let collection = case.policy.collect(now(), &resources);
+    let collection = collect_with(&case.policy, now(), &resources);
     let deleted: Vec<(&str, DeleteReason)> = collection
         .deletions()
         .iter()

@@ -77,7 +77,11 @@ fn every_variant_says_what_is_wrong_and_has_a_kind() {
 #[test]
 fn a_long_input_is_quoted_short() {
     let err = RetentionError::invalid_input("name", &"x".repeat(300), InvalidReason::Empty);
-    let RetentionError::Invalid { input: Some(ref input), .. } = err else {
+    let RetentionError::Invalid {
+        input: Some(ref input),
+        ..
+    } = err
+    else {
         panic!("{err:?}");
     };
     assert_eq!(input.chars().count(), model_ids::ERROR_INPUT_MAX_CHARS + 1);

@@ -136,7 +136,7 @@ enum State {
 /// The wire form of [`Lifecycle`]: a state, and for a sealed one when and how.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct LifecycleRaw {
+pub(crate) struct LifecycleRaw {
     state: State,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     at: Option<DateTime<Utc>>,

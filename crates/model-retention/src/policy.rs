@@ -261,13 +261,11 @@ const DEFAULT_POLICY: RetentionPolicy = RetentionPolicy {
 /// The retention rule of every [`ResourceKind`]: the default table, with the kinds a caller
 /// overrides.
 ///
-/// | kind | cleanup priority | time to live after finishing | cascade | history kept | holds while active |
-/// | --- | --- | --- | --- | --- | --- |
-/// | attempt | 90 | none (goes with its task) | foreground | none | no |
-/// | action | 80 | 1 day | foreground | none | no |
-/// | task | 50 | 1 day | foreground | 100 succeeded, 100 failed attempts | yes |
-/// | flow | 30 | 1 day | foreground | none | yes |
-/// | schedule | 10 | none (kept until deleted) | background | 3 succeeded, 1 failed | no |
+/// The defaults, in short: attempts (priority 90) stay as long as their task; actions
+/// (80), tasks (50) and flows (30) are kept a day after they finish; an active task holds
+/// its attempts (100 succeeded and 100 failed kept) and an active flow its tasks; schedules
+/// (10) are kept until deleted, keep CronJob's history (3 succeeded, 1 failed) and cascade
+/// in the background. `docs/retention.md` ("Defaults") has the table.
 ///
 /// On the wire: `{"rules": {"task": {...}, ...}}`; a kind listed replaces its default rule
 /// (its absent fields take the neutral values of [`RetentionRule::builder`]), the others

@@ -82,6 +82,30 @@ fn the_wire_form_reads_back_equal() {
 }
 
 #[test]
+fn the_wire_form_says_which_rule_a_lifecycle_breaks() {
+    let cases = [
+        (
+            r#"{"state":"draft","outcome":"failed"}"#,
+            "invalid state: a draft has no `at` or `outcome` (it has not finished)",
+        ),
+        (
+            r#"{"state":"sealed","outcome":"failed"}"#,
+            "invalid at: missing: a sealed resource says when it finished",
+        ),
+        (
+            r#"{"state":"sealed","at":"2026-11-22T02:00:00Z","outcome":null}"#,
+            "invalid outcome: missing: a sealed resource says how it ended",
+        ),
+    ];
+    for (json, want) in cases {
+        let err = serde_json::from_str::<Lifecycle>(json)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with(want), "{json}: {err}");
+    }
+}
+
+#[test]
 fn the_wire_form_rejects_what_is_not_a_lifecycle() {
     for json in [
         r#"{"state":"expired"}"#,

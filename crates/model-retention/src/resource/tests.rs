@@ -214,6 +214,10 @@ fn the_wire_form_checks_every_rule() {
         (format!(r#"{{{base}, "history": {{"succeeded": 10001, "failed": 0}}}}"#), "invalid history.succeeded: 10001 is larger than the maximum 10000"),
         (r#"{"kind": "task", "tenant": "acme", "name": "load", "lifecycle": {"state": "draft"}}"#.to_owned(), "invalid uid: missing"),
         (format!(r#"{{{base}, "owner": []}}"#), "unknown field `owner`"),
+        (
+            r#"{"kind": "attempt", "tenant": "acme", "name": "t/1", "lifecycle": {"state": "sealed", "outcome": "failed"}}"#.to_owned(),
+            "invalid lifecycle.at: missing: a sealed resource says when it finished",
+        ),
         (format!(r#"{{{base}, "cascade": "Orphan"}}"#), "unknown variant `Orphan`"),
     ];
     for (json, want) in rejected {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serializer};
 
 use super::OwnedResource;
 use crate::kind::ResourceKind;
-use crate::lifecycle::Lifecycle;
+use crate::lifecycle::{Lifecycle, LifecycleRaw};
 use crate::limits::OwnerReferences;
 use crate::policy::{CascadePolicy, HistoryLimitsRaw};
 use crate::shim::{OwnerReference, Uid};
@@ -24,7 +24,7 @@ pub(crate) struct OwnedResourceRaw {
     uid: Option<Uid>,
     #[serde(default)]
     owner_references: Option<BoundedVec<OwnerReference, OwnerReferences>>,
-    lifecycle: Lifecycle,
+    lifecycle: LifecycleRaw,
     #[serde(default)]
     ttl_after_finished_ms: Option<u64>,
     #[serde(default)]
@@ -37,6 +37,7 @@ impl TryFrom<OwnedResourceRaw> for OwnedResource {
     type Error = crate::error::RetentionError;
 
     fn try_from(raw: OwnedResourceRaw) -> Result<Self, Self::Error> {
+        let lifecycle = Lifecycle::try_from(raw.lifecycle).map_err(|err| err.at("lifecycle"))?;
         let history = raw
             .history
             .map(HistoryLimitsRaw::check)
@@ -51,7 +52,7 @@ impl TryFrom<OwnedResourceRaw> for OwnedResource {
                 .owner_references
                 .map(|owners| owners.into_inner().into())
                 .unwrap_or_default(),
-            lifecycle: raw.lifecycle,
+            lifecycle,
             ttl_after_finished_ms: raw.ttl_after_finished_ms,
             cascade: raw.cascade,
             history,

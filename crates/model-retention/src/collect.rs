@@ -144,8 +144,8 @@ impl<'a> Collection<'a> {
 /// foreground cascade goes only after everything it owns goes in the same collection or
 /// stays through another owner; with background it goes at once; with orphan it goes
 /// alone and what it owns is released. Nothing running is ever collected, and a resource
-/// on or under an ownership cycle, or with an ambiguous uid, is left alone ([`check`](crate::check)
-/// reports both). `docs/retention.md` has the rules and the default table.
+/// on or under an ownership cycle, or whose uid (its own, or the one it names as owner) two
+/// tasks, flows or schedules share, is left alone ([`check`](crate::check) reports both). `docs/retention.md` has the rules and the default table.
 ///
 /// Time and memory are linear in the resources and their owner references.
 ///

@@ -11,12 +11,9 @@ pub use self::check::check;
 use crate::resource::OwnedResource;
 use crate::shim::{OwnerReference, Uid};
 
-/// Where a uid leads: one resource, or several (an ambiguous identity).
-#[derive(Debug, Clone, Copy)]
-enum Slot {
-    One(usize),
-    Many,
-}
+/// The slot of a uid that several resources share (an ambiguous identity); any other slot
+/// is the one resource's position.
+const SHARED: usize = usize::MAX;
 
 /// The resolved ownership graph of a slice of resources, by position in the slice.
 ///
@@ -37,7 +34,8 @@ pub(crate) struct Forest {
     controller: Vec<Option<usize>>,
     /// Every resource that is not stuck, owners before what they own.
     order: Vec<usize>,
-    /// Resources left alone: an ambiguous uid (its own or an owner's), or on or under a cycle.
+    /// Resources left alone: a uid two possible owners share (its own or the one it names),
+    /// or on or under a cycle.
     stuck: Vec<bool>,
 }
 
@@ -57,23 +55,26 @@ enum Resolved {
 
 impl Forest {
     /// Resolves every reference of `resources` and orders them. Linear in the resources
-    /// and their references (one hash lookup per reference).
+    /// and their references: one hash insert per resource that can own (only tasks, flows
+    /// and schedules are indexed, since a reference names nothing else) and one lookup per
+    /// reference.
     pub(crate) fn new(resources: &[OwnedResource]) -> Self {
         let count = resources.len();
-        let mut by_uid: HashMap<Uid, Slot> = HashMap::with_capacity(count);
+        let owners_count = resources.iter().filter(|r| r.kind().can_own()).count();
+        let mut by_uid: HashMap<Uid, usize> = HashMap::with_capacity(owners_count);
         for (index, resource) in resources.iter().enumerate() {
-            if let Some(uid) = resource.uid() {
+            if let (true, Some(uid)) = (resource.kind().can_own(), resource.uid()) {
                 by_uid
                     .entry(uid)
-                    .and_modify(|slot| *slot = Slot::Many)
-                    .or_insert(Slot::One(index));
+                    .and_modify(|slot| *slot = SHARED)
+                    .or_insert(index);
             }
         }
         let resolve = |resource: &OwnedResource, reference: &OwnerReference| -> Resolved {
             match by_uid.get(&reference.uid()) {
                 None => Resolved::Gone,
-                Some(Slot::Many) => Resolved::Ambiguous,
-                Some(&Slot::One(owner)) => match resources.get(owner) {
+                Some(&SHARED) => Resolved::Ambiguous,
+                Some(&owner) => match resources.get(owner) {
                     Some(found)
                         if found.is_named_by(reference) && found.tenant() == resource.tenant() =>
                     {
@@ -87,11 +88,13 @@ impl Forest {
         let mut stuck = vec![false; count];
         let mut controller = vec![None; count];
         let mut owner_start = Vec::with_capacity(count + 1);
-        let mut owners = Vec::new();
+        let references = resources.iter().map(|r| r.owner_references().len()).sum();
+        let mut owners = Vec::with_capacity(references);
         let mut dependent_count = vec![0_usize; count];
         for (index, resource) in resources.iter().enumerate() {
             owner_start.push(owners.len());
-            if let Some(Slot::Many) = resource.uid().and_then(|uid| by_uid.get(&uid)) {
+            let own_slot = resource.uid().filter(|_| resource.kind().can_own());
+            if own_slot.and_then(|uid| by_uid.get(&uid)) == Some(&SHARED) {
                 set(&mut stuck, index);
             }
             for reference in resource.owner_references() {

@@ -35,7 +35,7 @@ enum Resolved {
 
 fn resolve(resources: &[OwnedResource], holder: &OwnedResource, r: &OwnerReference) -> Resolved {
     let same_uid: Vec<usize> = (0..resources.len())
-        .filter(|&i| resources[i].uid() == Some(r.uid()))
+        .filter(|&i| resources[i].kind().can_own() && resources[i].uid() == Some(r.uid()))
         .collect();
     match same_uid[..] {
         [] => Resolved::Gone,
@@ -102,7 +102,8 @@ pub(crate) fn collect(
     let owners_ref = &owners;
     let dependents = |o: usize| (0..n).filter(move |&e| owners_ref[e].contains(&o));
 
-    // Stuck: an ambiguous uid, its own or an owner's, or an owner chain that reaches a cycle.
+    // Stuck: a uid two resources that can own share (its own or an owner's), or an owner
+    // chain that reaches a cycle.
     let reach = |from: usize| {
         let mut seen = BTreeSet::new();
         let mut todo: Vec<usize> = owners[from].clone();
@@ -116,9 +117,11 @@ pub(crate) fn collect(
     let on_cycle: Vec<bool> = (0..n).map(|x| reach(x).contains(&x)).collect();
     let stuck: Vec<bool> = (0..n)
         .map(|d| {
-            let shared = resources[d]
-                .uid()
-                .is_some_and(|uid| (0..n).filter(|&i| resources[i].uid() == Some(uid)).count() > 1);
+            let owns = |i: usize| resources[i].kind().can_own();
+            let shared = owns(d)
+                && resources[d].uid().is_some_and(|uid| {
+                    (0..n).filter(|&i| owns(i) && resources[i].uid() == Some(uid)).count() > 1
+                });
             shared || ambiguous[d] || on_cycle[d] || reach(d).iter().any(|&x| on_cycle[x])
         })
         .collect();

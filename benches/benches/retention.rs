@@ -15,8 +15,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use model_ids::TenantId;
 use model_retention::{
-    Lifecycle, OwnedResource, OwnerKind, OwnerReference, Outcome, ResourceKind, Uid, check,
-    collect,
+    Lifecycle, Outcome, OwnedResource, OwnerKind, OwnerReference, ResourceKind, Uid, check, collect,
 };
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
@@ -83,7 +82,11 @@ impl Forest {
                 Lifecycle::Draft if attempt == attempts => Lifecycle::Draft,
                 Lifecycle::Sealed { at, outcome } => Lifecycle::sealed(
                     at,
-                    if attempt == attempts { outcome } else { Outcome::Failed },
+                    if attempt == attempts {
+                        outcome
+                    } else {
+                        Outcome::Failed
+                    },
                 ),
                 Lifecycle::Draft => self.lifecycle(usize::MAX, 1),
             };

@@ -338,18 +338,16 @@ fn releases<'a>(
             continue;
         }
         let live = forest.owners_of(index);
-        // Live owners are listed in reference order, skipping the references that do not
-        // resolve, so one cursor pairs them up.
-        let mut next_live = live.iter().peekable();
-        for reference in resource.owner_references() {
-            let owner = next_live
-                .peek()
-                .copied()
-                .copied()
-                .filter(|&o| resources.get(o).is_some_and(|r| r.is_named_by(reference)));
+        // Its live owners are its live references in order, so one cursor pairs them.
+        let mut next_live = live.iter();
+        for (position, reference) in resource.owner_references().iter().enumerate() {
+            let owner = if forest.is_live(index, position) {
+                next_live.next().copied()
+            } else {
+                None
+            };
             let reason = match owner {
                 Some(o) => {
-                    next_live.next();
                     if !flag(deleted, o) {
                         continue;
                     }

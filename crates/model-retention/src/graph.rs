@@ -11,6 +11,9 @@ pub use self::check::check;
 use crate::resource::OwnedResource;
 use crate::shim::{OwnerReference, Uid};
 
+// One bit per owner reference in `Forest::live`.
+const _: () = assert!(crate::limits::MAX_OWNER_REFERENCES <= 32);
+
 /// The slot of a uid that several resources share (an ambiguous identity); any other slot
 /// is the one resource's position.
 const SHARED: usize = usize::MAX;
@@ -32,6 +35,8 @@ pub(crate) struct Forest {
     dependents: Vec<Edge>,
     /// The live controller of each resource.
     controller: Vec<Option<usize>>,
+    /// For each resource, bit `k` set when its reference `k` is live.
+    live: Vec<u32>,
     /// Every resource that is not stuck, owners before what they own.
     order: Vec<usize>,
     /// Resources left alone: a uid two possible owners share (its own or the one it names),
@@ -87,6 +92,7 @@ impl Forest {
 
         let mut stuck = vec![false; count];
         let mut controller = vec![None; count];
+        let mut live = vec![0_u32; count];
         let mut owner_start = Vec::with_capacity(count + 1);
         let references = resources.iter().map(|r| r.owner_references().len()).sum();
         let mut owners = Vec::with_capacity(references);
@@ -97,10 +103,13 @@ impl Forest {
             if own_slot.and_then(|uid| by_uid.get(&uid)) == Some(&SHARED) {
                 set(&mut stuck, index);
             }
-            for reference in resource.owner_references() {
+            for (position, reference) in resource.owner_references().iter().enumerate() {
                 match resolve(resource, reference) {
                     Resolved::Live(owner) => {
                         owners.push(owner);
+                        if let Some(mask) = live.get_mut(index) {
+                            *mask |= 1_u32.checked_shl(position as u32).unwrap_or(0);
+                        }
                         if let Some(count) = dependent_count.get_mut(owner) {
                             *count += 1;
                         }
@@ -155,6 +164,7 @@ impl Forest {
             dependent_start,
             dependents,
             controller,
+            live,
             order: Vec::with_capacity(count),
             stuck,
         };
@@ -209,6 +219,16 @@ impl Forest {
     /// Its live controller.
     pub(crate) fn controller(&self, index: usize) -> Option<usize> {
         self.controller.get(index).copied().flatten()
+    }
+
+    /// Whether its reference at `position` is live (its owners in
+    /// [`owners_of`](Self::owners_of) are its live references in order).
+    pub(crate) fn is_live(&self, index: usize, position: usize) -> bool {
+        let mask = self.live.get(index).copied().unwrap_or(0);
+        u32::try_from(position)
+            .ok()
+            .and_then(|position| mask.checked_shr(position))
+            .is_some_and(|bits| bits & 1 == 1)
     }
 
     /// Whether it is left alone.

@@ -19,7 +19,7 @@ use proptest::prelude::*;
 
 fn config() -> ProptestConfig {
     ProptestConfig {
-        cases: 2_000,
+        cases: 512,
         ..ProptestConfig::default()
     }
 }

@@ -120,7 +120,10 @@ pub(crate) fn collect(
             let owns = |i: usize| resources[i].kind().can_own();
             let shared = owns(d)
                 && resources[d].uid().is_some_and(|uid| {
-                    (0..n).filter(|&i| owns(i) && resources[i].uid() == Some(uid)).count() > 1
+                    (0..n)
+                        .filter(|&i| owns(i) && resources[i].uid() == Some(uid))
+                        .count()
+                        > 1
                 });
             shared || ambiguous[d] || on_cycle[d] || reach(d).iter().any(|&x| on_cycle[x])
         })

@@ -51,6 +51,8 @@ mod lifecycle;
 mod limits;
 mod policy;
 mod resource;
+#[cfg(feature = "schema")]
+mod schema;
 mod shim;
 
 pub use crate::{

@@ -103,3 +103,23 @@ impl OwnerReference {
         self.controller
     }
 }
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Uid {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Uid".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for OwnerReference {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OwnerReference".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}

@@ -17,9 +17,14 @@ use common::reference;
 use model_retention::{CascadePolicy, OwnedResource, RetentionPolicy, collect_with};
 use proptest::prelude::*;
 
+/// 512 cases in the suite; `PROPTEST_CASES` sets another count.
 fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(512);
     ProptestConfig {
-        cases: 512,
+        cases,
         ..ProptestConfig::default()
     }
 }

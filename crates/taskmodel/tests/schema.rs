@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{ids, policy, query, selector, task};
+use taskmodel::{ids, policy, query, retention, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -96,6 +96,14 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<retention::OwnedResource>("OwnedResource");
+    check::<retention::ResourceKind>("ResourceKind");
+    check::<retention::Lifecycle>("Lifecycle");
+    check::<retention::Outcome>("Outcome");
+    check::<retention::RetentionPolicy>("RetentionPolicy");
+    check::<retention::RetentionRule>("RetentionRule");
+    check::<retention::CascadePolicy>("CascadePolicy");
+    check::<retention::HistoryLimits>("HistoryLimits");
 }
 
 #[test]

@@ -1,17 +1,27 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
 
-use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};
+use crate::diagnose::{
+    Field, Problem, has_any_field, parse_fields, parse_json, parse_text, plain_wire, task_problem,
+};
 
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+
+/// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
+/// first).
+const SCHEDULE_KEYS: [&str; 1] = ["trigger"];
+
+// Every rule of a schedule comes back from serde, each message naming its field path.
+plain_wire!(Schedule);
 
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -21,15 +31,21 @@ pub enum Shape {
     TaskSpec,
     /// A whole task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A schedule: a trigger and a task template, the template held to the submit-boundary
+    /// rules.
+    Schedule,
 }
 
 impl Shape {
-    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), anything else for a spec.
-    fn of(value: &Value) -> Self {
-        match value.as_object() {
-            Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
-            _ => Self::TaskSpec,
+    /// A schedule has a `trigger`; a task has `metadata`, `spec` and `status`, and a document
+    /// with any of them is taken for a task (and told what it lacks); anything else is a spec.
+    fn of(value: &RawValue) -> Self {
+        if has_any_field(value, &SCHEDULE_KEYS) {
+            Self::Schedule
+        } else if has_any_field(value, &TASK_KEYS) {
+            Self::Task
+        } else {
+            Self::TaskSpec
         }
     }
 
@@ -38,6 +54,7 @@ impl Shape {
         match self {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
+            Self::Schedule => "schedule",
         }
     }
 }
@@ -62,8 +79,9 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules.
+/// A document with `trigger` is a [`Schedule`]; one with `metadata`, `spec` or `status` is a
+/// [`Task`]; anything else is a [`TaskSpec`], held to the submit-boundary rules. The diagnosis holds no more than a few
+/// times the text (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -81,8 +99,8 @@ pub fn check_document(text: &str) -> Checked {
             };
         }
     };
-    let shape = Shape::of(&value);
-    let mut problems = check_value(shape, &value);
+    let shape = Shape::of(value);
+    let mut problems = check_value(shape, value);
     if problems.is_empty() {
         problems.extend(check_text(shape, text));
     }
@@ -92,22 +110,25 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
-/// What only the text shows. A JSON value keeps the last of two equal keys, but the library
-/// refuses a document that names a field twice; so a document the field-by-field pass found
-/// clean is read once more, from its text, exactly as the library reads it.
+/// What only the text shows. A JSON object value keeps the last of two equal keys, and so
+/// does the field-by-field pass, but the library refuses a document that names a field
+/// twice; so a document that pass found clean is read once more, from its text, exactly as
+/// the library reads it.
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
 }
 
 /// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
-fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
+fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
 }
@@ -137,8 +158,16 @@ const TASK_FIELDS: &[Field] = &[
     Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
 
+/// The fields of a schedule checked on their own: the template, field by field and against
+/// the submit boundary (its problems' paths start with `spec`). The schedule's other rules
+/// come from parsing the whole, each error naming its field (`trigger.cron: ...`).
+const SCHEDULE_FIELDS: &[Field] = &[Field {
+    name: "spec",
+    check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+}];
+
 /// Parses a spec, reporting every bad field.
-fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
+fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {
     parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 

@@ -4,6 +4,7 @@ use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
 use model_retention::RetentionError;
+use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -51,6 +52,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A schedule, cron expression, time zone or action is invalid, or an action's status
+    /// change is refused (layer 3, [`model_schedule`]).
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
     /// A resource view, a retention rule or an ownership graph is refused (layer 4,
     /// [`model_retention`]).
     #[error(transparent)]
@@ -67,6 +72,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Schedule(err) => err.kind(),
             Self::Retention(err) => err.kind(),
         }
     }

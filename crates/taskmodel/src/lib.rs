@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-retention.
+//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-schedule, model-retention.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -22,6 +22,7 @@
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
 //! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //! | [`retention`] | 4 | ownership, retention and garbage collection: [`OwnedResource`] views, [`RetentionPolicy`] per kind with [`CascadePolicy`], and [`collect`](retention::collect) |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
@@ -66,8 +67,9 @@ pub use model_ids as ids;
 pub use model_policy as policy;
 #[doc(inline)]
 pub use model_query as query;
-#[doc(inline)]
 pub use model_retention as retention;
+#[doc(inline)]
+pub use model_schedule as schedule;
 #[doc(inline)]
 pub use model_selector as selector;
 #[doc(inline)]
@@ -83,6 +85,9 @@ pub use model_policy::{
 };
 pub use model_query::{TaskPage, TaskQuery};
 pub use model_retention::{CascadePolicy, Collection, OwnedResource, RetentionPolicy};
+pub use model_schedule::{
+    Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
+};
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
     Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,

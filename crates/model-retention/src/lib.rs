@@ -2,7 +2,7 @@
 //! actions, tasks, flows, schedules) may be deleted now, in which order, and which owner
 //! references to remove first.
 //!
-//! Layer 4. Depends on: model-ids, model-task.
+//! Layer 4. Depends on: model-ids, model-task, model-schedule.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; collection reads a view a store
 //! built ([`OwnedResource`]s) and decides, and the store writes what it decided.

@@ -2,6 +2,7 @@
 //! tenant, name, uid, owner references, lifecycle, and its own retention settings), so
 //! collection stays pure.
 
+mod convert;
 mod wire;
 
 use std::fmt;

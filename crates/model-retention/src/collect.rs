@@ -189,6 +189,7 @@ struct Settings {
     cascade: CascadePolicy,
     holds: bool,
     priority: u8,
+    has_references: bool,
 }
 
 impl Settings {
@@ -202,6 +203,7 @@ impl Settings {
             cascade: resource.cascade().unwrap_or(rule.cascade()),
             holds: rule.hold_while_active(),
             priority: rule.cleanup_priority(),
+            has_references: !resource.owner_references().is_empty(),
         }
     }
 }
@@ -218,9 +220,14 @@ pub fn collect_with<'a>(
         .map(|resource| Settings::of(policy, resource))
         .collect();
     let marks = Marks::new(policy, resources, &forest);
-    let sealed = |i: usize| resources.get(i).is_some_and(|r| !r.lifecycle().is_draft());
-    let setting = |i: usize| settings.get(i).copied();
     let flag = |flags: &[bool], i: usize| flags.get(i).copied().unwrap_or(false);
+    // Read once here, so the passes below touch a byte per resource, not the whole view.
+    let finished: Vec<bool> = resources
+        .iter()
+        .map(|r| !r.lifecycle().is_draft())
+        .collect();
+    let sealed = |i: usize| flag(&finished, i);
+    let setting = |i: usize| settings.get(i).copied();
 
     // Needed: an active owner holds it (within its history limits), or it is the newest
     // of its kind under an active controller.
@@ -241,7 +248,7 @@ pub fn collect_with<'a>(
     let mut reasons = vec![None; resources.len()];
     for &i in forest.order() {
         let own = if sealed(i) && !flag(&needed, i) {
-            own_reason(now, resources.get(i), setting(i), &marks, &forest, i)
+            own_reason(now, setting(i), &marks, &forest, i)
         } else {
             None
         };
@@ -302,18 +309,17 @@ pub fn collect_with<'a>(
 /// The reason a finished resource that nothing needs may go on its own, if any.
 fn own_reason(
     now: DateTime<Utc>,
-    resource: Option<&OwnedResource>,
     settings: Option<Settings>,
     marks: &Marks,
     forest: &Forest,
     i: usize,
 ) -> Option<DeleteReason> {
-    let resource = resource?;
-    if settings?.expires_at.is_some_and(|at| at <= now) {
+    let settings = settings?;
+    if settings.expires_at.is_some_and(|at| at <= now) {
         Some(DeleteReason::Expired)
     } else if marks.is_surplus(i) {
         Some(DeleteReason::HistoryLimit)
-    } else if !resource.owner_references().is_empty() && forest.owners_of(i).is_empty() {
+    } else if settings.has_references && forest.owners_of(i).is_empty() {
         Some(DeleteReason::OwnerGone)
     } else {
         None
@@ -334,7 +340,8 @@ fn releases<'a>(
     let flag = |flags: &[bool], i: usize| flags.get(i).copied().unwrap_or(false);
     let mut releases = Vec::new();
     for (index, resource) in resources.iter().enumerate() {
-        if flag(deleted, index) || forest.is_stuck(index) {
+        let has_references = settings.get(index).is_some_and(|s| s.has_references);
+        if !has_references || flag(deleted, index) || forest.is_stuck(index) {
             continue;
         }
         let live = forest.owners_of(index);

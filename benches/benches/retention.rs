@@ -13,10 +13,9 @@ use std::hint::black_box;
 use benches::Rng;
 use chrono::{DateTime, TimeDelta, Utc};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use model_ids::TenantId;
-use model_retention::{
-    Lifecycle, Outcome, OwnedResource, OwnerKind, OwnerReference, ResourceKind, Uid, check, collect,
-};
+use model_ids::{TenantId, Uid};
+use model_retention::{Lifecycle, Outcome, OwnedResource, ResourceKind, check, collect};
+use model_task::task::{OwnerKind, OwnerReference};
 
 const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 
@@ -69,7 +68,9 @@ impl Forest {
             ResourceKind::Schedule => OwnerKind::Schedule,
             _ => OwnerKind::Task,
         };
-        OwnerReference::new(owner_kind, &name, uid, true)
+        OwnerReference::new(owner_kind, name, uid)
+            .unwrap()
+            .controlling()
     }
 
     /// A task with one to three attempts; only its last attempt can be running.

@@ -10,7 +10,7 @@ use self::history::Marks;
 use crate::graph::Forest;
 use crate::policy::{CascadePolicy, RetentionPolicy};
 use crate::resource::OwnedResource;
-use crate::shim::OwnerReference;
+use model_task::task::OwnerReference;
 
 /// Why a resource may be deleted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -153,14 +153,15 @@ impl<'a> Collection<'a> {
 /// use chrono::{TimeDelta, TimeZone, Utc};
 /// use model_ids::TenantId;
 /// use model_retention::{DeleteReason, Lifecycle, OwnedResource, Outcome, ResourceKind, collect};
-/// # use model_retention::{OwnerKind, OwnerReference, Uid};
+/// use model_ids::Uid;
+/// use model_task::task::{OwnerKind, OwnerReference};
 ///
 /// let tenant = TenantId::new("acme")?;
 /// let done = Utc.with_ymd_and_hms(2026, 11, 21, 2, 0, 0).unwrap();
 /// let flow = OwnedResource::builder(ResourceKind::Flow, tenant.clone(), "etl", Lifecycle::sealed(done, Outcome::Succeeded))
 ///     .uid(Uid::from_u128(1))
 ///     .build()?;
-/// let owner = OwnerReference::new(OwnerKind::Flow, "etl", Uid::from_u128(1), true);
+/// let owner = OwnerReference::new(OwnerKind::Flow, "etl", Uid::from_u128(1))?.controlling();
 /// let task = OwnedResource::builder(ResourceKind::Task, tenant, "etl.load", Lifecycle::sealed(done, Outcome::Succeeded))
 ///     .uid(Uid::from_u128(2))
 ///     .owner(owner)

@@ -6,7 +6,7 @@ use std::fmt;
 use model_ids::ErrorKind;
 use model_ids::text::{quote, shorten};
 
-use crate::shim::Uid;
+use model_ids::Uid;
 
 /// Why a resource view, a retention rule or an ownership graph is refused.
 ///

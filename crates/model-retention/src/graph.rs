@@ -9,7 +9,8 @@ use std::collections::HashMap;
 
 pub use self::check::check;
 use crate::resource::OwnedResource;
-use crate::shim::{OwnerReference, Uid};
+use model_ids::Uid;
+use model_task::task::OwnerReference;
 
 // One bit per owner reference in `Forest::live`.
 const _: () = assert!(crate::limits::MAX_OWNER_REFERENCES <= 32);
@@ -113,7 +114,7 @@ impl Forest {
                         if let Some(count) = dependent_count.get_mut(owner) {
                             *count += 1;
                         }
-                        if reference.controller()
+                        if reference.is_controller()
                             && let Some(slot) = controller.get_mut(index)
                         {
                             *slot = Some(owner);

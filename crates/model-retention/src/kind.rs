@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::shim::OwnerKind;
+use model_task::task::OwnerKind;
 
 /// What a resource is: an attempt (one run of a task), an action (one firing of a
 /// schedule), a task, a flow or a schedule.
@@ -65,14 +65,16 @@ impl ResourceKind {
             Self::Schedule => 4,
         }
     }
-}
 
-impl From<OwnerKind> for ResourceKind {
-    fn from(kind: OwnerKind) -> Self {
+    /// The kind an owner reference of `kind` names, or `None` for an owner kind model-task
+    /// added after this crate (a view refuses a reference to it rather than guess whether
+    /// that owner is still there).
+    pub const fn of_owner(kind: OwnerKind) -> Option<Self> {
         match kind {
-            OwnerKind::Flow => Self::Flow,
-            OwnerKind::Schedule => Self::Schedule,
-            OwnerKind::Task => Self::Task,
+            OwnerKind::Flow => Some(Self::Flow),
+            OwnerKind::Schedule => Some(Self::Schedule),
+            OwnerKind::Task => Some(Self::Task),
+            _ => None,
         }
     }
 }

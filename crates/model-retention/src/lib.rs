@@ -7,13 +7,15 @@
 //! Architecture invariant: no I/O, no clock, no randomness; collection reads a view a store
 //! built ([`OwnedResource`]s) and decides, and the store writes what it decided.
 //!
-//! Read first: [`OwnedResource`] (the view of one resource), [`RetentionPolicy`] (the rules
+//! Read first: [`OwnedResource`] (the view of one resource, built from a task by
+//! [`OwnedResource::from_task`]), [`RetentionPolicy`] (the rules
 //! per kind, a table of defaults) and [`collect`] (the decision).
 //!
 //! # Ownership
 //!
-//! After Kubernetes, a resource names its owners ([`OwnerReference`]s: kind, name, uid, at
-//! most one controller): a flow owns its jobs' tasks, a schedule the tasks and actions it
+//! After Kubernetes, a resource names its owners (model-task's
+//! [`OwnerReference`](model_task::task::OwnerReference)s: kind, name, uid, at most one
+//! controller): a flow owns its jobs' tasks, a schedule the tasks and actions it
 //! created, a task its attempts. An owner is found by uid in the resource's tenant; a
 //! reference whose uid is not there, or names another resource, is to an owner that is
 //! gone. [`check`] reports what makes a graph wrong (a missing owner, an owner deleted and
@@ -53,7 +55,6 @@ mod policy;
 mod resource;
 #[cfg(feature = "schema")]
 mod schema;
-mod shim;
 
 pub use crate::{
     collect::{Collection, DeleteReason, Deletion, Release, ReleaseReason, collect, collect_with},
@@ -67,5 +68,4 @@ pub use crate::{
     },
     policy::{CascadePolicy, HistoryLimits, RetentionPolicy, RetentionRule, RetentionRuleBuilder},
     resource::{OwnedResource, OwnedResourceBuilder},
-    shim::{OwnerKind, OwnerReference, Uid},
 };

@@ -3,17 +3,21 @@
 
 use model_ids::Limit;
 
-/// The longest resource name in bytes: 253, Kubernetes' longest object name, which holds
-/// any task id with an attempt number after it (`nightly-backup.9ix/12`).
-pub const MAX_RESOURCE_NAME_BYTES: usize = 253;
+/// The longest resource name in bytes: 267, the longest task id
+/// ([`TASK_ID_MAX_LEN`](model_ids::TASK_ID_MAX_LEN)) with `/` and an attempt number of up to
+/// ten digits after it (`nightly-backup.9ix/12`), so every task's and every attempt's view
+/// has a name.
+pub const MAX_RESOURCE_NAME_BYTES: usize = model_ids::TASK_ID_MAX_LEN + 1 + 10;
 
-/// The most owner references one resource may carry. Kubernetes sets no number; a task has
-/// one (its flow or its schedule) and this leaves room for a few more.
-pub const MAX_OWNER_REFERENCES: usize = 16;
+/// The most owner references one resource may carry: model-task's rule for a task's
+/// metadata, so a task's references always fit its view.
+pub use model_task::task::MAX_OWNER_REFERENCES;
 
-/// The longest time to live after finishing, in milliseconds: 100 years of 365.25 days.
-/// Anything longer is better said by leaving the time to live out (kept until deleted).
-pub const MAX_TTL_AFTER_FINISHED_MS: u64 = 100 * 36_525 * 86_400_000 / 100;
+/// The longest time to live after finishing, in milliseconds: model-task's rule for a
+/// task's `ttlAfterFinishedMs`, so every task's time to live fits its view, and the same
+/// bound for every kind and rule. Anything longer is better said by leaving the time to
+/// live out (kept until deleted).
+pub use model_task::spec::MAX_TTL_AFTER_FINISHED_MS;
 
 /// The largest history limit: how many succeeded (or failed) resources one owner keeps.
 pub const MAX_HISTORY_LIMIT: u32 = 10_000;

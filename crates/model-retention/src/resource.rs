@@ -19,10 +19,12 @@ use crate::kind::ResourceKind;
 use crate::lifecycle::Lifecycle;
 use crate::limits::{MAX_OWNER_REFERENCES, MAX_RESOURCE_NAME_BYTES};
 use crate::policy::{CascadePolicy, HistoryLimits, check_ttl};
-use crate::shim::{OwnerReference, Uid};
+use model_ids::Uid;
+use model_task::task::OwnerReference;
 
 /// What retention needs to know of one resource: a row a store reads, or a value built from
-/// a model type (`OwnedResource::from_task` and the other conversions).
+/// a model type ([`OwnedResource::from_task`], [`from_attempt`](Self::from_attempt),
+/// [`from_schedule`](Self::from_schedule), [`from_action`](Self::from_action)).
 ///
 /// - `kind`, `tenant` and `name` say what it is; `uid` tells one life of a name from the
 ///   next (a task deleted and created again under its name has a new uid). Tasks, flows and
@@ -44,7 +46,7 @@ use crate::shim::{OwnerReference, Uid};
 /// use chrono::{TimeZone, Utc};
 /// use model_ids::TenantId;
 /// use model_retention::{Lifecycle, OwnedResource, Outcome, ResourceKind};
-/// # use model_retention::Uid;
+/// use model_ids::Uid;
 ///
 /// let at = Utc.with_ymd_and_hms(2026, 11, 22, 2, 0, 0).unwrap();
 /// let tenant = TenantId::new("acme")?;
@@ -130,7 +132,7 @@ impl OwnedResource {
     pub fn controller(&self) -> Option<&OwnerReference> {
         self.owner_references
             .iter()
-            .find(|owner| owner.controller())
+            .find(|owner| owner.is_controller())
     }
 
     /// Draft or sealed.
@@ -157,7 +159,7 @@ impl OwnedResource {
     /// checks) its tenant.
     pub(crate) fn is_named_by(&self, reference: &OwnerReference) -> bool {
         self.uid == Some(reference.uid())
-            && self.kind == ResourceKind::from(reference.kind())
+            && ResourceKind::of_owner(reference.kind()) == Some(self.kind)
             && *self.name == *reference.name()
     }
 
@@ -195,15 +197,23 @@ impl OwnedResource {
                     InvalidReason::Duplicate,
                 ));
             }
-            let same_name =
-                self.kind == ResourceKind::from(owner.kind()) && *self.name == *owner.name();
+            let Some(kind) = ResourceKind::of_owner(owner.kind()) else {
+                return Err(RetentionError::invalid_input(
+                    format!("ownerReferences[{index}].kind"),
+                    owner.kind().as_str(),
+                    InvalidReason::Inconsistent {
+                        rule: "an owner is a flow, a schedule or a task",
+                    },
+                ));
+            };
+            let same_name = self.kind == kind && *self.name == *owner.name();
             if same_name || self.uid == Some(owner.uid()) {
                 return Err(RetentionError::SelfOwner {
                     resource: self.label(),
                     index,
                 });
             }
-            if owner.controller() {
+            if owner.is_controller() {
                 if let Some(first) = controller {
                     return Err(RetentionError::SecondController { first, index });
                 }

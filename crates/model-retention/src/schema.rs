@@ -19,7 +19,8 @@ use crate::limits::{
 };
 use crate::policy::{CascadePolicy, HistoryLimits, RetentionPolicy, RetentionRule};
 use crate::resource::OwnedResource;
-use crate::shim::{OwnerReference, Uid};
+use model_ids::Uid;
+use model_task::task::OwnerReference;
 
 /// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
 macro_rules! schema {

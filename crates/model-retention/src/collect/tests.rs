@@ -10,7 +10,8 @@ use crate::kind::ResourceKind;
 use crate::lifecycle::{Lifecycle, Outcome};
 use crate::policy::{HistoryLimits, RetentionRule};
 use crate::resource::OwnedResourceBuilder;
-use crate::shim::{OwnerKind, Uid};
+use model_ids::Uid;
+use model_task::task::OwnerKind;
 
 const HOUR: i64 = 3_600_000;
 const DAY: i64 = 24 * HOUR;
@@ -50,12 +51,12 @@ fn owned(
         ResourceKind::Schedule => OwnerKind::Schedule,
         _ => OwnerKind::Task,
     };
-    builder.owner(OwnerReference::new(
-        kind,
-        owner.name(),
-        owner.uid().unwrap(),
-        controller,
-    ))
+    let reference = OwnerReference::new(kind, owner.name(), owner.uid().unwrap()).unwrap();
+    builder.owner(if controller {
+        reference.controlling()
+    } else {
+        reference
+    })
 }
 
 /// One case: a view, what is deleted (name and reason, in order) and released (resource,

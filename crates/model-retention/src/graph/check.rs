@@ -10,7 +10,7 @@ use super::Forest;
 use crate::error::RetentionError;
 use crate::kind::ResourceKind;
 use crate::resource::OwnedResource;
-use crate::shim::Uid;
+use model_ids::Uid;
 
 /// The most resources an [`RetentionError::OwnerCycle`] names; a longer cycle ends with `…`.
 const CYCLE_SHOWN: usize = 8;
@@ -32,14 +32,15 @@ const CYCLE_SHOWN: usize = 8;
 /// use chrono::DateTime;
 /// use model_ids::TenantId;
 /// use model_retention::{Lifecycle, OwnedResource, ResourceKind, RetentionError, check};
-/// # use model_retention::{OwnerKind, OwnerReference, Uid};
+/// use model_ids::Uid;
+/// use model_task::task::{OwnerKind, OwnerReference};
 ///
 /// let tenant = TenantId::new("acme")?;
 /// let flow = OwnedResource::builder(ResourceKind::Flow, tenant.clone(), "etl", Lifecycle::Draft)
 ///     .uid(Uid::from_u128(1))
 ///     .build()?;
 /// // The task names the flow with an older uid: that flow was deleted and created again.
-/// let stale = OwnerReference::new(OwnerKind::Flow, "etl", Uid::from_u128(9), true);
+/// let stale = OwnerReference::new(OwnerKind::Flow, "etl", Uid::from_u128(9))?.controlling();
 /// let task = OwnedResource::builder(ResourceKind::Task, tenant, "etl.load", Lifecycle::Draft)
 ///     .uid(Uid::from_u128(2))
 ///     .owner(stale)
@@ -70,10 +71,13 @@ pub fn check(resources: &[OwnedResource]) -> Result<(), RetentionError> {
     }
     for resource in resources {
         for reference in resource.owner_references() {
-            let kind = ResourceKind::from(reference.kind());
-            let owner_label = crate::resource::label(kind, reference.name());
-            let found = by_name
-                .get(&(resource.tenant(), kind, reference.name()))
+            let kind = ResourceKind::of_owner(reference.kind());
+            let owner_label = match kind {
+                Some(kind) => crate::resource::label(kind, reference.name()),
+                None => format!("{} {}", reference.kind(), quote(reference.name())),
+            };
+            let found = kind
+                .and_then(|kind| by_name.get(&(resource.tenant(), kind, reference.name())))
                 .and_then(|&owner| resources.get(owner));
             let Some(owner) = found else {
                 return Err(RetentionError::MissingOwner {

@@ -8,7 +8,7 @@ use super::*;
 use crate::error::RetentionError;
 use crate::kind::ResourceKind;
 use crate::lifecycle::Lifecycle;
-use crate::shim::{OwnerKind, OwnerReference};
+use model_task::task::{OwnerKind, OwnerReference};
 
 fn tenant(name: &str) -> TenantId {
     TenantId::new(name).unwrap()
@@ -29,12 +29,12 @@ fn resource(
             OwnedResource::builder(kind, tenant(tenant_name), name, Lifecycle::Draft)
                 .uid(Uid::from_u128(uid)),
             |builder, &(kind, name, uid, controller)| {
-                builder.owner(OwnerReference::new(
-                    kind,
-                    name,
-                    Uid::from_u128(uid),
-                    controller,
-                ))
+                let owner = OwnerReference::new(kind, name, Uid::from_u128(uid)).unwrap();
+                builder.owner(if controller {
+                    owner.controlling()
+                } else {
+                    owner
+                })
             },
         )
         .build()

@@ -23,7 +23,7 @@ fn a_rule_checks_its_bounds() {
             50,
             Some(ttl_max + 1),
             Some(
-                "invalid ttlAfterFinishedMs: 3155760000001 is larger than the maximum 3155760000000",
+                "invalid ttlAfterFinishedMs: 315360000001 is larger than the maximum 315360000000",
             ),
         ),
     ];
@@ -111,8 +111,8 @@ fn a_bad_policy_names_the_field() {
             "invalid rules.task.cleanupPriority: 100000 is larger than the maximum 100",
         ),
         (
-            r#"{"rules": {"flow": {"ttlAfterFinishedMs": 3155760000001}}}"#,
-            "invalid rules.flow.ttlAfterFinishedMs: 3155760000001 is larger than the maximum 3155760000000",
+            r#"{"rules": {"flow": {"ttlAfterFinishedMs": 315360000001}}}"#,
+            "invalid rules.flow.ttlAfterFinishedMs: 315360000001 is larger than the maximum 315360000000",
         ),
         (
             r#"{"rules": {"schedule": {"history": {"succeeded": 10001, "failed": 1}}}}"#,

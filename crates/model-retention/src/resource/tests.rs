@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::*;
 use crate::lifecycle::Outcome;
 use crate::limits::MAX_TTL_AFTER_FINISHED_MS;
-use crate::shim::OwnerKind;
+use model_task::task::OwnerKind;
 
 fn at() -> DateTime<Utc> {
     "2026-11-22T02:00:00Z".parse().unwrap()
@@ -19,7 +19,12 @@ fn acme() -> TenantId {
 }
 
 fn owner(kind: OwnerKind, name: &str, uid: u128, controller: bool) -> OwnerReference {
-    OwnerReference::new(kind, name, Uid::from_u128(uid), controller)
+    let owner = OwnerReference::new(kind, name, Uid::from_u128(uid)).unwrap();
+    if controller {
+        owner.controlling()
+    } else {
+        owner
+    }
 }
 
 /// A task named `name` with uid 1 and `owners`.
@@ -46,7 +51,7 @@ fn names_follow_the_rule() {
         (
             &too_long,
             Some(
-                "invalid name \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…\": 254 bytes long, at most 253 allowed",
+                "invalid name \"nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn…\": 268 bytes long, at most 267 allowed",
             ),
         ),
         (
@@ -259,12 +264,7 @@ fn resource() -> impl Strategy<Value = OwnedResource> {
             }
             for (kind, name, uid, controller) in owners {
                 let kind = [OwnerKind::Flow, OwnerKind::Schedule, OwnerKind::Task][kind];
-                builder = builder.owner(OwnerReference::new(
-                    kind,
-                    &name,
-                    Uid::from_u128(uid),
-                    controller,
-                ));
+                builder = builder.owner(owner(kind, &name, uid, controller));
             }
             if let Some(ttl) = ttl {
                 builder = builder.ttl_after_finished_ms(ttl);

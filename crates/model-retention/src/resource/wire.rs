@@ -11,7 +11,8 @@ use crate::kind::ResourceKind;
 use crate::lifecycle::{Lifecycle, LifecycleRaw};
 use crate::limits::OwnerReferences;
 use crate::policy::{CascadePolicy, HistoryLimitsRaw};
-use crate::shim::{OwnerReference, Uid};
+use model_ids::Uid;
+use model_task::task::OwnerReference;
 
 /// The wire form of [`OwnedResource`].
 #[derive(Debug, Deserialize)]

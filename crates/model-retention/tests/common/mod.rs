@@ -14,11 +14,12 @@ pub(crate) mod reference;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use model_ids::TenantId;
+pub(crate) use model_ids::Uid;
 use model_retention::{
     CascadePolicy, HistoryLimits, Lifecycle, Outcome, OwnedResource, ResourceKind, RetentionPolicy,
     RetentionRule,
 };
-pub(crate) use model_retention::{OwnerKind, OwnerReference, Uid};
+pub(crate) use model_task::task::{OwnerKind, OwnerReference};
 use proptest::prelude::*;
 
 /// The `now` of every random view.
@@ -40,9 +41,19 @@ pub(crate) fn owner_kind(kind: ResourceKind) -> OwnerKind {
     }
 }
 
+/// A reference to the owner of `kind` named `name` with `uid`, the controller or not.
+pub(crate) fn reference(kind: OwnerKind, name: &str, uid: Uid, controller: bool) -> OwnerReference {
+    let owner = OwnerReference::new(kind, name, uid).unwrap();
+    if controller {
+        owner.controlling()
+    } else {
+        owner
+    }
+}
+
 /// A reference to `owner`, as its dependents write it.
 pub(crate) fn reference_to(owner: &OwnedResource, controller: bool) -> OwnerReference {
-    OwnerReference::new(
+    reference(
         owner_kind(owner.kind()),
         owner.name(),
         owner.uid().unwrap(),
@@ -221,12 +232,7 @@ pub(crate) fn build(plans: &[Plan]) -> Vec<OwnedResource> {
             used.push(uid);
             let controller = controller && !has_controller;
             has_controller |= controller;
-            builder = builder.owner(OwnerReference::new(
-                owner_kind(owner.kind),
-                &name,
-                uid,
-                controller,
-            ));
+            builder = builder.owner(reference(owner_kind(owner.kind), &name, uid, controller));
         }
         if let Some(ttl) = plan.ttl {
             builder = builder.ttl_after_finished_ms(TTLS_MS[ttl]);

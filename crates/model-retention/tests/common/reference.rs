@@ -41,8 +41,10 @@ fn resolve(resources: &[OwnedResource], holder: &OwnedResource, r: &OwnerReferen
         [] => Resolved::Gone,
         [o] => {
             let owner = &resources[o];
-            let kind = model_retention::ResourceKind::from(r.kind());
-            if owner.kind() == kind && owner.name() == r.name() && owner.tenant() == holder.tenant()
+            let kind = model_retention::ResourceKind::of_owner(r.kind());
+            if Some(owner.kind()) == kind
+                && owner.name() == r.name()
+                && owner.tenant() == holder.tenant()
             {
                 Resolved::Live(o)
             } else {
@@ -90,7 +92,7 @@ pub(crate) fn collect(
             match resolve(resources, &resources[d], r) {
                 Resolved::Live(o) => {
                     owners[d].push(o);
-                    if r.controller() {
+                    if r.is_controller() {
                         controller[d] = Some(o);
                     }
                 }

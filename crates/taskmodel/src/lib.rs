@@ -67,6 +67,7 @@ pub use model_ids as ids;
 pub use model_policy as policy;
 #[doc(inline)]
 pub use model_query as query;
+#[doc(inline)]
 pub use model_retention as retention;
 #[doc(inline)]
 pub use model_schedule as schedule;

@@ -47,14 +47,14 @@ impl Forest {
         Lifecycle::sealed(now() - ago, outcome)
     }
 
-    /// Adds a resource and returns a controller reference to it.
+    /// Adds a resource and returns a controller reference to it, if its kind can own.
     fn add(
         &mut self,
         kind: ResourceKind,
         name: String,
         lifecycle: Lifecycle,
         owner: Option<OwnerReference>,
-    ) -> OwnerReference {
+    ) -> Option<OwnerReference> {
         self.next_uid += 1;
         let uid = Uid::from_u128(self.next_uid);
         let mut builder =
@@ -66,11 +66,11 @@ impl Forest {
         let owner_kind = match kind {
             ResourceKind::Flow => OwnerKind::Flow,
             ResourceKind::Schedule => OwnerKind::Schedule,
-            _ => OwnerKind::Task,
+            ResourceKind::Task => OwnerKind::Task,
+            ResourceKind::Attempt | ResourceKind::Action => return None,
         };
-        OwnerReference::new(owner_kind, name, uid)
-            .unwrap()
-            .controlling()
+        let owner = OwnerReference::new(owner_kind, name, uid).unwrap();
+        Some(owner.controlling())
     }
 
     /// A task with one to three attempts; only its last attempt can be running.
@@ -95,7 +95,7 @@ impl Forest {
                 ResourceKind::Attempt,
                 format!("{name}/{attempt}"),
                 lifecycle,
-                Some(task.clone()),
+                task.clone(),
             );
         }
     }
@@ -118,7 +118,7 @@ impl Forest {
                     let schedule =
                         forest.add(ResourceKind::Schedule, name.clone(), lifecycle, None);
                     for fire in 0..12 {
-                        forest.task(format!("{name}.{fire}"), Some(schedule.clone()));
+                        forest.task(format!("{name}.{fire}"), schedule.clone());
                     }
                 }
                 // A flow of eight jobs.
@@ -127,7 +127,7 @@ impl Forest {
                     let name = format!("f{group}");
                     let flow = forest.add(ResourceKind::Flow, name.clone(), lifecycle, None);
                     for job in 0..8 {
-                        forest.task(format!("{name}.{job}"), Some(flow.clone()));
+                        forest.task(format!("{name}.{job}"), flow.clone());
                     }
                 }
                 // Standalone tasks.

@@ -35,6 +35,7 @@
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 pub mod attempt;
 pub mod error;
+pub mod event;
 pub mod lifecycle;
 pub mod route;
 pub mod spec;

@@ -328,10 +328,6 @@ enum Written<'a> {
     },
 }
 
-#[expect(
-    clippy::trivially_copy_pass_by_ref,
-    reason = "serde passes the field by reference"
-)]
 const fn is_zero(value: &u64) -> bool {
     *value == 0
 }

@@ -381,3 +381,6 @@ impl schemars::JsonSchema for KindSet {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

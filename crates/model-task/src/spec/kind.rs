@@ -118,10 +118,6 @@ pub enum TaskKind {
 }
 
 /// For `skip_serializing_if`: `failOnNonZero` is written only when it is not the default.
-#[expect(
-    clippy::trivially_copy_pass_by_ref,
-    reason = "serde passes the field by reference"
-)]
 const fn is_true(value: &bool) -> bool {
     *value
 }

@@ -248,9 +248,22 @@ impl TaskQuery {
         I: IntoIterator<Item = T>,
     {
         let limit = usize::try_from(self.limit).unwrap_or(usize::MAX);
-        let (items, more) = select_page(tasks, self.order, self.after(), limit, |task| {
-            self.matches(task)
-        });
+        let order = self.order;
+        let after = self.after();
+        let (items, more) = select_page(
+            tasks,
+            &|a: &T, b: &T| order.compare_parts((a.created_at(), a.id()), (b.created_at(), b.id())),
+            |task: &T| {
+                after.is_none_or(|after| {
+                    order.compare_parts(
+                        (task.created_at(), task.id()),
+                        (after.created_at, &after.id),
+                    ) == std::cmp::Ordering::Greater
+                })
+            },
+            limit,
+            |task| self.matches(task),
+        );
         let next = match items.last() {
             Some(last) if more => {
                 Some(self.continue_after(SortKey::new(last.created_at(), last.id().clone())))

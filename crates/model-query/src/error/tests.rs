@@ -2,12 +2,21 @@
 
 use model_ids::ErrorKind;
 
-use crate::{QueryError, TaskQuery};
+use crate::{QueryError, TaskQuery, TaskRunQuery};
 
 /// The error `TaskQuery::from_pairs` gives for `pairs`.
 #[track_caller]
 fn pairs_error(pairs: &[(&str, &str)]) -> QueryError {
     match TaskQuery::from_pairs(pairs.iter().copied()) {
+        Ok(query) => panic!("{pairs:?} parsed as {query:?}"),
+        Err(err) => err,
+    }
+}
+
+/// The error `TaskRunQuery::from_pairs` gives for `pairs`.
+#[track_caller]
+fn run_pairs_error(pairs: &[(&str, &str)]) -> QueryError {
+    match TaskRunQuery::from_pairs(pairs.iter().copied()) {
         Ok(query) => panic!("{pairs:?} parsed as {query:?}"),
         Err(err) => err,
     }
@@ -61,7 +70,31 @@ fn every_variant_has_its_kind() {
             ErrorKind::Invalid,
         ),
         (pairs_error(&[("continue", "!!!")]), ErrorKind::Invalid),
-        (b.with_continue(token).unwrap_err(), ErrorKind::Invalid),
+        (
+            b.with_continue(token.clone()).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
+        (
+            run_pairs_error(&[("tenant", "t"), ("task", "a"), ("continue", token.as_str())]),
+            ErrorKind::Invalid,
+        ),
+        (run_pairs_error(&[("task", "a")]), ErrorKind::Invalid),
+        (
+            run_pairs_error(&[("tenant", "t"), ("task", "a b")]),
+            ErrorKind::Invalid,
+        ),
+        (
+            run_pairs_error(
+                &[("tenant", "t"), ("task", "a")]
+                    .into_iter()
+                    .chain(std::iter::repeat_n(
+                        ("state", "failed"),
+                        crate::MAX_STATES + 1,
+                    ))
+                    .collect::<Vec<_>>(),
+            ),
+            ErrorKind::Invalid,
+        ),
         // Built directly: these need many pairs or hand-made token bytes
         // (`tests/pairs.rs` and `token/tests.rs` make them).
         (
@@ -107,20 +140,24 @@ fn every_variant_has_its_kind() {
         [
             "DuplicateParameter",
             "EmptyTimeRange",
+            "InvalidId",
             "InvalidPhase",
             "InvalidSelector",
             "InvalidSlot",
             "InvalidValue",
             "LimitOutOfRange",
+            "MissingParameter",
             "TokenChecksum",
             "TokenEmpty",
             "TokenEncoding",
+            "TokenListingMismatch",
             "TokenMalformed",
             "TokenQueryMismatch",
             "TokenTooLong",
             "TokenVersion",
             "TooManyParameters",
             "TooManyPhases",
+            "TooManyStates",
             "UnknownParameter",
             "ValueTooLong",
         ]
@@ -136,6 +173,9 @@ fn variant(err: &QueryError) -> &'static str {
         QueryError::InvalidSelector { .. } => "InvalidSelector",
         QueryError::InvalidPhase { .. } => "InvalidPhase",
         QueryError::TooManyPhases { .. } => "TooManyPhases",
+        QueryError::TooManyStates { .. } => "TooManyStates",
+        QueryError::InvalidId { .. } => "InvalidId",
+        QueryError::MissingParameter { .. } => "MissingParameter",
         QueryError::EmptyTimeRange { .. } => "EmptyTimeRange",
         QueryError::UnknownParameter { .. } => "UnknownParameter",
         QueryError::DuplicateParameter { .. } => "DuplicateParameter",
@@ -147,6 +187,7 @@ fn variant(err: &QueryError) -> &'static str {
         QueryError::TokenMalformed { .. } => "TokenMalformed",
         QueryError::TokenVersion { .. } => "TokenVersion",
         QueryError::TokenChecksum { .. } => "TokenChecksum",
+        QueryError::TokenListingMismatch { .. } => "TokenListingMismatch",
         QueryError::TokenQueryMismatch { .. } => "TokenQueryMismatch",
     }
 }

@@ -20,8 +20,8 @@
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
-//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
-//! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds (extension workloads: [`ExtensionKind`]), status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`] of [`KindName`]s, [`Pick`], [`RouteExplanation`]); [`TaskWatchEvent`] and [`OutputEvent`]; bearer [`Token`]s |
+//! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`], [`TaskRunQuery`] and [`TaskRunPage`]: filters, ordering, keyset pagination, continuation tokens |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -78,9 +78,10 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
-pub use model_query::{TaskPage, TaskQuery};
+pub use model_query::{TaskPage, TaskQuery, TaskRunPage, TaskRunQuery};
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
-    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Applied, AttemptState, ExtensionKind, KindName, KindSet, LeaseId, ObjectMeta, OutputEvent,
+    Pick, RestartDecision, RouteExplanation, RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

@@ -2,8 +2,9 @@
 //!
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
-//! to runners (the router, its batches, kind sets, picks and explanations), queries and
-//! their pages, and the facade's error types. Layer-specific detail stays in the modules
+//! to runners (the router, its batches, kind sets and names, picks and explanations), watch
+//! and output events, bearer tokens, task and run-history queries and their pages, and the
+//! facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -12,9 +13,10 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
-pub use model_query::{TaskPage, TaskQuery};
+pub use model_query::{TaskPage, TaskQuery, TaskRunPage, TaskRunQuery};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
-    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Applied, AttemptState, KindName, KindSet, LeaseId, ObjectMeta, OutputEvent, Pick,
+    RestartDecision, RouteExplanation, RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

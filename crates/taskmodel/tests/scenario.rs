@@ -60,7 +60,7 @@ fn runners() -> RunnerRouter {
         .register(
             runner_id("eu-1"),
             labels(&[("zone", "eu"), ("ssd", "true")]),
-            KindSet::SUBPROCESS | KindSet::CONTAINER,
+            KindSet::SUBPROCESS.union(&KindSet::CONTAINER).unwrap(),
         )
         .register(runner_id("eu-2"), labels(&[("zone", "eu")]), KindSet::ALL)
         .register(
@@ -101,7 +101,7 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
 
     // The explanation agrees with the pick and says why each other runner was not chosen.
     let explanation: RouteExplanation = router.explain(&spec, &id).unwrap();
-    assert_eq!(explanation.kind, "subprocess");
+    assert_eq!(explanation.kind, KindName::Subprocess);
     assert_eq!(explanation.picked.as_ref(), Some(&pick.runner));
     let names: Vec<&str> = explanation
         .runners

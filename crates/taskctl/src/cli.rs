@@ -40,8 +40,9 @@ pub(crate) enum Command {
     /// Validate task specs or whole tasks (JSON files, or - for stdin).
     ///
     /// A document with `metadata`, `spec` and `status` is a task; anything else is a spec.
-    /// Specs are held to the submit-boundary rules. Each problem is printed with its file,
-    /// its field path and, for JSON syntax errors, its line and column.
+    /// Specs are held to the submit-boundary rules. With `--type`, every document is checked as
+    /// that wire type instead. Each problem is printed with its file, its field path and, for
+    /// JSON syntax errors, its line and column.
     Check(CheckArgs),
     /// Show which runner a task spec is routed to, and why each other runner is not.
     ///
@@ -61,6 +62,10 @@ pub(crate) struct CheckArgs {
     /// JSON files to check; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+    /// Check every document as this wire type (one `taskctl schema` lists) instead of telling
+    /// a spec from a task by its fields.
+    #[arg(long = "type", value_name = "TYPE", value_parser = crate::wire::type_parser())]
+    pub(crate) type_name: Option<String>,
 }
 
 /// Arguments of `taskctl route`.

@@ -1,6 +1,6 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
@@ -15,14 +15,29 @@ use crate::diagnose::{
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
 
-/// What a document is, told by its shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What a document is, told by its shape, or named by `taskctl check --type`.
+///
+/// In JSON output: `"taskSpec"`, `"task"`, or the wire type's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Shape {
     /// A task spec, held to the submit-boundary rules ([`TaskSpec::validate`]).
     TaskSpec,
     /// A whole task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A document checked as the named wire type (`taskctl schema` lists them), held to the
+    /// parsing rules of that type.
+    Wire(&'static str),
+}
+
+impl Serialize for Shape {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Self::TaskSpec => "taskSpec",
+            Self::Task => "task",
+            Self::Wire(name) => name,
+        })
+    }
 }
 
 impl Shape {
@@ -41,6 +56,7 @@ impl Shape {
         match self {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
+            Self::Wire(name) => name,
         }
     }
 }
@@ -96,6 +112,31 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
+/// Checks one document as the wire type `type_name` (one `taskctl schema` lists): a syntax
+/// error (with its line and column), or the first problem the type's parser finds, with its
+/// line and column. `None` when no wire type has that name.
+///
+/// ```
+/// let checked = taskctl::check_document_as(r#"{"type": "lagged", "dropped": 0}"#, "OutputEvent");
+/// let checked = checked.unwrap();
+/// assert_eq!(checked.shape, Some(taskctl::Shape::Wire("OutputEvent")));
+/// assert!(checked.problems[0].message.starts_with("invalid dropped: must be greater than zero"));
+/// assert!(taskctl::check_document_as("{}", "NoSuchType").is_none());
+/// ```
+pub fn check_document_as(text: &str, type_name: &str) -> Option<Checked> {
+    let wire = crate::wire::find(type_name)?;
+    if let Err(syntax) = parse_json(text) {
+        return Some(Checked {
+            shape: None,
+            problems: vec![syntax],
+        });
+    }
+    Some(Checked {
+        shape: Some(Shape::Wire(wire.name)),
+        problems: (wire.check)(text).err().into_iter().collect(),
+    })
+}
+
 /// What only the text shows. A JSON object value keeps the last of two equal keys, and so
 /// does the field-by-field pass, but the library refuses a document that names a field
 /// twice; so a document that pass found clean is read once more, from its text, exactly as
@@ -104,6 +145,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Wire(name) => crate::wire::find(name).map_or(Ok(()), |wire| (wire.check)(text)),
     };
     read.err()
 }
@@ -113,6 +155,8 @@ fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        // A named wire type is checked as a whole, from its text.
+        Shape::Wire(_) => Ok(()),
     };
     result.err().unwrap_or_default()
 }

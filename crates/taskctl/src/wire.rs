@@ -1,155 +1,169 @@
-//! The wire types taskctl knows by name, with their JSON Schema.
+//! The wire types taskctl knows by name, with their JSON Schema and their parser.
 
+use crate::diagnose::{Problem, parse_text};
 use clap::builder::PossibleValuesParser;
-use taskmodel::query::TaskQuery;
+use serde::de::DeserializeOwned;
+use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
-use taskmodel::task::spec::RunnerEnv;
+use taskmodel::task::event::OutputStream;
+use taskmodel::task::spec::{ExtensionKind, ExtensionSpec, KindName, RunnerEnv};
 use taskmodel::task::{
-    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus,
+    AttemptOutcome, AttemptState, KindSet, LeaseId, ObjectMeta, OutputEvent, Task, TaskEnv,
+    TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
 };
 
-/// A wire type: its name, what it is, and how to make its schema.
+/// A wire type: its name, what it is, how to make its schema and how to check a document.
 pub(crate) struct WireType {
-    /// The type's name, as `taskctl schema NAME` takes it.
+    /// The type's name, as `taskctl schema NAME` and `taskctl check --type NAME` take it.
     pub(crate) name: &'static str,
     /// One line saying what it is.
     pub(crate) about: &'static str,
     /// Builds the JSON Schema (draft 2020-12).
     pub(crate) schema: fn() -> Schema,
+    /// Reads a document as this type: the first problem, with its line and column.
+    pub(crate) check: fn(&str) -> Result<(), Problem>,
 }
 
 fn schema_of<T: JsonSchema>() -> Schema {
     schema_for!(T)
 }
 
+fn check_of<T: DeserializeOwned>(text: &str) -> Result<(), Problem> {
+    parse_text::<T>(text).map(drop)
+}
+
+/// One row of [`WIRE_TYPES`].
+macro_rules! wire {
+    ($ty:ty, $name:literal, $about:literal) => {
+        WireType {
+            name: $name,
+            about: $about,
+            schema: schema_of::<$ty>,
+            check: check_of::<$ty>,
+        }
+    };
+}
+
 /// Every wire type, in layer order.
 pub(crate) const WIRE_TYPES: &[WireType] = &[
-    WireType {
-        name: "TaskId",
-        about: "a task's identifier",
-        schema: schema_of::<TaskId>,
-    },
-    WireType {
-        name: "Slot",
-        about: "the slot a task belongs to",
-        schema: schema_of::<Slot>,
-    },
-    WireType {
-        name: "AgentId",
-        about: "an agent's identifier",
-        schema: schema_of::<AgentId>,
-    },
-    WireType {
-        name: "RunnerId",
-        about: "a runner's identifier",
-        schema: schema_of::<RunnerId>,
-    },
-    WireType {
-        name: "RestartPolicy",
-        about: "whether an ended attempt is followed by another",
-        schema: schema_of::<RestartPolicy>,
-    },
-    WireType {
-        name: "JitterPolicy",
-        about: "how randomness spreads retry delays",
-        schema: schema_of::<JitterPolicy>,
-    },
-    WireType {
-        name: "BackoffPolicy",
-        about: "the delays before retries",
-        schema: schema_of::<BackoffPolicy>,
-    },
-    WireType {
-        name: "AdmissionPolicy",
-        about: "what a new task does when its slot is busy",
-        schema: schema_of::<AdmissionPolicy>,
-    },
-    WireType {
-        name: "Labels",
-        about: "labels: qualified-name keys mapped to values",
-        schema: schema_of::<Labels>,
-    },
-    WireType {
-        name: "LabelSelector",
-        about: "a Kubernetes-style label selector (a spec's runnerSelector)",
-        schema: schema_of::<LabelSelector>,
-    },
-    WireType {
-        name: "Task",
-        about: "a whole task: metadata, spec and status",
-        schema: schema_of::<Task>,
-    },
-    WireType {
-        name: "ObjectMeta",
-        about: "a task's identity, resource version and times",
-        schema: schema_of::<ObjectMeta>,
-    },
-    WireType {
-        name: "TaskSpec",
-        about: "the desired state of a task",
-        schema: schema_of::<TaskSpec>,
-    },
-    WireType {
-        name: "TaskKind",
-        about: "what a task runs: subprocess, container, wasm or embedded",
-        schema: schema_of::<TaskKind>,
-    },
-    WireType {
-        name: "TaskEnv",
-        about: "the environment a task asks for",
-        schema: schema_of::<TaskEnv>,
-    },
-    WireType {
-        name: "RunnerEnv",
-        about: "the environment a runner injects",
-        schema: schema_of::<RunnerEnv>,
-    },
-    WireType {
-        name: "TaskStatus",
-        about: "the observed state of a task",
-        schema: schema_of::<TaskStatus>,
-    },
-    WireType {
-        name: "TaskPhase",
-        about: "where a task is in its lifecycle",
-        schema: schema_of::<TaskPhase>,
-    },
-    WireType {
-        name: "AttemptOutcome",
-        about: "how an attempt ended",
-        schema: schema_of::<AttemptOutcome>,
-    },
-    WireType {
-        name: "TaskRun",
-        about: "one attempt of a task under a lease",
-        schema: schema_of::<TaskRun>,
-    },
-    WireType {
-        name: "AttemptState",
-        about: "where one attempt under a lease is",
-        schema: schema_of::<AttemptState>,
-    },
-    WireType {
-        name: "LeaseId",
-        about: "the lease a runner names in its calls (base 36)",
-        schema: schema_of::<LeaseId>,
-    },
-    WireType {
-        name: "LogKey",
-        about: "the identity of one log line: attempt and sequence",
-        schema: schema_of::<LogKey>,
-    },
-    WireType {
-        name: "TaskQuery",
-        about: "a task listing's filters, order and page (JSON form)",
-        schema: schema_of::<TaskQuery>,
-    },
+    wire!(TaskId, "TaskId", "a task's identifier"),
+    wire!(Slot, "Slot", "the slot a task belongs to"),
+    wire!(AgentId, "AgentId", "an agent's identifier"),
+    wire!(RunnerId, "RunnerId", "a runner's identifier"),
+    wire!(
+        RestartPolicy,
+        "RestartPolicy",
+        "whether an ended attempt is followed by another"
+    ),
+    wire!(
+        JitterPolicy,
+        "JitterPolicy",
+        "how randomness spreads retry delays"
+    ),
+    wire!(BackoffPolicy, "BackoffPolicy", "the delays before retries"),
+    wire!(
+        AdmissionPolicy,
+        "AdmissionPolicy",
+        "what a new task does when its slot is busy"
+    ),
+    wire!(
+        Labels,
+        "Labels",
+        "labels: qualified-name keys mapped to values"
+    ),
+    wire!(
+        LabelSelector,
+        "LabelSelector",
+        "a Kubernetes-style label selector (a spec's runnerSelector)"
+    ),
+    wire!(Task, "Task", "a whole task: metadata, spec and status"),
+    wire!(
+        ObjectMeta,
+        "ObjectMeta",
+        "a task's identity, resource version and times"
+    ),
+    wire!(TaskSpec, "TaskSpec", "the desired state of a task"),
+    wire!(
+        TaskKind,
+        "TaskKind",
+        "what a task runs: subprocess, container, wasm, extension or embedded"
+    ),
+    wire!(TaskEnv, "TaskEnv", "the environment a task asks for"),
+    wire!(RunnerEnv, "RunnerEnv", "the environment a runner injects"),
+    wire!(TaskStatus, "TaskStatus", "the observed state of a task"),
+    wire!(TaskPhase, "TaskPhase", "where a task is in its lifecycle"),
+    wire!(AttemptOutcome, "AttemptOutcome", "how an attempt ended"),
+    wire!(TaskRun, "TaskRun", "one attempt of a task under a lease"),
+    wire!(
+        AttemptState,
+        "AttemptState",
+        "where one attempt under a lease is"
+    ),
+    wire!(
+        LeaseId,
+        "LeaseId",
+        "the lease a runner names in its calls (base 36)"
+    ),
+    wire!(
+        LogKey,
+        "LogKey",
+        "the identity of one log line: attempt and sequence"
+    ),
+    wire!(
+        TaskQuery,
+        "TaskQuery",
+        "a task listing's filters, order and page (JSON form)"
+    ),
+    wire!(
+        ExtensionKind,
+        "ExtensionKind",
+        "the apiVersion and kind of an extension workload"
+    ),
+    wire!(
+        ExtensionSpec,
+        "ExtensionSpec",
+        "the bounded JSON spec of an extension workload"
+    ),
+    wire!(
+        KindName,
+        "KindName",
+        "a routable task kind: a built-in one, or an extension"
+    ),
+    wire!(
+        KindSet,
+        "KindSet",
+        "the task kinds a runner runs, extension kinds included"
+    ),
+    wire!(
+        TaskWatchEvent,
+        "TaskWatchEvent",
+        "one change of a watch of tasks, or a bookmark"
+    ),
+    wire!(
+        OutputEvent,
+        "OutputEvent",
+        "an attempt's live output: a chunk, a run marker, a lag"
+    ),
+    wire!(
+        OutputStream,
+        "OutputStream",
+        "the stream a chunk of output came from"
+    ),
+    wire!(
+        Token,
+        "Token",
+        "a bearer token (its schema; the secret itself is never printed)"
+    ),
+    wire!(
+        TaskRunQuery,
+        "TaskRunQuery",
+        "a run-history listing's scope, filters, order and page"
+    ),
 ];
 
 /// The wire type called `name`.

@@ -20,14 +20,18 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
-use taskmodel::query::TaskQuery;
+use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
+use taskmodel::task::event::OutputStream;
 use taskmodel::task::lifecycle::MAX_STATUS_ERROR_BYTES;
-use taskmodel::task::spec::{MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv};
+use taskmodel::task::spec::{
+    ExtensionKind, ExtensionSpec, KindName, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS,
+    RunnerEnv,
+};
 use taskmodel::task::{
-    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus,
+    AttemptOutcome, AttemptState, KindSet, LeaseId, ObjectMeta, OutputEvent, Task, TaskEnv,
+    TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{AgentId, RunnerId, Slot, TaskId};
 
@@ -106,6 +110,15 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
+        "TaskRunQuery" => parse::<TaskRunQuery>(json),
+        "ExtensionKind" => parse::<ExtensionKind>(json),
+        "ExtensionSpec" => parse::<ExtensionSpec>(json),
+        "KindName" => parse::<KindName>(json),
+        "KindSet" => parse::<KindSet>(json),
+        "TaskWatchEvent" => parse::<TaskWatchEvent>(json),
+        "OutputEvent" => parse::<OutputEvent>(json),
+        "OutputStream" => parse::<OutputStream>(json),
+        "Token" => parse::<Token>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -160,35 +173,34 @@ fn parser_rejects(type_name: &str, json: &str, schema: Schema, what: &str) {
 struct Runner {
     id: RunnerId,
     labels: Labels,
-    kinds: Vec<String>,
+    kinds: KindSet,
 }
 
-/// The inventory's schema, built from the printed RunnerId and Labels schemas.
+/// The inventory's schema, built from the printed RunnerId, Labels and KindSet schemas (their
+/// definitions moved to the root, where their references point).
 fn inventory_schema() -> Value {
-    let part = |name: &str| {
+    let mut defs = serde_json::Map::new();
+    let mut part = |name: &str| {
         let mut schema = schemas()[name].clone();
         let map = schema.as_object_mut().unwrap();
         map.remove("$schema");
         map.remove("title");
+        if let Some(Value::Object(found)) = map.remove("$defs") {
+            defs.extend(found);
+        }
         schema
     };
+    let (id, labels, kinds) = (part("RunnerId"), part("Labels"), part("KindSet"));
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "array",
         "items": {
             "type": "object",
             "required": ["id", "labels", "kinds"],
-            "properties": {
-                "id": part("RunnerId"),
-                "labels": part("Labels"),
-                "kinds": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": { "enum": ["subprocess", "container", "wasm"] },
-                },
-            },
+            "properties": { "id": id, "labels": labels, "kinds": kinds },
             "additionalProperties": false,
         },
+        "$defs": defs,
     })
 }
 
@@ -249,10 +261,15 @@ fn blocks(markdown: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut lines = markdown.lines().enumerate();
     while let Some((index, line)) = lines.next() {
+        // `<!-- wire: T -->`, or `<!-- wire(crate): T -->` for a type a higher layer owns.
         let Some(marker) = line
             .trim()
-            .strip_prefix("<!-- wire:")
+            .strip_prefix("<!-- wire")
             .and_then(|rest| rest.strip_suffix("-->"))
+            .and_then(|rest| match rest.strip_prefix('(') {
+                Some(owned) => owned.split_once("):").map(|(_, marker)| marker),
+                None => rest.strip_prefix(':'),
+            })
         else {
             continue;
         };

@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 
 use crate::cli::{CheckArgs, Output};
 use crate::diagnose::Problem;
-use crate::document::{Shape, check_document};
+use crate::document::{Shape, check_document, check_document_as};
 use crate::input;
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json};
@@ -50,6 +50,7 @@ pub(crate) fn run(
     }
     let files = Files {
         paths: &args.files,
+        type_name: args.type_name.as_deref(),
         stdin: RefCell::new(stdin),
         invalid: Cell::new(0),
         unreadable: RefCell::new(None),
@@ -68,6 +69,8 @@ pub(crate) fn run(
 /// The files of one run, checked as they are printed.
 struct Files<'a> {
     paths: &'a [PathBuf],
+    /// The wire type of `--type`, when given.
+    type_name: Option<&'a str>,
     stdin: RefCell<&'a mut dyn Read>,
     /// How many files checked so far are invalid.
     invalid: Cell<usize>,
@@ -82,7 +85,11 @@ impl Files<'_> {
         let (shape, problems) = match &input.text {
             Err(reason) => (None, vec![Problem::at("", reason.clone())]),
             Ok(text) => {
-                let checked = check_document(text);
+                // clap accepts only the names of wire types, so `check_document_as` finds one.
+                let checked = self
+                    .type_name
+                    .and_then(|name| check_document_as(text, name))
+                    .unwrap_or_else(|| check_document(text));
                 (checked.shape, checked.problems)
             }
         };

@@ -4,6 +4,7 @@ use crate::diagnose::{Problem, parse_text};
 use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
 use taskmodel::query::{TaskQuery, TaskRunQuery};
+use taskmodel::schedule::{Action, Schedule, Trigger};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
@@ -163,6 +164,21 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         TaskRunQuery,
         "TaskRunQuery",
         "a run-history listing's scope, filters, order and page"
+    ),
+    wire!(
+        Schedule,
+        "Schedule",
+        "a task template fired by a trigger (cron, interval or once)"
+    ),
+    wire!(
+        Trigger,
+        "Trigger",
+        "when a schedule fires: cron in a time zone, everyMs, or at"
+    ),
+    wire!(
+        Action,
+        "Action",
+        "one firing (a scheduled tick or a webhook delivery) and its status"
     ),
 ];
 

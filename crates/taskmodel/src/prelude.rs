@@ -3,8 +3,8 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
 //! to runners (the router, its batches, kind sets and names, picks and explanations), watch
-//! and output events, bearer tokens, task and run-history queries and their pages, and the
-//! facade's error types. Layer-specific detail stays in the modules
+//! and output events, bearer tokens, task and run-history queries and their pages, schedules
+//! and their actions, and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -14,6 +14,9 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery, TaskRunPage, TaskRunQuery};
+pub use model_schedule::{
+    Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
+};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
     Applied, AttemptState, KindName, KindSet, LeaseId, ObjectMeta, OutputEvent, Pick,

@@ -11,7 +11,7 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]; `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
 //! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`] (extension workloads: [`ExtensionKind`], [`ExtensionSpec`]; [`KindName`]), environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
@@ -53,7 +53,10 @@ pub use crate::{
     lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
     route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind, TaskSpec},
-    task::{ObjectMeta, Task},
+    task::{
+        Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
+        TaskManifest,
+    },
     token::{GENERATED_TOKEN_PREFIX, MAX_TOKEN_BYTES, MIN_TOKEN_BYTES, TOKEN_ENTROPY_BYTES, Token},
     wire::Parsed,
 };

@@ -8,11 +8,11 @@
 )]
 
 use chrono::{DateTime, TimeZone, Utc};
-use model_ids::{ErrorKind, TaskId};
+use model_ids::{ErrorKind, TaskId, TenantId, Uid};
 use model_task::event::{
     MAX_OUTPUT_CHUNK_BYTES, OutputChunk, OutputEvent, OutputStream, TaskWatchEvent, WatchWindow,
 };
-use model_task::{AttemptOutcome, Task, TaskKind, TaskSpec};
+use model_task::{AttemptOutcome, Task, TaskKind, TaskManifest, TaskSpec};
 use proptest::prelude::*;
 
 fn time() -> impl Strategy<Value = DateTime<Utc>> {
@@ -27,7 +27,13 @@ fn task() -> impl Strategy<Value = Task> {
             let spec = TaskSpec::builder(slot, TaskKind::Embedded, timeout)
                 .build()
                 .unwrap();
-            Task::new(TaskId::new(id).unwrap(), spec, now)
+            Task::create(
+                TaskManifest::named(TaskId::new(id).unwrap(), spec),
+                TenantId::new("tenant").unwrap(),
+                Uid::from_u128(1),
+                now,
+            )
+            .unwrap()
         },
     )
 }

@@ -11,8 +11,8 @@ use std::path::Path;
 
 use model_task::attempt::LogKey;
 use model_task::{
-    AttemptState, ExtensionKind, KindSet, ObjectMeta, OutputEvent, Task, TaskEnv, TaskKind,
-    TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    AttemptState, ExtensionKind, KindSet, ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv,
+    TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -93,6 +93,8 @@ fn every_wire_format_example_parses_as_marked() {
     for ex in &examples {
         match ex.type_name.as_str() {
             "Task" => check::<Task>(ex),
+            "TaskManifest" => check::<TaskManifest>(ex),
+            "OwnerReference" => check::<OwnerReference>(ex),
             "TaskSpec" => check::<TaskSpec>(ex),
             "TaskKind" => check::<TaskKind>(ex),
             "TaskStatus" => check::<TaskStatus>(ex),
@@ -115,6 +117,8 @@ fn every_wire_format_example_parses_as_marked() {
     }
     for required in [
         "Task",
+        "TaskManifest",
+        "OwnerReference",
         "TaskSpec",
         "TaskKind",
         "TaskStatus",

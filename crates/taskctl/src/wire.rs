@@ -11,11 +11,13 @@ use taskmodel::task::attempt::LogKey;
 use taskmodel::task::event::OutputStream;
 use taskmodel::task::spec::{ExtensionKind, ExtensionSpec, KindName, RunnerEnv};
 use taskmodel::task::{
-    AttemptOutcome, AttemptState, KindSet, LeaseId, ObjectMeta, OutputEvent, Task, TaskEnv,
-    TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    Annotations, AttemptOutcome, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta,
+    OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun,
+    TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
+    TenantId, Uid,
 };
 
 /// A wire type: its name, what it is, how to make its schema and how to check a document.
@@ -56,6 +58,12 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
     wire!(Slot, "Slot", "the slot a task belongs to"),
     wire!(AgentId, "AgentId", "an agent's identifier"),
     wire!(RunnerId, "RunnerId", "a runner's identifier"),
+    wire!(TenantId, "TenantId", "the tenant a resource belongs to"),
+    wire!(
+        Uid,
+        "Uid",
+        "the identity of one incarnation of a resource (UUID layout)"
+    ),
     wire!(
         RestartPolicy,
         "RestartPolicy",
@@ -82,11 +90,35 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         "LabelSelector",
         "a Kubernetes-style label selector (a spec's runnerSelector)"
     ),
-    wire!(Task, "Task", "a whole task: metadata, spec and status"),
+    wire!(
+        TaskManifest,
+        "TaskManifest",
+        "what a caller submits: apiVersion, kind, metadata and spec"
+    ),
+    wire!(
+        ManifestMeta,
+        "ManifestMeta",
+        "a manifest's metadata: name, labels, annotations and owners"
+    ),
+    wire!(
+        Task,
+        "Task",
+        "a whole stored task: metadata, spec and status"
+    ),
     wire!(
         ObjectMeta,
         "ObjectMeta",
-        "a task's identity, resource version and times"
+        "a task's identity, versions, times, labels and owners"
+    ),
+    wire!(
+        OwnerReference,
+        "OwnerReference",
+        "a reference to the flow, schedule or task that owns a resource"
+    ),
+    wire!(
+        Annotations,
+        "Annotations",
+        "free-form metadata: label keys mapped to any text"
     ),
     wire!(TaskSpec, "TaskSpec", "the desired state of a task"),
     wire!(

@@ -2,16 +2,23 @@
 //! the resume rule at its exact edges.
 
 use chrono::DateTime;
-use model_ids::{ErrorKind, TaskId};
+use model_ids::{ErrorKind, TaskId, TenantId, Uid};
 
 use super::*;
 use crate::spec::{TaskKind, TaskSpec};
+use crate::task::TaskManifest;
 
 fn task() -> Task {
     let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
         .build()
         .unwrap();
-    Task::new(TaskId::new("job-1").unwrap(), spec, DateTime::UNIX_EPOCH)
+    Task::create(
+        TaskManifest::named(TaskId::new("job-1").unwrap(), spec),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(1),
+        DateTime::UNIX_EPOCH,
+    )
+    .unwrap()
 }
 
 fn parse(json: &str) -> Result<TaskWatchEvent, String> {

@@ -4,12 +4,12 @@
 use std::{rc::Rc, sync::Arc};
 
 use chrono::{DateTime, Utc};
-use model_ids::{RunnerId, Slot, TaskId};
+use model_ids::{RunnerId, Slot, TaskId, TenantId};
 use model_selector::Labels;
 use model_task::{AttemptState, Task, TaskPhase, TaskRun};
 
-/// What a [`TaskQuery`](crate::TaskQuery) reads from a task: its sort key
-/// (`created_at`, `id`) and its filter fields.
+/// What a [`TaskQuery`](crate::TaskQuery) reads from a task: its tenant (the query's scope),
+/// its sort key (`created_at`, `id`) and its filter fields.
 ///
 /// Implemented for [`Task`], and for references and smart pointers to
 /// anything that implements it, so a query can evaluate `&[Task]`, `Vec<Arc<Task>>` or a
@@ -18,6 +18,8 @@ use model_task::{AttemptState, Task, TaskPhase, TaskRun};
 /// Ids must be unique among the items of one listing: the key `(created_at, id)` is then
 /// unique, which keyset pagination relies on.
 pub trait Queryable {
+    /// The tenant the task belongs to.
+    fn tenant(&self) -> &TenantId;
     /// The task's id (second part of the sort key).
     fn id(&self) -> &TaskId;
     /// When the task was created (first part of the sort key).
@@ -36,6 +38,9 @@ pub trait Queryable {
 macro_rules! forward_queryable {
     ($($ptr:ty),*) => {$(
         impl<T: Queryable + ?Sized> Queryable for $ptr {
+            fn tenant(&self) -> &TenantId {
+                (**self).tenant()
+            }
             fn id(&self) -> &TaskId {
                 (**self).id()
             }
@@ -60,9 +65,12 @@ macro_rules! forward_queryable {
 
 forward_queryable!(&T, &mut T, Box<T>, Rc<T>, Arc<T>);
 
-/// Reads the task's metadata (`id`, `created_at`, `updated_at`), spec (`slot`,
+/// Reads the task's metadata (`tenant`, `id`, `created_at`, `updated_at`), spec (`slot`,
 /// `labels`) and status (`phase`).
 impl Queryable for Task {
+    fn tenant(&self) -> &TenantId {
+        self.metadata().tenant()
+    }
     fn id(&self) -> &TaskId {
         self.metadata().id()
     }

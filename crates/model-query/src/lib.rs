@@ -6,8 +6,9 @@
 //! Architecture invariant: no I/O and no storage; evaluation runs over any iterator of tasks
 //! or attempts.
 //!
-//! A [`TaskQuery`] says which tasks a listing returns (slot, phases, a label selector over
-//! the task's labels, creation and update time ranges), in which order ([`SortOrder`] over
+//! A [`TaskQuery`] says which tasks of one tenant a listing returns (the tenant is
+//! required; filters on slot, phases, a label selector over the task's labels, creation and
+//! update time ranges), in which order ([`SortOrder`] over
 //! the [`SortKey`] `(created_at, id)`), and how many per page (`limit`, [`DEFAULT_LIMIT`],
 //! at most [`MAX_LIMIT`]). It comes from [`TaskQuery::builder`], from decoded URL query
 //! pairs ([`TaskQuery::from_pairs`]) or from camelCase JSON, and every way validates.

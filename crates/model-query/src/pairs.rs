@@ -4,23 +4,27 @@ use crate::{
     error::QueryError,
     order::SortOrder,
     query::TaskQuery,
+    query::TaskQueryBuilder,
     range::{format_time, parse_time},
     token::ContinueToken,
-    values::{MAX_PHASES, check_len, parse_limit, parse_phase, parse_selector, parse_slot},
+    values::{
+        MAX_PHASES, check_len, parse_id, parse_limit, parse_phase, parse_selector, parse_slot,
+    },
 };
 use model_ids::text::shorten;
 
-/// The most query pairs [`TaskQuery::from_pairs`] reads (25); one more is an error. It is
+/// The most query pairs [`TaskQuery::from_pairs`] reads (26); one more is an error. It is
 /// the most a valid query can have: every parameter once and `phase` [`MAX_PHASES`] times.
 pub const MAX_QUERY_PAIRS: usize = Param::ALL.len() - 1 + MAX_PHASES;
 
 /// The accepted parameter names, for error messages.
-const PARAM_NAMES: &str = "slot, phase, labelSelector, createdSince, createdBefore, \
+const PARAM_NAMES: &str = "tenant, slot, phase, labelSelector, createdSince, createdBefore, \
                            updatedSince, updatedBefore, order, limit, continue";
 
 /// A URL query parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Param {
+    Tenant,
     Slot,
     Phase,
     LabelSelector,
@@ -35,7 +39,8 @@ enum Param {
 
 impl Param {
     /// Every parameter.
-    const ALL: [Param; 10] = [
+    const ALL: [Param; 11] = [
+        Param::Tenant,
         Param::Slot,
         Param::Phase,
         Param::LabelSelector,
@@ -51,6 +56,7 @@ impl Param {
     /// The parameter's name in a URL (case-sensitive).
     fn name(self) -> &'static str {
         match self {
+            Param::Tenant => "tenant",
             Param::Slot => "slot",
             Param::Phase => "phase",
             Param::LabelSelector => "labelSelector",
@@ -76,6 +82,7 @@ impl TaskQuery {
     ///
     /// | parameter | value | default |
     /// |---|---|---|
+    /// | `tenant` | the tenant whose tasks are listed | required |
     /// | `slot` | a slot | any slot |
     /// | `phase` | a phase (`running`, any case); repeat for several | any phase |
     /// | `labelSelector` | selector syntax, `zone=eu,gpu in (a,b)` | every task |
@@ -94,10 +101,19 @@ impl TaskQuery {
     /// ```
     /// use model_query::{QueryError, TaskQuery};
     ///
-    /// let query = TaskQuery::from_pairs([("phase", "running"), ("phase", "failed"), ("limit", "50")])?;
+    /// let query = TaskQuery::from_pairs([
+    ///     ("tenant", "team-a"),
+    ///     ("phase", "running"),
+    ///     ("phase", "failed"),
+    ///     ("limit", "50"),
+    /// ])?;
     /// assert_eq!(query.phases().len(), 2);
     ///
-    /// let err = TaskQuery::from_pairs([("phase", "runing")]).unwrap_err();
+    /// let err = TaskQuery::from_pairs([("phase", "running")]).unwrap_err();
+    /// assert!(matches!(err, QueryError::MissingParameter { .. }));
+    /// assert_eq!(err.field(), Some("tenant"));
+    ///
+    /// let err = TaskQuery::from_pairs([("tenant", "team-a"), ("phase", "runing")]).unwrap_err();
     /// assert!(matches!(err, QueryError::InvalidPhase { .. }));
     /// assert_eq!(err.field(), Some("phase"));
     ///
@@ -109,7 +125,9 @@ impl TaskQuery {
     ///
     /// # Errors
     ///
-    /// [`QueryError::TooManyParameters`], [`UnknownParameter`](QueryError::UnknownParameter),
+    /// [`QueryError::MissingParameter`] without `tenant`;
+    /// [`TooManyParameters`](QueryError::TooManyParameters),
+    /// [`UnknownParameter`](QueryError::UnknownParameter),
     /// [`DuplicateParameter`](QueryError::DuplicateParameter),
     /// [`ValueTooLong`](QueryError::ValueTooLong), [`TooManyPhases`](QueryError::TooManyPhases),
     /// a value error naming its parameter, or any error of
@@ -120,7 +138,7 @@ impl TaskQuery {
         K: AsRef<str>,
         V: AsRef<str>,
     {
-        let mut builder = TaskQuery::builder();
+        let mut builder = TaskQueryBuilder::unscoped();
         let mut seen = [false; Param::ALL.len()];
         let mut phases = 0_usize;
         for (index, (name, value)) in pairs.into_iter().enumerate() {
@@ -153,6 +171,7 @@ impl TaskQuery {
             }
             check_len(field, value)?;
             builder = match param {
+                Param::Tenant => builder.tenant(parse_id(field, value)?),
                 Param::Slot => builder.slot(parse_slot(field, value)?),
                 Param::Phase => builder.phase(parse_phase(field, value)?),
                 Param::LabelSelector => builder.label_selector(parse_selector(field, value)?),
@@ -169,10 +188,10 @@ impl TaskQuery {
     }
 
     /// The query as URL query pairs (not yet percent-encoded), in the form
-    /// [`TaskQuery::from_pairs`] reads back to an equal query. `order` and `limit` are
-    /// always written; other parameters only when set.
+    /// [`TaskQuery::from_pairs`] reads back to an equal query. `tenant`, `order` and `limit`
+    /// are always written; other parameters only when set.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::new();
+        let mut pairs = vec![(Param::Tenant.name(), self.tenant.to_string())];
         if let Some(slot) = &self.slot {
             pairs.push((Param::Slot.name(), slot.to_string()));
         }

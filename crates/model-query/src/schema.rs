@@ -172,16 +172,20 @@ impl JsonSchema for TaskQuery {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let tenant = generator.subschema_for::<TenantId>();
         let slot = generator.subschema_for::<Slot>();
         let order = generator.subschema_for::<SortOrder>();
         let token = generator.subschema_for::<ContinueToken>();
         let phases: Vec<String> = TaskPhase::ALL.iter().map(ToString::to_string).collect();
         let phases: Vec<&str> = phases.iter().map(String::as_str).collect();
         json_schema!({
-            "description": "Which tasks a listing returns, in which order, and how many per \
-                page. Every field is optional; time ranges are half-open [since, before).",
+            "description": "Which tasks of one tenant a listing returns, in which order, and \
+                how many per page. Only the tenant is required; time ranges are half-open \
+                [since, before).",
             "type": "object",
+            "required": ["tenant"],
             "properties": {
+                "tenant": tenant,
                 "slot": slot,
                 "phases": {
                     "description": "Tasks in any of these phases (any letter case).",

@@ -251,7 +251,7 @@ fn tokens_are_bound_to_their_query_and_listing() {
             .is_ok()
     );
     // A task listing's token is refused by a run query, and the reverse.
-    let task_token: ContinueToken = TaskQuery::builder()
+    let task_token: ContinueToken = TaskQuery::builder(tenant())
         .build()
         .unwrap()
         .continue_after(SortKey::new(chrono::DateTime::UNIX_EPOCH, task("a")));

@@ -84,14 +84,41 @@ fn every_query_example_parses_as_marked() {
         }
         seen.insert((ex.type_name.as_str(), ex.rejected));
     }
-    assert!(
-        seen.contains(&("TaskRunQuery", false)),
-        "no TaskRunQuery example"
-    );
+    for (name, rejected) in [
+        ("TaskQuery", false),
+        ("TaskQuery", true),
+        ("TaskRunQuery", false),
+    ] {
+        assert!(
+            seen.contains(&(name, rejected)),
+            "no {name} example (rejected: {rejected})"
+        );
+    }
     assert!(
         seen.contains(&("TaskRunQuery", true)),
         "no rejected TaskRunQuery example"
     );
+}
+
+#[test]
+fn the_task_query_example_is_the_pairs_the_docs_give() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let ex = examples(&markdown)
+        .into_iter()
+        .find(|e| e.type_name == "TaskQuery" && !e.rejected)
+        .unwrap();
+    let json: TaskQuery = serde_json::from_str(&ex.json).unwrap();
+    let pairs = "tenant=team-a&slot=nightly&phase=failed&phase=running&labelSelector=zone=eu&order=desc&limit=50";
+    assert!(markdown.contains(pairs));
+    let from_pairs =
+        TaskQuery::from_pairs(pairs.split('&').map(|kv| kv.split_once('=').unwrap())).unwrap();
+    assert_eq!(from_pairs, json);
+    let err = serde_json::from_str::<TaskQuery>(r#"{ "slot": "nightly", "phases": ["failed"] }"#)
+        .unwrap_err();
+    assert!(err.to_string().starts_with("tenant: required"), "{err}");
 }
 
 #[test]

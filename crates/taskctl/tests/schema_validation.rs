@@ -616,10 +616,15 @@ fn documents_at_the_limits_are_accepted_by_both() {
         .to_string(),
         "a manifest with 64 labels",
     );
-    accept("TaskQuery", "{}".to_owned(), "the empty query");
+    accept(
+        "TaskQuery",
+        json!({ "tenant": "team-a" }).to_string(),
+        "a query of a tenant, no filter",
+    );
     accept(
         "TaskQuery",
         json!({
+            "tenant": "team-a",
             "slot": "nightly",
             "phases": ["Running", "pending"],
             "labelSelector": "zone=eu,!draining",
@@ -1152,67 +1157,73 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     // Queries.
     reject(
         "TaskQuery",
-        json!({ "limit": 0 }).to_string(),
+        json!({ "slot": "nightly" }).to_string(),
+        Rejects,
+        "no tenant",
+    );
+    reject(
+        "TaskQuery",
+        json!({ "tenant": "team-a", "limit": 0 }).to_string(),
         Rejects,
         "limit 0",
     );
     reject(
         "TaskQuery",
-        json!({ "limit": 1001 }).to_string(),
+        json!({ "tenant": "team-a", "limit": 1001 }).to_string(),
         Rejects,
         "limit over the maximum",
     );
     reject(
         "TaskQuery",
-        json!({ "order": "sideways" }).to_string(),
+        json!({ "tenant": "team-a", "order": "sideways" }).to_string(),
         Rejects,
         "an unknown order",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": ["runing"] }).to_string(),
+        json!({ "tenant": "team-a", "phases": ["runing"] }).to_string(),
         Rejects,
         "a misspelled phase",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": vec!["pending"; 17] }).to_string(),
+        json!({ "tenant": "team-a", "phases": vec!["pending"; 17] }).to_string(),
         Rejects,
         "17 phases",
     );
     reject(
         "TaskQuery",
-        json!({ "sort": "asc" }).to_string(),
+        json!({ "tenant": "team-a", "sort": "asc" }).to_string(),
         Rejects,
         "an unknown field",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
         Rejects,
         "a month 13",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "not a token!" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "not a token!" }).to_string(),
         Rejects,
         "a token outside the URL-safe alphabet",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "AAAA" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "AAAA" }).to_string(),
         CannotExpress,
         "a token with a bad checksum",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": T1, "createdBefore": T0 }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": T1, "createdBefore": T0 }).to_string(),
         CannotExpress,
         "an empty time range",
     );
     reject(
         "TaskQuery",
-        json!({ "labelSelector": "zone in (" }).to_string(),
+        json!({ "tenant": "team-a", "labelSelector": "zone in (" }).to_string(),
         CannotExpress,
         "a selector syntax error",
     );

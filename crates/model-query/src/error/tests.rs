@@ -4,10 +4,10 @@ use model_ids::ErrorKind;
 
 use crate::{QueryError, TaskQuery, TaskRunQuery};
 
-/// The error `TaskQuery::from_pairs` gives for `pairs`.
+/// The error `TaskQuery::from_pairs` gives for `pairs` after a `tenant` pair.
 #[track_caller]
 fn pairs_error(pairs: &[(&str, &str)]) -> QueryError {
-    match TaskQuery::from_pairs(pairs.iter().copied()) {
+    match TaskQuery::from_pairs([("tenant", "t")].into_iter().chain(pairs.iter().copied())) {
         Ok(query) => panic!("{pairs:?} parsed as {query:?}"),
         Err(err) => err,
     }
@@ -26,11 +26,11 @@ fn run_pairs_error(pairs: &[(&str, &str)]) -> QueryError {
 fn every_variant_has_its_kind() {
     let long = "x".repeat(crate::MAX_VALUE_LEN + 1);
     let many: Vec<(&str, &str)> = vec![("phase", "running"); crate::MAX_PHASES + 1];
-    let a = TaskQuery::builder()
+    let a = TaskQuery::builder("t".parse().unwrap())
         .slot("a".parse().unwrap())
         .build()
         .unwrap();
-    let b = TaskQuery::builder()
+    let b = TaskQuery::builder("t".parse().unwrap())
         .slot("b".parse().unwrap())
         .build()
         .unwrap();
@@ -59,6 +59,14 @@ fn every_variant_has_its_kind() {
             ErrorKind::Invalid,
         ),
         (pairs_error(&[("colour", "red")]), ErrorKind::Invalid),
+        (
+            TaskQuery::from_pairs([("slot", "a")]).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskQuery::from_pairs([("tenant", "a/b")]).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
         (
             pairs_error(&[("slot", "a"), ("slot", "b")]),
             ErrorKind::Invalid,

@@ -125,7 +125,20 @@ fn display_and_source_are_the_layer_error() {
 #[test]
 fn kinds_of_query_errors() {
     use model_query::{MAX_LIMIT, QueryError, TaskQuery};
-    let query = |pairs: &[(&str, &str)]| TaskQuery::from_pairs(pairs.iter().copied());
+    let query = |pairs: &[(&str, &str)]| {
+        TaskQuery::from_pairs(
+            [("tenant", "infra")]
+                .into_iter()
+                .chain(pairs.iter().copied()),
+        )
+    };
+    // A query names its tenant.
+    let err: Error = TaskQuery::from_pairs([("slot", "a")]).unwrap_err().into();
+    assert!(
+        matches!(err, Error::Query(QueryError::MissingParameter { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
     check(
         query(&[("limit", &(MAX_LIMIT + 1).to_string())]).unwrap_err(),
         ErrorKind::Invalid,

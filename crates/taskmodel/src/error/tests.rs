@@ -161,3 +161,33 @@ fn kinds_of_query_errors() {
     );
     assert_eq!(err.kind(), ErrorKind::Invalid);
 }
+
+#[test]
+fn kinds_of_event_token_and_extension_errors() {
+    use model_query::TaskRunQuery;
+    use model_task::event::{OutputChunk, OutputStream, WatchWindow};
+    use model_task::{ExtensionKind, KindSet, Token};
+    let window = WatchWindow::new(10, 20).unwrap();
+    // Compacted changes: the watcher lists again (gone); a version never issued is invalid.
+    check(window.resume(5).unwrap_err(), ErrorKind::Gone);
+    check(window.resume(21).unwrap_err(), ErrorKind::Invalid);
+    check(WatchWindow::new(0, 1).unwrap_err(), ErrorKind::Invalid);
+    let at = chrono::DateTime::UNIX_EPOCH;
+    check(
+        OutputChunk::new(1, OutputStream::Stdout, 0, at, Vec::new(), false).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(Token::new("hunter2").unwrap_err(), ErrorKind::Invalid);
+    check(
+        ExtensionKind::new("no-slash", "Resize").unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        KindSet::from_name("embedded").unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        TaskRunQuery::from_pairs([("task", "a")]).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+}

@@ -1,4 +1,5 @@
-//! `TaskQuery` from and to already-decoded URL query pairs (`slot=a&phase=running&...`).
+//! `TaskQuery` from and to already-decoded URL query pairs (`tenant=a&phase=running&...`),
+//! and the checks every query's pairs go through ([`checked`]).
 
 use crate::{
     error::QueryError,
@@ -17,9 +18,74 @@ use model_ids::text::shorten;
 /// the most a valid query can have: every parameter once and `phase` [`MAX_PHASES`] times.
 pub const MAX_QUERY_PAIRS: usize = Param::ALL.len() - 1 + MAX_PHASES;
 
-/// The accepted parameter names, for error messages.
-const PARAM_NAMES: &str = "tenant, slot, phase, labelSelector, createdSince, createdBefore, \
-                           updatedSince, updatedBefore, order, limit, continue";
+/// The URL parameters of one kind of query: a closed set of names, one of which may repeat.
+pub(crate) trait Params: Copy + Eq + 'static {
+    /// Every parameter (at most 32).
+    const ALL: &'static [Self];
+    /// The accepted names, for error messages.
+    const NAMES: &'static str;
+    /// The one parameter that may repeat.
+    const REPEATED: Self;
+    /// How often [`REPEATED`](Self::REPEATED) may be given.
+    const MAX_REPEATS: usize;
+    /// The most pairs read: every parameter once and the repeated one as often as allowed.
+    const MAX_PAIRS: usize;
+
+    /// The parameter's name in a URL (case-sensitive).
+    fn name(self) -> &'static str;
+
+    /// The error for one repeat too many of `field`.
+    fn too_many(field: &str) -> QueryError;
+}
+
+/// Each pair as its parameter and value, after the checks every query's pairs go through, in
+/// this order: at most [`Params::MAX_PAIRS`] pairs, a known name, no repeat but of
+/// [`Params::REPEATED`] (at most [`Params::MAX_REPEATS`] times), a value of at most
+/// [`MAX_VALUE_LEN`](crate::MAX_VALUE_LEN) bytes. A caller stops at the first error.
+pub(crate) fn checked<P, I, K, V>(pairs: I) -> impl Iterator<Item = Result<(P, V), QueryError>>
+where
+    P: Params,
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    let mut seen = [false; 32];
+    let mut repeats = 0_usize;
+    pairs
+        .into_iter()
+        .enumerate()
+        .map(move |(index, (name, value))| {
+            if index >= P::MAX_PAIRS {
+                return Err(QueryError::TooManyParameters { max: P::MAX_PAIRS });
+            }
+            let name = name.as_ref();
+            let (bit, param) = P::ALL
+                .iter()
+                .copied()
+                .enumerate()
+                .find(|(_, param)| param.name() == name)
+                .ok_or_else(|| QueryError::UnknownParameter {
+                    field: shorten(name),
+                    expected: P::NAMES,
+                })?;
+            let field = param.name();
+            if param == P::REPEATED {
+                repeats += 1;
+                if repeats > P::MAX_REPEATS {
+                    return Err(P::too_many(field));
+                }
+            } else if seen
+                .get_mut(bit)
+                .is_some_and(|seen| std::mem::replace(seen, true))
+            {
+                return Err(QueryError::DuplicateParameter {
+                    field: field.to_owned(),
+                });
+            }
+            check_len(field, value.as_ref())?;
+            Ok((param, value))
+        })
+}
 
 /// A URL query parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,9 +103,8 @@ enum Param {
     Continue,
 }
 
-impl Param {
-    /// Every parameter.
-    const ALL: [Param; 11] = [
+impl Params for Param {
+    const ALL: &'static [Param] = &[
         Param::Tenant,
         Param::Slot,
         Param::Phase,
@@ -52,8 +117,13 @@ impl Param {
         Param::Limit,
         Param::Continue,
     ];
+    const NAMES: &'static str = "tenant, slot, phase, labelSelector, createdSince, \
+                                 createdBefore, updatedSince, updatedBefore, order, limit, \
+                                 continue";
+    const REPEATED: Param = Param::Phase;
+    const MAX_REPEATS: usize = MAX_PHASES;
+    const MAX_PAIRS: usize = MAX_QUERY_PAIRS;
 
-    /// The parameter's name in a URL (case-sensitive).
     fn name(self) -> &'static str {
         match self {
             Param::Tenant => "tenant",
@@ -70,9 +140,11 @@ impl Param {
         }
     }
 
-    /// The parameter with this exact name.
-    fn from_name(name: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|param| param.name() == name)
+    fn too_many(field: &str) -> QueryError {
+        QueryError::TooManyPhases {
+            field: field.to_owned(),
+            max: MAX_PHASES,
+        }
     }
 }
 
@@ -139,37 +211,9 @@ impl TaskQuery {
         V: AsRef<str>,
     {
         let mut builder = TaskQueryBuilder::unscoped();
-        let mut seen = [false; Param::ALL.len()];
-        let mut phases = 0_usize;
-        for (index, (name, value)) in pairs.into_iter().enumerate() {
-            if index >= MAX_QUERY_PAIRS {
-                return Err(QueryError::TooManyParameters {
-                    max: MAX_QUERY_PAIRS,
-                });
-            }
-            let (name, value) = (name.as_ref(), value.as_ref());
-            let param = Param::from_name(name).ok_or_else(|| QueryError::UnknownParameter {
-                field: shorten(name),
-                expected: PARAM_NAMES,
-            })?;
-            let field = param.name();
-            if param == Param::Phase {
-                phases += 1;
-                if phases > MAX_PHASES {
-                    return Err(QueryError::TooManyPhases {
-                        field: field.to_owned(),
-                        max: MAX_PHASES,
-                    });
-                }
-            } else if seen
-                .get_mut(param as usize)
-                .is_some_and(|seen| std::mem::replace(seen, true))
-            {
-                return Err(QueryError::DuplicateParameter {
-                    field: field.to_owned(),
-                });
-            }
-            check_len(field, value)?;
+        for pair in checked::<Param, _, _, _>(pairs) {
+            let (param, value) = pair?;
+            let (field, value) = (param.name(), value.as_ref());
             builder = match param {
                 Param::Tenant => builder.tenant(parse_id(field, value)?),
                 Param::Slot => builder.slot(parse_slot(field, value)?),

@@ -1,22 +1,18 @@
 //! `TaskRunQuery` from and to already-decoded URL query pairs
 //! (`tenant=a&task=t&state=failed&...`).
 
-use model_ids::text::shorten;
-
 use super::{MAX_STATES, TaskRunQuery, TaskRunQueryBuilder};
 use crate::{
     error::QueryError,
     order::SortOrder,
+    pairs::{Params, checked},
     token::RunContinueToken,
-    values::{check_len, parse_id, parse_limit, parse_state},
+    values::{parse_id, parse_limit, parse_state},
 };
 
 /// The most query pairs [`TaskRunQuery::from_pairs`] reads (22); one more is an error. It is
 /// the most a valid query can have: every parameter once and `state` [`MAX_STATES`] times.
 pub const MAX_RUN_QUERY_PAIRS: usize = Param::ALL.len() - 1 + MAX_STATES;
-
-/// The accepted parameter names, for error messages.
-const PARAM_NAMES: &str = "tenant, task, state, runner, order, limit, continue";
 
 /// A URL query parameter of a run query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,9 +26,8 @@ enum Param {
     Continue,
 }
 
-impl Param {
-    /// Every parameter.
-    const ALL: [Param; 7] = [
+impl Params for Param {
+    const ALL: &'static [Param] = &[
         Param::Tenant,
         Param::Task,
         Param::State,
@@ -41,8 +36,11 @@ impl Param {
         Param::Limit,
         Param::Continue,
     ];
+    const NAMES: &'static str = "tenant, task, state, runner, order, limit, continue";
+    const REPEATED: Param = Param::State;
+    const MAX_REPEATS: usize = MAX_STATES;
+    const MAX_PAIRS: usize = MAX_RUN_QUERY_PAIRS;
 
-    /// The parameter's name in a URL (case-sensitive).
     fn name(self) -> &'static str {
         match self {
             Param::Tenant => "tenant",
@@ -55,9 +53,11 @@ impl Param {
         }
     }
 
-    /// The parameter with this exact name.
-    fn from_name(name: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|param| param.name() == name)
+    fn too_many(field: &str) -> QueryError {
+        QueryError::TooManyStates {
+            field: field.to_owned(),
+            max: MAX_STATES,
+        }
     }
 }
 
@@ -103,35 +103,9 @@ impl TaskRunQuery {
         V: AsRef<str>,
     {
         let mut read = Read::default();
-        let mut seen = [false; Param::ALL.len()];
-        for (index, (name, value)) in pairs.into_iter().enumerate() {
-            if index >= MAX_RUN_QUERY_PAIRS {
-                return Err(QueryError::TooManyParameters {
-                    max: MAX_RUN_QUERY_PAIRS,
-                });
-            }
-            let (name, value) = (name.as_ref(), value.as_ref());
-            let param = Param::from_name(name).ok_or_else(|| QueryError::UnknownParameter {
-                field: shorten(name),
-                expected: PARAM_NAMES,
-            })?;
-            let field = param.name();
-            if param == Param::State {
-                if read.states.len() == MAX_STATES {
-                    return Err(QueryError::TooManyStates {
-                        field: field.to_owned(),
-                        max: MAX_STATES,
-                    });
-                }
-            } else if seen
-                .get_mut(param as usize)
-                .is_some_and(|seen| std::mem::replace(seen, true))
-            {
-                return Err(QueryError::DuplicateParameter {
-                    field: field.to_owned(),
-                });
-            }
-            check_len(field, value)?;
+        for pair in checked::<Param, _, _, _>(pairs) {
+            let (param, value) = pair?;
+            let (field, value) = (param.name(), value.as_ref());
             match param {
                 Param::Tenant => read.tenant = Some(parse_id(field, value)?),
                 Param::Task => read.task = Some(parse_id(field, value)?),

@@ -3,6 +3,7 @@
 use crate::diagnose::{Problem, parse_text};
 use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
+use taskmodel::flow::{FlowJob, FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::schedule::{Action, Schedule, Trigger};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
@@ -16,8 +17,8 @@ use taskmodel::task::{
     TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{
-    AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
-    TenantId, Uid,
+    AdmissionPolicy, AgentId, BackoffPolicy, FailurePolicy, JitterPolicy, RestartPolicy, RunnerId,
+    Slot, TaskId, TenantId, TriggerRule, Uid,
 };
 
 /// A wire type: its name, what it is, how to make its schema and how to check a document.
@@ -28,8 +29,9 @@ pub(crate) struct WireType {
     pub(crate) about: &'static str,
     /// Builds the JSON Schema (draft 2020-12).
     pub(crate) schema: fn() -> Schema,
-    /// Reads a document as this type: the first problem, with its line and column.
-    pub(crate) check: fn(&str) -> Result<(), Problem>,
+    /// Reads a document as this type: the first problem, with its line and column. `None`
+    /// for a type read only inside another (a `FlowJob`, inside a `FlowSpec`).
+    pub(crate) check: Option<fn(&str) -> Result<(), Problem>>,
 }
 
 fn schema_of<T: JsonSchema>() -> Schema {
@@ -47,7 +49,15 @@ macro_rules! wire {
             name: $name,
             about: $about,
             schema: schema_of::<$ty>,
-            check: check_of::<$ty>,
+            check: Some(check_of::<$ty>),
+        }
+    };
+    ($ty:ty, $name:literal, $about:literal, read inside) => {
+        WireType {
+            name: $name,
+            about: $about,
+            schema: schema_of::<$ty>,
+            check: None,
         }
     };
 }
@@ -148,11 +158,6 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         "the identity of one log line: attempt and sequence"
     ),
     wire!(
-        TaskQuery,
-        "TaskQuery",
-        "a task listing's filters, order and page (JSON form)"
-    ),
-    wire!(
         ExtensionKind,
         "ExtensionKind",
         "the apiVersion and kind of an extension workload"
@@ -193,9 +198,50 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         "a bearer token (its schema; the secret itself is never printed)"
     ),
     wire!(
+        TaskQuery,
+        "TaskQuery",
+        "a task listing's filters, order and page (JSON form)"
+    ),
+    wire!(
         TaskRunQuery,
         "TaskRunQuery",
         "a run-history listing's scope, filters, order and page"
+    ),
+    wire!(
+        FlowSpec,
+        "FlowSpec",
+        "a flow: jobs with dependencies and trigger rules"
+    ),
+    wire!(FlowJob, "FlowJob", "one job of a flow", read inside),
+    wire!(
+        TriggerRule,
+        "TriggerRule",
+        "when a job runs, given its upstream jobs"
+    ),
+    wire!(
+        FailurePolicy,
+        "FailurePolicy",
+        "what a job's failure does to the rest of its flow"
+    ),
+    wire!(
+        FlowRun,
+        "FlowRun",
+        "one run of a flow: each job's state and result"
+    ),
+    wire!(
+        JobResult,
+        "JobResult",
+        "the string map a job reports when it ends"
+    ),
+    wire!(
+        SkipReason,
+        "SkipReason",
+        "why a job of a flow run was skipped"
+    ),
+    wire!(
+        FlowStatus,
+        "FlowStatus",
+        "a flow's status, rolled up from its jobs' states"
     ),
     wire!(
         Schedule,
@@ -219,7 +265,13 @@ pub(crate) fn find(name: &str) -> Option<&'static WireType> {
     WIRE_TYPES.iter().find(|wire| wire.name == name)
 }
 
-/// A clap parser that accepts exactly the wire type names (and lists them on a mistake).
+/// A clap parser that accepts exactly the names of the wire types read on their own (and lists
+/// them on a mistake).
 pub(crate) fn type_parser() -> PossibleValuesParser {
-    PossibleValuesParser::new(WIRE_TYPES.iter().map(|wire| wire.name))
+    PossibleValuesParser::new(
+        WIRE_TYPES
+            .iter()
+            .filter(|wire| wire.check.is_some())
+            .map(|wire| wire.name),
+    )
 }

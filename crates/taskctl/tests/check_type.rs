@@ -89,8 +89,15 @@ fn every_listed_wire_type_can_be_named_and_no_other() {
         assert!(names.contains(&name), "taskctl schema does not list {name}");
     }
     for name in names {
-        let out = taskctl(&["check", "--type", name, "-"], "not json");
-        assert_eq!(out.code, 1, "{name}: {}", out.stderr);
+        // A flow's job is read only inside its flow, so it is no type to check alone: a usage
+        // error, before standard input is read (so none is sent).
+        let (stdin, expected) = if name == "FlowJob" {
+            ("", 2)
+        } else {
+            ("not json", 1)
+        };
+        let out = taskctl(&["check", "--type", name, "-"], stdin);
+        assert_eq!(out.code, expected, "{name}: {}", out.stderr);
     }
     let out = taskctl(&["check", "--type", "Nope", "-"], "{}");
     assert_eq!(out.code, 2);

@@ -21,6 +21,9 @@ use taskmodel::{
     Slot, TaskId, TenantId, TriggerRule, Uid,
 };
 
+/// Reads a document as one wire type: the first problem, with its line and column.
+pub(crate) type Check = fn(&str) -> Result<(), Problem>;
+
 /// A wire type: its name, what it is, how to make its schema and how to check a document.
 pub(crate) struct WireType {
     /// The type's name, as `taskctl schema NAME` and `taskctl check --type NAME` take it.
@@ -31,7 +34,7 @@ pub(crate) struct WireType {
     pub(crate) schema: fn() -> Schema,
     /// Reads a document as this type: the first problem, with its line and column. `None`
     /// for a type read only inside another (a `FlowJob`, inside a `FlowSpec`).
-    pub(crate) check: Option<fn(&str) -> Result<(), Problem>>,
+    pub(crate) check: Option<Check>,
 }
 
 fn schema_of<T: JsonSchema>() -> Schema {

@@ -96,6 +96,16 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<task::spec::ExtensionKind>("ExtensionKind");
+    check::<task::spec::ExtensionSpec>("ExtensionSpec");
+    check::<task::spec::KindName>("KindName");
+    check::<task::KindSet>("KindSet");
+    check::<task::TaskWatchEvent>("TaskWatchEvent");
+    check::<task::OutputEvent>("OutputEvent");
+    check::<task::event::OutputStream>("OutputStream");
+    check::<task::Token>("Token");
+    check::<query::TaskRunQuery>("TaskRunQuery");
+    check::<query::RunContinueToken>("RunContinueToken");
     check::<flow::FlowSpec>("FlowSpec");
     check::<flow::FlowJob>("FlowJob");
     check::<flow::TriggerRule>("TriggerRule");

@@ -189,7 +189,7 @@ fn every_variant_has_its_kind() {
         ),
         (
             TaskError::NoRunner {
-                kind: "wasm",
+                kind: crate::spec::KindName::Wasm,
                 selector: String::new(),
                 runners: 0,
                 supporting: 0,

@@ -11,7 +11,7 @@ mod status;
 
 pub use self::{
     phase::TaskPhase,
-    restart::{RestartDecision, decide_restart},
+    restart::{RestartDecision, RestartHistory, decide_restart},
     status::{AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, TaskStatus},
 };
 pub(crate) use self::{

@@ -208,6 +208,7 @@ impl Task {
             error: None,
             next_attempt_at: None,
             last_delay_ms: self.status.last_delay_ms,
+            consecutive_failures: self.status.consecutive_failures,
             queued_at: None,
             finished_at: None,
         };
@@ -234,11 +235,12 @@ impl Task {
         now: DateTime<Utc>,
     ) -> Result<RestartDecision, TaskError> {
         self.metadata.check(&expected.into())?;
+        let history = self.status.restart_history();
         let plan = plan(
             self.spec.restart(),
             self.spec.max_retries(),
             result.outcome,
-            self.status.attempt,
+            history,
         );
         self.phase().check_transition(plan.phase())?;
         if self.phase() != TaskPhase::Running {
@@ -252,13 +254,7 @@ impl Task {
         // A restart whose time is past the last representable one cannot happen: the task
         // ends Exhausted and says why, rather than stay Running with an attempt that can
         // neither end nor expire.
-        let (decision, why) = match time_plan(
-            plan,
-            self.spec.backoff(),
-            self.status.last_delay_ms,
-            rng,
-            now,
-        ) {
+        let (decision, why) = match time_plan(plan, self.spec.backoff(), rng, now) {
             Ok(decision) => (decision, None),
             Err(TaskError::TimeOverflow { now, delay_ms }) => (
                 RestartDecision::Exhausted,
@@ -288,6 +284,7 @@ impl Task {
             error: error.map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
             next_attempt_at,
             last_delay_ms,
+            consecutive_failures: history.failures_after(result.outcome),
             queued_at: next_attempt_at,
             finished_at: phase.is_final().then_some(self.metadata.updated_at),
         };

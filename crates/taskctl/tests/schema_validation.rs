@@ -405,8 +405,9 @@ fn selector(requirement: Value) -> String {
     spec(json!({ "runnerSelector": { "matchExpressions": [requirement] } }))
 }
 
-/// A status with the time fields its phase needs, unless `doc` gives them: `queuedAt` while
-/// pending (the restart's `nextAttemptAt`, else T0) and `finishedAt` in a final phase.
+/// A status with the fields its phase and outcome need, unless `doc` gives them: `queuedAt`
+/// while pending (the restart's `nextAttemptAt`, else T0), `finishedAt` in a final phase,
+/// and one failure in a row after a failed outcome.
 fn status(mut doc: Value) -> String {
     let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
     let object = doc.as_object_mut().unwrap();
@@ -417,6 +418,13 @@ fn status(mut doc: Value) -> String {
     let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
     if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
         object.insert("finishedAt".into(), json!(T1));
+    }
+    let outcome = object
+        .get("outcome")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if ["failed", "timeout"].contains(&outcome) && !object.contains_key("consecutiveFailures") {
+        object.insert("consecutiveFailures".into(), json!(1));
     }
     doc.to_string()
 }
@@ -1036,7 +1044,8 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "failed", "attempt": 1, "outcome": "failed" }).to_string(),
+        json!({ "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1 })
+            .to_string(),
         Rejects,
         "final without finishedAt",
     );
@@ -1048,6 +1057,22 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
         })),
         CannotExpress,
         "a restart queued before it is due",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 0,
+        })),
+        Rejects,
+        "a failure that does not count",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 2,
+        })),
+        CannotExpress,
+        "more failures in a row than attempts",
     );
     reject(
         "TaskStatus",
@@ -1120,10 +1145,10 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
             "phase": "failed",
             "attempt": 1,
             "outcome": "failed",
-            "error": "é".repeat(3000),
+            "error": "é".repeat(MAX_STATUS_ERROR_BYTES / 2 + 1),
         })),
         CannotExpress,
-        "an error of 3000 characters but 6000 bytes",
+        "an error of 16385 characters but 32770 bytes",
     );
     // Queries.
     reject(

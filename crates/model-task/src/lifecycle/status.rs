@@ -3,12 +3,13 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::TaskPhase;
+use super::{RestartHistory, TaskPhase};
 use crate::error::{InvalidReason, TaskError, broken_rule};
 
-/// Most bytes of the error text in a task status (and in an attempt's record); a runner's
-/// longer text is cut on a character boundary.
-pub const MAX_STATUS_ERROR_BYTES: usize = 4096;
+/// Most bytes of the error text in a task status (and in an attempt's record), 32 KiB,
+/// Kubernetes' bound on a condition message: room for a stack trace or the tail of a
+/// command's output. A runner's longer text is cut on a character boundary.
+pub const MAX_STATUS_ERROR_BYTES: usize = 32 * 1024;
 
 /// How one attempt ended, as its runner reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +97,10 @@ impl AttemptResult {
 /// a scheduled restart. `last_delay_ms` is the delay of the most recent scheduled restart,
 /// which decorrelated jitter needs for the next one.
 ///
+/// `consecutive_failures` counts the failed, timed-out or expired attempts in a row up to the
+/// last one that ended (a success starts it again): `maxRetries` bounds it, so the retry
+/// budget is spent by failures only (`docs/attempts.md`, "Retries and the exhausted state").
+///
 /// `queued_at` is set exactly while the task is Pending, that is, in the queue: its
 /// creation time, or for a restart the time the restart is due (`next_attempt_at`), so a
 /// task is due exactly when `queued_at <= now` and the queue order of `docs/attempts.md`
@@ -121,6 +126,8 @@ pub struct TaskStatus {
     pub(crate) next_attempt_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_delay_ms: Option<u64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) consecutive_failures: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) queued_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -138,6 +145,7 @@ impl TaskStatus {
             error: None,
             next_attempt_at: None,
             last_delay_ms: None,
+            consecutive_failures: 0,
             queued_at: Some(now),
             finished_at: None,
         }
@@ -176,6 +184,22 @@ impl TaskStatus {
     /// Delay of the most recent scheduled restart, in milliseconds.
     pub const fn last_delay_ms(&self) -> Option<u64> {
         self.last_delay_ms
+    }
+
+    /// Failed attempts in a row up to the last one that ended; a success starts the count
+    /// again.
+    pub const fn consecutive_failures(&self) -> u32 {
+        self.consecutive_failures
+    }
+
+    /// What the restart decision for the current attempt needs: the attempts run, the
+    /// failures in a row before it, and the last delay.
+    pub const fn restart_history(&self) -> RestartHistory {
+        RestartHistory {
+            attempts: self.attempt,
+            failures_in_a_row: self.consecutive_failures,
+            last_delay_ms: self.last_delay_ms,
+        }
     }
 
     /// While the task is Pending (in the queue): since when it may be leased, its creation
@@ -220,6 +244,7 @@ impl TaskStatus {
         if self.last_delay_ms.is_some() && !restarted {
             return broken_rule("lastDelayMs", "no restart was scheduled");
         }
+        self.check_failures()?;
         if self.queued_at.is_some() != (self.phase == TaskPhase::Pending) {
             return broken_rule("queuedAt", "set exactly while pending");
         }
@@ -267,6 +292,44 @@ impl TaskStatus {
     }
 }
 
+impl TaskStatus {
+    /// Checks `consecutiveFailures` against the attempts and the outcome: never more than
+    /// the attempts that ended, none after a success, at least one after a failure.
+    fn check_failures(&self) -> Result<(), TaskError> {
+        let ended = if self.phase == TaskPhase::Running {
+            self.attempt.saturating_sub(1)
+        } else {
+            self.attempt
+        };
+        if self.consecutive_failures > ended {
+            return broken_rule(
+                "consecutiveFailures",
+                "more failures in a row than attempts that ended",
+            );
+        }
+        match self.outcome {
+            Some(AttemptOutcome::Succeeded) if self.consecutive_failures > 0 => {
+                broken_rule("consecutiveFailures", "a success starts the count again")
+            }
+            Some(AttemptOutcome::Failed | AttemptOutcome::Timeout)
+                if self.consecutive_failures == 0 =>
+            {
+                broken_rule("consecutiveFailures", "a failure counts")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Whether a count is zero, left out on the wire.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_zero(count: &u32) -> bool {
+    *count == 0
+}
+
 /// Checks a stored error text (a status's or an attempt's `error` field): at most
 /// [`MAX_STATUS_ERROR_BYTES`] bytes.
 pub(crate) fn check_error_text(error: Option<&str>) -> Result<(), TaskError> {
@@ -311,6 +374,8 @@ pub(crate) struct TaskStatusRaw {
     #[serde(default)]
     last_delay_ms: Option<u64>,
     #[serde(default)]
+    consecutive_failures: Option<u32>,
+    #[serde(default)]
     queued_at: Option<DateTime<Utc>>,
     #[serde(default)]
     finished_at: Option<DateTime<Utc>>,
@@ -328,6 +393,7 @@ impl TryFrom<TaskStatusRaw> for TaskStatus {
             error: raw.error,
             next_attempt_at: raw.next_attempt_at,
             last_delay_ms: raw.last_delay_ms,
+            consecutive_failures: raw.consecutive_failures.unwrap_or_default(),
             queued_at: raw.queued_at,
             finished_at: raw.finished_at,
         };

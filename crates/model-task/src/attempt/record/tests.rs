@@ -156,7 +156,7 @@ fn wire_rules() {
     ok["error"] = json!(over_error);
     check(
         ok,
-        Err("invalid error: 4097 bytes long, at most 4096 allowed"),
+        Err("invalid error: 32769 bytes long, at most 32768 allowed"),
     );
     check(
         json!({"exitCode": 1}),

@@ -10,9 +10,9 @@ fn parse(value: &Value) -> Result<TaskStatus, String> {
     serde_json::from_value::<TaskStatus>(value.clone()).map_err(|e| e.to_string())
 }
 
-/// The time fields every table row would otherwise repeat: `queuedAt` while pending (the
-/// restart's `nextAttemptAt`, or a creation time) and `finishedAt` in a final phase, unless
-/// the row gives them.
+/// The fields every table row would otherwise repeat: `queuedAt` while pending (the
+/// restart's `nextAttemptAt`, or a creation time), `finishedAt` in a final phase and one
+/// failure in a row after a failed outcome, unless the row gives them.
 fn timed(mut value: Value) -> Value {
     let phase = value["phase"].as_str().unwrap_or_default().to_owned();
     let object = value.as_object_mut().unwrap();
@@ -26,6 +26,14 @@ fn timed(mut value: Value) -> Value {
     let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
     if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
         object.insert("finishedAt".into(), json!("2025-01-01T00:00:09Z"));
+    }
+    let outcome = object
+        .get("outcome")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let failed = ["failed", "timeout"].contains(&outcome);
+    if failed && !object.contains_key("consecutiveFailures") {
+        object.insert("consecutiveFailures".into(), json!(1));
     }
     value
 }
@@ -168,20 +176,21 @@ fn queued_and_finished_times_follow_the_phase() {
     );
     check_exact(
         json!({"phase": "pending", "attempt": 1, "outcome": "failed", "nextAttemptAt": t2,
-               "lastDelayMs": 1000, "queuedAt": t2}),
+               "lastDelayMs": 1000, "queuedAt": t2, "consecutiveFailures": 1}),
         Ok(()),
     );
     check_exact(
         json!({"phase": "pending", "attempt": 1, "outcome": "failed", "nextAttemptAt": t2,
-               "lastDelayMs": 1000, "queuedAt": t1}),
+               "lastDelayMs": 1000, "queuedAt": t1, "consecutiveFailures": 1}),
         Err("invalid queuedAt: a restart is queued at nextAttemptAt"),
     );
     check_exact(
-        json!({"phase": "failed", "attempt": 1, "outcome": "failed", "finishedAt": t1}),
+        json!({"phase": "failed", "attempt": 1, "outcome": "failed", "finishedAt": t1,
+               "consecutiveFailures": 1}),
         Ok(()),
     );
     check_exact(
-        json!({"phase": "failed", "attempt": 1, "outcome": "failed"}),
+        json!({"phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1}),
         Err("invalid finishedAt: set exactly in a final phase"),
     );
     check_exact(
@@ -195,4 +204,47 @@ fn queued_and_finished_times_follow_the_phase() {
     assert!(status.is_due(at(t1)));
     assert_eq!(status.queued_at(), Some(at(t1)));
     assert_eq!(status.finished_at(), None);
+}
+
+#[test]
+fn failures_in_a_row_agree_with_the_attempts_and_the_outcome() {
+    let t1 = "2025-01-01T00:00:01Z";
+    let waiting = |outcome: &str, failures: u32| {
+        json!({"phase": "pending", "attempt": 3, "outcome": outcome, "nextAttemptAt": t1,
+               "lastDelayMs": 5, "consecutiveFailures": failures})
+    };
+    check(waiting("failed", 1), Ok(()));
+    check(waiting("timeout", 3), Ok(()));
+    check(
+        waiting("failed", 4),
+        Err("invalid consecutiveFailures: more failures in a row than attempts that ended"),
+    );
+    check(
+        waiting("failed", 0),
+        Err("invalid consecutiveFailures: a failure counts"),
+    );
+    check(waiting("succeeded", 0), Ok(()));
+    check(
+        waiting("succeeded", 1),
+        Err("invalid consecutiveFailures: a success starts the count again"),
+    );
+    // While attempt 3 runs, at most attempts 1 and 2 failed.
+    check(
+        json!({"phase": "running", "attempt": 3, "lastDelayMs": 5, "consecutiveFailures": 2}),
+        Ok(()),
+    );
+    check(
+        json!({"phase": "running", "attempt": 3, "lastDelayMs": 5, "consecutiveFailures": 3}),
+        Err("more failures in a row than attempts that ended"),
+    );
+    let status = parse(&timed(waiting("timeout", 2))).unwrap();
+    assert_eq!(status.consecutive_failures(), 2);
+    assert_eq!(
+        status.restart_history(),
+        RestartHistory {
+            attempts: 3,
+            failures_in_a_row: 2,
+            last_delay_ms: Some(5)
+        }
+    );
 }

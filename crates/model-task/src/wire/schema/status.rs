@@ -64,12 +64,35 @@ schema!(TaskStatus, "TaskStatus", |generator| {
                 0,
                 u64::MAX,
             ),
+            "consecutiveFailures": integer(
+                "Failed attempts in a row up to the last one that ended; left out when 0.",
+                0,
+                u64::from(u32::MAX),
+            ),
             "queuedAt": queued,
             "finishedAt": finished,
         },
         "additionalProperties": false,
         "dependentRequired": { "exitCode": ["outcome"], "error": ["outcome"] },
         "allOf": [
+            // A failure counts; a success starts the count again.
+            {
+                "if": {
+                    "required": ["outcome"],
+                    "properties": { "outcome": { "enum": ["failed", "timeout"] } },
+                },
+                "then": {
+                    "required": ["consecutiveFailures"],
+                    "properties": { "consecutiveFailures": { "minimum": 1 } },
+                },
+            },
+            {
+                "if": {
+                    "required": ["outcome"],
+                    "properties": { "outcome": { "const": "succeeded" } },
+                },
+                "then": { "properties": { "consecutiveFailures": { "maximum": 0 } } },
+            },
             {
                 "if": { "properties": { "phase": { "const": "pending" } } },
                 "then": { "required": ["queuedAt"] },

@@ -1,9 +1,10 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::task::{TASK_API_VERSION, TASK_KIND, check_type};
@@ -12,7 +13,8 @@ use taskmodel::task::{
 };
 
 use crate::diagnose::{
-    Field, Problem, parse_all, parse_fields, parse_json, parse_text, task_problem,
+    Field, Problem, field_value, has_any_field, parse_all, parse_fields, parse_json, parse_text,
+    plain_wire, task_problem,
 };
 
 /// The keys that make a document a task or a manifest rather than a spec.
@@ -28,6 +30,13 @@ const STORED_META_KEYS: [&str; 6] = [
     "updatedAt",
 ];
 
+/// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
+/// first).
+const SCHEDULE_KEYS: [&str; 1] = ["trigger"];
+
+// Every rule of a schedule comes back from serde, each message naming its field path.
+plain_wire!(Schedule);
+
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,24 +48,26 @@ pub enum Shape {
     TaskManifest,
     /// A whole stored task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A schedule: a trigger and a task template, the template held to the submit-boundary
+    /// rules.
+    Schedule,
 }
 
 impl Shape {
-    /// A document with `apiVersion`, `metadata`, `spec` or `status` is a resource (and is
-    /// told what it lacks): a stored task when it has a status or metadata the control plane
-    /// owns (a uid, versions, times), else a manifest. Anything else is a spec.
-    fn of(value: &Value) -> Self {
-        let Some(object) = value.as_object() else {
-            return Self::TaskSpec;
-        };
-        if !RESOURCE_KEYS.iter().any(|key| object.contains_key(*key)) {
+    /// A schedule has a `trigger`. A document with `apiVersion`, `metadata`, `spec` or
+    /// `status` is a resource (and is told what it lacks): a stored task when it has a status
+    /// or metadata the control plane owns (a uid, versions, times), else a manifest. Anything
+    /// else is a spec.
+    fn of(value: &RawValue) -> Self {
+        if has_any_field(value, &SCHEDULE_KEYS) {
+            return Self::Schedule;
+        }
+        if !has_any_field(value, &RESOURCE_KEYS) {
             return Self::TaskSpec;
         }
-        let stored_meta = object
-            .get("metadata")
-            .and_then(Value::as_object)
-            .is_some_and(|meta| STORED_META_KEYS.iter().any(|key| meta.contains_key(*key)));
-        if object.contains_key("status") || stored_meta {
+        let stored_meta = field_value(value, "metadata")
+            .is_some_and(|meta| has_any_field(meta, &STORED_META_KEYS));
+        if has_any_field(value, &["status"]) || stored_meta {
             Self::Task
         } else {
             Self::TaskManifest
@@ -69,6 +80,7 @@ impl Shape {
             Self::TaskSpec => "task spec",
             Self::TaskManifest => "task manifest",
             Self::Task => "task",
+            Self::Schedule => "schedule",
         }
     }
 }
@@ -93,9 +105,11 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `apiVersion`, `metadata`, `spec` or `status` is a [`Task`] (when it has a
-/// status or stored metadata) or a [`TaskManifest`]; anything else is a [`TaskSpec`]. Specs
-/// and manifests are held to the submit-boundary rules.
+/// A document with `trigger` is a [`Schedule`]; one with `apiVersion`, `metadata`, `spec`
+/// or `status` is a [`Task`] (when it has a status or stored metadata) or a [`TaskManifest`];
+/// anything else is a [`TaskSpec`]. Specs, manifests and schedule templates are held to the
+/// submit-boundary rules. The diagnosis holds no more than a few times the text
+/// (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -113,8 +127,8 @@ pub fn check_document(text: &str) -> Checked {
             };
         }
     };
-    let shape = Shape::of(&value);
-    let mut problems = check_value(shape, &value);
+    let shape = Shape::of(value);
+    let mut problems = check_value(shape, value);
     if problems.is_empty() {
         problems.extend(check_text(shape, text));
     }
@@ -124,25 +138,28 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
-/// What only the text shows. A JSON value keeps the last of two equal keys, but the library
-/// refuses a document that names a field twice; so a document the field-by-field pass found
-/// clean is read once more, from its text, exactly as the library reads it.
+/// What only the text shows. A JSON object value keeps the last of two equal keys, and so
+/// does the field-by-field pass, but the library refuses a document that names a field
+/// twice; so a document that pass found clean is read once more, from its text, exactly as
+/// the library reads it.
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::TaskManifest => parse_text::<TaskManifest>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
 }
 
 /// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
-fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
+fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::TaskManifest => parse_fields::<Parsed<TaskManifest>>(value, MANIFEST_FIELDS)
             .and_then(|manifest| manifest.validate().map_err(|err| vec![task_problem(&err)])),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
 }
@@ -178,7 +195,7 @@ const KIND: Field = Field {
 
 /// A type field's value: a string the library accepts.
 fn type_field(
-    value: &Value,
+    value: &RawValue,
     check: fn(&str) -> Result<(), taskmodel::task::TaskError>,
 ) -> Result<(), Vec<Problem>> {
     let text = parse_all::<String>(value)?;
@@ -208,8 +225,16 @@ const TASK_FIELDS: &[Field] = &[
     Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
 
+/// The fields of a schedule checked on their own: the template, field by field and against
+/// the submit boundary (its problems' paths start with `spec`). The schedule's other rules
+/// come from parsing the whole, each error naming its field (`trigger.cron: ...`).
+const SCHEDULE_FIELDS: &[Field] = &[Field {
+    name: "spec",
+    check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+}];
+
 /// Parses a spec, reporting every bad field.
-fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
+fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {
     parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 

@@ -10,9 +10,9 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`] and changed by [`Task::apply`] ([`ApplyChanges`]); owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
-//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
+//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`] with its [`Condition`]s, [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
 //! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not |
 //! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
@@ -44,12 +44,15 @@ pub mod wire;
 pub use crate::{
     attempt::{Applied, AttemptState, LeaseId, TaskRun},
     error::TaskError,
-    lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
+    lifecycle::{
+        AttemptOutcome, AttemptResult, Condition, ConditionStatus, ConditionType, RestartDecision,
+        TaskPhase, TaskStatus,
+    },
     route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
     task::{
-        Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
-        TaskManifest,
+        Annotations, ApplyChanges, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference,
+        Precondition, Task, TaskManifest,
     },
     wire::Parsed,
 };

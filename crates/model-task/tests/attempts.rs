@@ -1152,6 +1152,7 @@ proptest! {
     #[test]
     fn attempt_records_round_trip(
         attempt in 1u32..1_000,
+        generation in 1u64..=u64::MAX,
         lease in any::<u64>(),
         state_index in 0usize..AttemptState::ALL.len(),
         cancel in any::<bool>(),
@@ -1182,6 +1183,7 @@ proptest! {
         let json = serde_json::json!({
             "taskId": "job",
             "attempt": attempt,
+            "generation": generation,
             "runner": "r-1",
             "lease": LeaseId::new(lease).to_string(),
             "leaseExpiresAt": expires_at,
@@ -1196,6 +1198,7 @@ proptest! {
         let run: TaskRun = serde_json::from_value(json).unwrap();
         prop_assert_eq!(run.state(), state);
         prop_assert_eq!(run.lease().as_u64(), lease);
+        prop_assert_eq!(run.generation(), generation);
         let again: TaskRun = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         prop_assert_eq!(again, run);
     }

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use model_task::attempt::LogKey;
+use model_task::lifecycle::Condition;
 use model_task::{
     AttemptState, ObjectMeta, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase,
     TaskRun, TaskSpec, TaskStatus,
@@ -98,6 +99,7 @@ fn every_wire_format_example_parses_as_marked() {
             "TaskSpec" => check::<TaskSpec>(ex),
             "TaskKind" => check::<TaskKind>(ex),
             "TaskStatus" => check::<TaskStatus>(ex),
+            "Condition" => check::<Condition>(ex),
             "TaskPhase" => check::<TaskPhase>(ex),
             "ObjectMeta" => check::<ObjectMeta>(ex),
             "TaskEnv" => check::<TaskEnv>(ex),
@@ -117,6 +119,7 @@ fn every_wire_format_example_parses_as_marked() {
         "TaskSpec",
         "TaskKind",
         "TaskStatus",
+        "Condition",
         "TaskPhase",
         "ObjectMeta",
         "TaskEnv",
@@ -188,4 +191,57 @@ fn the_rejected_run_examples_fail_for_the_reason_the_docs_give() {
     for (error, want) in errors.iter().zip(want) {
         assert!(error.starts_with(want), "{error}");
     }
+}
+
+#[test]
+fn the_rejected_status_examples_fail_for_the_reason_the_docs_give() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let errors: Vec<String> = examples(&markdown)
+        .into_iter()
+        .filter(|e| e.type_name == "TaskStatus" && e.rejected)
+        .map(|e| {
+            serde_json::from_str::<TaskStatus>(&e.json)
+                .unwrap_err()
+                .to_string()
+        })
+        .collect();
+    let want = [
+        "invalid outcome: running has no outcome yet",
+        "invalid outcome: no attempt has started",
+        "invalid outcome: a canceled task that ran has its last attempt's outcome",
+        "invalid lastDelayMs: no restart was scheduled",
+        "invalid queuedAt: set exactly while pending",
+        "invalid finishedAt: set exactly in a final phase",
+        "invalid conditions[1].status: the condition disagrees with the task's phase",
+    ];
+    assert_eq!(errors.len(), want.len(), "{errors:#?}");
+    for (error, want) in errors.iter().zip(want) {
+        assert!(error.starts_with(want), "{error}");
+    }
+}
+
+#[test]
+fn the_rejected_condition_example_fails_for_the_reason_the_docs_give() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let errors: Vec<String> = examples(&markdown)
+        .into_iter()
+        .filter(|e| e.type_name == "Condition" && e.rejected)
+        .map(|e| {
+            serde_json::from_str::<Condition>(&e.json)
+                .unwrap_err()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert!(
+        errors[0].starts_with("invalid reason \"attempt active\": a reason starts with a letter"),
+        "{}",
+        errors[0]
+    );
 }

@@ -8,8 +8,9 @@ use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::spec::RunnerEnv;
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
-    Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, AttemptOutcome, AttemptState, Condition, LeaseId, ManifestMeta, ObjectMeta,
+    OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec,
+    TaskStatus,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
@@ -146,6 +147,11 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "TaskStatus",
         about: "the observed state of a task",
         schema: schema_of::<TaskStatus>,
+    },
+    WireType {
+        name: "Condition",
+        about: "a Kubernetes-style condition of a task's status",
+        schema: schema_of::<Condition>,
     },
     WireType {
         name: "TaskPhase",

@@ -107,6 +107,7 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskEnv" => parse::<TaskEnv>(json),
         "RunnerEnv" => parse::<RunnerEnv>(json),
         "TaskStatus" => parse::<TaskStatus>(json),
+        "Condition" => parse::<taskmodel::task::Condition>(json),
         "TaskPhase" => parse::<TaskPhase>(json),
         "AttemptOutcome" => parse::<AttemptOutcome>(json),
         "TaskRun" => parse::<TaskRun>(json),
@@ -319,6 +320,11 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         r#"{ "kind": "Task", "name": "job-1""#,
         "a task never owns itself",
     ),
+    (
+        "TaskStatus",
+        r#""reason": "Stopped""#,
+        "each condition agrees with the phase",
+    ),
 ];
 
 #[test]
@@ -411,10 +417,37 @@ fn selector(requirement: Value) -> String {
     spec(json!({ "runnerSelector": { "matchExpressions": [requirement] } }))
 }
 
+/// `doc` with what a status needs for its attempt and phase, unless it gives them:
+/// `observedGeneration` 1 from the first attempt on, and conditions that agree with the
+/// phase, flipped at T0.
+fn with_conditions(mut doc: Value) -> Value {
+    let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
+    let attempted = doc["attempt"].as_u64().unwrap_or_default() > 0;
+    let object = doc.as_object_mut().unwrap();
+    if attempted && !object.contains_key("observedGeneration") {
+        object.insert("observedGeneration".into(), json!(1));
+    }
+    let one = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    let succeeded = match phase.as_str() {
+        "succeeded" => "True",
+        "pending" | "running" => "Unknown",
+        _ => "False",
+    };
+    object.entry("conditions").or_insert_with(|| {
+        json!([
+            one("Scheduled", if attempted { "True" } else { "False" }),
+            one("Running", if phase == "running" { "True" } else { "False" }),
+            one("Succeeded", succeeded),
+        ])
+    });
+    doc
+}
+
 /// A status with the fields its phase and outcome need, unless `doc` gives them: `queuedAt`
 /// while pending (the restart's `nextAttemptAt`, else T0), `finishedAt` in a final phase,
-/// and one failure in a row after a failed outcome.
-fn status(mut doc: Value) -> String {
+/// one failure in a row after a failed outcome, and [`with_conditions`]'s.
+fn status(doc: Value) -> String {
+    let mut doc = with_conditions(doc);
     let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
     let object = doc.as_object_mut().unwrap();
     if phase == "pending" && !object.contains_key("queuedAt") {
@@ -1044,16 +1077,71 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "pending", "attempt": 0 }).to_string(),
+        with_conditions(json!({ "phase": "pending", "attempt": 0 })).to_string(),
         Rejects,
         "pending without queuedAt",
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1 })
-            .to_string(),
+        with_conditions(
+            json!({ "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1 }),
+        )
+        .to_string(),
         Rejects,
         "final without finishedAt",
+    );
+    // Generations and conditions.
+    let running = |patch: Value| {
+        let mut doc = json!({ "phase": "running", "attempt": 1 });
+        for (key, value) in patch.as_object().unwrap() {
+            doc[key] = value.clone();
+        }
+        status(doc)
+    };
+    let condition = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    reject(
+        "TaskStatus",
+        running(json!({ "observedGeneration": 0 })),
+        Rejects,
+        "an attempt without the generation it runs",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({ "phase": "pending", "attempt": 0, "observedGeneration": 1 })),
+        Rejects,
+        "a generation before any attempt",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [] })),
+        Rejects,
+        "no conditions",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            condition("Running", "True"), condition("Succeeded", "Unknown"),
+        ] })),
+        Rejects,
+        "a condition type twice",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "False"), condition("Succeeded", "Unknown"),
+        ] })),
+        CannotExpress,
+        "a condition that disagrees with the phase",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            { "type": "Succeeded", "status": "Unknown", "reason": "not ended", "lastTransitionTime": T0 },
+        ] })),
+        Rejects,
+        "a reason of two words",
     );
     reject(
         "TaskStatus",
@@ -1227,11 +1315,11 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
 
 // ---- TaskRun, LogKey, LeaseId
 
-/// A leased run (attempt 1, lease "z", leased at T0 until T9) with `patch`'s fields set
+/// A leased run (attempt 1 of generation 1, lease "z", leased at T0 until T9) with `patch`'s fields set
 /// (a `null` in the patch removes the field).
 fn task_run(patch: Value) -> String {
     let mut doc = json!({
-        "taskId": "t", "attempt": 1, "runner": "r", "lease": "z",
+        "taskId": "t", "attempt": 1, "generation": 1, "runner": "r", "lease": "z",
         "leaseExpiresAt": T9, "state": "leased", "leasedAt": T0,
     });
     let map = doc.as_object_mut().unwrap();
@@ -1306,6 +1394,8 @@ fn task_run_schema_agrees_with_the_parser_on_each_state_rule() {
     }
     let rejected = [
         (json!({ "attempt": 0 }), "attempt 0"),
+        (json!({ "generation": 0 }), "generation 0"),
+        (json!({ "generation": null }), "no generation"),
         (json!({ "lease": "" }), "an empty lease"),
         (json!({ "lease": "9-x" }), "a lease outside base 36"),
         (json!({ "lease": "00000000000001" }), "a lease of 14 digits"),

@@ -87,7 +87,8 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, ApplyChanges, AttemptState, Condition, ConditionStatus, ConditionType,
+    KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Pick, Precondition,
+    RestartDecision, RouteExplanation, RouterBatch, RunnerRouter, Task, TaskKind, TaskManifest,
+    TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -18,7 +18,8 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, ApplyChanges, AttemptState, Condition, ConditionStatus, ConditionType,
+    KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Pick, Precondition,
+    RestartDecision, RouteExplanation, RouterBatch, RunnerRouter, Task, TaskKind, TaskManifest,
+    TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -85,6 +85,8 @@ pub(crate) enum Wait {
     Backoff { retry: u32, previous: Option<u64> },
     /// A fixed interval (an `always` task's, after a success).
     Interval(u64),
+    /// No wait: the restart is due at once (a newer spec waits for its first attempt).
+    Now,
 }
 
 /// The decision without its timing: what `decide_restart` does before it draws any random
@@ -176,6 +178,7 @@ pub(crate) fn time_plan<R: RandomSource + ?Sized>(
             let delay_ms = match wait {
                 Wait::Backoff { retry, previous } => backoff.delay_ms(retry, previous, rng),
                 Wait::Interval(ms) => ms,
+                Wait::Now => 0,
             };
             let at = i64::try_from(delay_ms)
                 .ok()

@@ -3,6 +3,9 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::condition::{
+    Condition, ConditionType, Conditions, ConditionsRaw, Facts, read_conditions,
+};
 use super::{RestartHistory, TaskPhase};
 use crate::error::{InvalidReason, TaskError, broken_rule};
 
@@ -116,6 +119,8 @@ impl AttemptResult {
 pub struct TaskStatus {
     pub(crate) phase: TaskPhase,
     pub(crate) attempt: u32,
+    #[serde(skip_serializing_if = "is_zero_generation")]
+    pub(crate) observed_generation: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) outcome: Option<AttemptOutcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -132,14 +137,25 @@ pub struct TaskStatus {
     pub(crate) queued_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) finished_at: Option<DateTime<Utc>>,
+    pub(crate) conditions: Conditions,
 }
 
 impl TaskStatus {
-    /// A new task's status: Pending since `now`, no attempt yet.
-    pub(crate) const fn queued(now: DateTime<Utc>) -> Self {
+    /// A new task's status: Pending since `now`, no attempt yet, its conditions set at `now`
+    /// for a spec of `generation`.
+    pub(crate) fn queued(now: DateTime<Utc>, generation: u64) -> Self {
+        let facts = Facts {
+            phase: TaskPhase::Pending,
+            attempt: 0,
+            observed_generation: 0,
+            generation,
+            queued_at: Some(now),
+        };
         Self {
             phase: TaskPhase::Pending,
             attempt: 0,
+            observed_generation: 0,
+            conditions: Conditions::new(&facts, now),
             outcome: None,
             exit_code: None,
             error: None,
@@ -159,6 +175,46 @@ impl TaskStatus {
     /// Attempts started so far (0 before the first).
     pub const fn attempt(&self) -> u32 {
         self.attempt
+    }
+
+    /// The generation of the spec the current (or last) attempt runs (0 before the first):
+    /// below `metadata.generation` when the spec changed since.
+    pub const fn observed_generation(&self) -> u64 {
+        self.observed_generation
+    }
+
+    /// The conditions, `Scheduled`, `Running` and `Succeeded` in that order
+    /// (`docs/attempts.md`, "Conditions").
+    pub fn conditions(&self) -> [&Condition; 3] {
+        self.conditions.as_array()
+    }
+
+    /// The condition of `kind`.
+    pub fn condition(&self, kind: ConditionType) -> &Condition {
+        let [scheduled, running, succeeded] = self.conditions.as_array();
+        match kind {
+            ConditionType::Scheduled => scheduled,
+            ConditionType::Running => running,
+            ConditionType::Succeeded => succeeded,
+        }
+    }
+
+    /// What the conditions are worked out from, with the spec at `generation`.
+    pub(crate) const fn facts(&self, generation: u64) -> Facts {
+        Facts {
+            phase: self.phase,
+            attempt: self.attempt,
+            observed_generation: self.observed_generation,
+            generation,
+            queued_at: self.queued_at,
+        }
+    }
+
+    /// Works the conditions out again after a change made `at`, with the spec at
+    /// `generation` (see [`Conditions::refresh`]).
+    pub(crate) fn refresh_conditions(&mut self, generation: u64, at: DateTime<Utc>) {
+        let facts = self.facts(generation);
+        self.conditions.refresh(&facts, at);
     }
 
     /// How attempt number [`attempt`](Self::attempt) ended, once it has.
@@ -244,7 +300,22 @@ impl TaskStatus {
         if self.last_delay_ms.is_some() && !restarted {
             return broken_rule("lastDelayMs", "no restart was scheduled");
         }
-        self.check_failures()?;
+        if (self.attempt == 0) != (self.observed_generation == 0) {
+            return broken_rule(
+                "observedGeneration",
+                "set from the first attempt on, the generation that attempt runs",
+            );
+        }
+        // Running and Succeeded follow the phase; Scheduled needs the task's generation.
+        let facts = self.facts(self.observed_generation);
+        self.conditions
+            .check(
+                &[ConditionType::Running, ConditionType::Succeeded],
+                &facts,
+                DateTime::<Utc>::MIN_UTC,
+                DateTime::<Utc>::MAX_UTC,
+            )
+            .map_err(|e| e.at("conditions"))?;
         if self.queued_at.is_some() != (self.phase == TaskPhase::Pending) {
             return broken_rule("queuedAt", "set exactly while pending");
         }
@@ -254,6 +325,13 @@ impl TaskStatus {
         if self.finished_at.is_some() != self.phase.is_final() {
             return broken_rule("finishedAt", "set exactly in a final phase");
         }
+        self.check_phase()?;
+        self.check_failures()
+    }
+
+    /// Checks what each phase needs of the attempt and its outcome.
+    fn check_phase(&self) -> Result<(), TaskError> {
+        let ended = self.outcome.is_some();
         match self.phase {
             TaskPhase::Pending if self.attempt == u32::MAX => {
                 broken_rule("attempt", "pending with the last possible attempt number")
@@ -321,6 +399,15 @@ impl TaskStatus {
     }
 }
 
+/// Whether a generation is zero (no attempt yet), left out on the wire.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_zero_generation(generation: &u64) -> bool {
+    *generation == 0
+}
+
 /// Whether a count is zero, left out on the wire.
 #[allow(
     clippy::trivially_copy_pass_by_ref,
@@ -364,6 +451,8 @@ pub(crate) struct TaskStatusRaw {
     phase: TaskPhase,
     attempt: u32,
     #[serde(default)]
+    observed_generation: Option<u64>,
+    #[serde(default)]
     outcome: Option<AttemptOutcome>,
     #[serde(default)]
     exit_code: Option<i32>,
@@ -379,6 +468,7 @@ pub(crate) struct TaskStatusRaw {
     queued_at: Option<DateTime<Utc>>,
     #[serde(default)]
     finished_at: Option<DateTime<Utc>>,
+    conditions: ConditionsRaw,
 }
 
 impl TryFrom<TaskStatusRaw> for TaskStatus {
@@ -388,6 +478,8 @@ impl TryFrom<TaskStatusRaw> for TaskStatus {
         let status = Self {
             phase: raw.phase,
             attempt: raw.attempt,
+            observed_generation: raw.observed_generation.unwrap_or_default(),
+            conditions: read_conditions(raw.conditions).map_err(|e| e.at("conditions"))?,
             outcome: raw.outcome,
             exit_code: raw.exit_code,
             error: raw.error,

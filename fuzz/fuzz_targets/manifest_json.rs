@@ -7,17 +7,12 @@
 //! generation by one exactly when the spec changed, and a second apply changes nothing.
 #![no_main]
 
+mod common;
+
 use chrono::{DateTime, Utc};
 use libfuzzer_sys::fuzz_target;
 use taskmodel::task::{ApplyChanges, Task, TaskManifest, TaskSpec};
 use taskmodel::{TenantId, Uid};
-
-fn round_trip(task: &Task) {
-    let json = serde_json::to_string(task).expect("a task serializes");
-    let back: Task = serde_json::from_str(&json)
-        .unwrap_or_else(|err| panic!("JSON {json} does not parse back: {err}"));
-    assert_eq!(&back, task, "JSON round trip differs: {json}");
-}
 
 fuzz_target!(|data: &[u8]| {
     let by_slice = TaskManifest::from_json_slice(data).ok();
@@ -41,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut task) = Task::create(manifest.clone(), tenant.clone(), uid, now) else {
         return;
     };
-    round_trip(&task);
+    common::task_round_trip(&task);
     let created = task.clone();
     let again = task.apply(manifest.clone(), Some(1), now);
     assert_eq!(again.ok(), Some(ApplyChanges::default()), "its own manifest changed the task");
@@ -60,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(other.resource_version(), 1 + u64::from(changes.is_changed()));
     assert_eq!(other.metadata().generation(), 1 + u64::from(changes.spec));
     assert_eq!(other.manifest(), manifest, "the task does not hold what was applied");
-    round_trip(&other);
+    common::task_round_trip(&other);
     let applied = other.clone();
     let twice = other.apply(manifest, None, later);
     assert_eq!(twice.ok(), Some(ApplyChanges::default()), "a second apply changed the task");

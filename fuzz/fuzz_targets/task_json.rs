@@ -13,24 +13,16 @@ use libfuzzer_sys::fuzz_target;
 use taskmodel::SeededRandom;
 use taskmodel::task::{ApplyChanges, AttemptOutcome, AttemptResult, Task};
 
-fn round_trip(task: &Task) {
-    let json = serde_json::to_string(task).expect("a task serializes");
-    let back: Task = serde_json::from_str(&json)
-        .unwrap_or_else(|err| panic!("JSON {json} does not parse back: {err}"));
-    assert_eq!(&back, task, "JSON round trip differs: {json}");
-    assert_eq!(serde_json::to_string(&back).expect("serializes"), json);
-}
-
 fn bumped(before: &Task, after: &Task) {
     assert_eq!(after.resource_version(), before.resource_version() + 1);
-    round_trip(after);
+    common::task_round_trip(after);
 }
 
 fuzz_target!(|data: &[u8]| {
     let Ok(task) = serde_json::from_slice::<Task>(data) else {
         return;
     };
-    round_trip(&task);
+    common::task_round_trip(&task);
     common::check_selector(task.spec().runner_selector());
     // Its own manifest, applied again, changes nothing.
     let mut same = task.clone();

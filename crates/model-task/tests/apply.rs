@@ -87,6 +87,16 @@ fn run(task: &mut Task, previous: Option<&TaskRun>, now: DateTime<Utc>) -> TaskR
     run
 }
 
+/// Applies a new spec (a longer timeout) at `now`; the generation goes up.
+fn change_spec(task: &mut Task, now: DateTime<Utc>) {
+    let generation = task.metadata().generation();
+    let changes = task
+        .apply(manifest(spec("lane", 9_000)), None, now)
+        .unwrap();
+    assert!(changes.spec);
+    assert_eq!(task.metadata().generation(), generation + 1);
+}
+
 fn condition(task: &Task, kind: ConditionType) -> (ConditionStatus, DateTime<Utc>) {
     let condition = task.status().condition(kind);
     (condition.status(), condition.last_transition_time())
@@ -223,11 +233,7 @@ fn an_attempt_of_an_older_generation_is_recorded_but_decides_nothing_for_the_new
         let mut task = task();
         let mut old = run(&mut task, None, t(1));
         // The spec changes while attempt 1 runs generation 1: allowed, but for the slot.
-        assert!(
-            task.apply(manifest(spec("lane", 9_000)), None, t(2))
-                .unwrap()
-                .spec
-        );
+        change_spec(&mut task, t(2));
         assert_eq!(task.phase(), TaskPhase::Running);
         assert_eq!(task.metadata().generation(), 2);
         let result = AttemptResult::new(outcome).with_exit_code(3);
@@ -259,11 +265,7 @@ fn a_canceled_or_expired_attempt_of_an_older_generation() {
     // Cancel intent wins whatever the generation.
     let mut task = task();
     let mut old = run(&mut task, None, t(1));
-    assert!(
-        task.apply(manifest(spec("lane", 9_000)), None, t(2))
-            .unwrap()
-            .spec
-    );
+    change_spec(&mut task, t(2));
     assert!(
         task.cancel_attempt(None, &mut old, t(3))
             .unwrap()
@@ -277,11 +279,7 @@ fn a_canceled_or_expired_attempt_of_an_older_generation() {
     // An expired attempt of generation 1 requeues the task for generation 2.
     let mut task = self::task();
     let mut old = run(&mut task, None, t(1));
-    assert!(
-        task.apply(manifest(spec("lane", 9_000)), None, t(2))
-            .unwrap()
-            .spec
-    );
+    change_spec(&mut task, t(2));
     let decision = task.expire_attempt(&mut old, &mut rng(), t(61)).unwrap();
     assert_eq!(
         decision,

@@ -167,56 +167,18 @@ fn the_full_task_example_is_what_the_docs_say() {
     task.spec().validate().unwrap();
 }
 
-#[test]
-fn the_rejected_run_examples_fail_for_the_reason_the_docs_give() {
+/// The rejected `type_name` examples of `docs/wire-format.md` fail as `T`, in order, with
+/// errors that start with `want`.
+fn rejected_for<T: DeserializeOwned + std::fmt::Debug>(type_name: &str, want: &[&str]) {
     let markdown = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
     )
     .unwrap();
     let errors: Vec<String> = examples(&markdown)
         .into_iter()
-        .filter(|e| e.type_name == "TaskRun" && e.rejected)
-        .map(|e| {
-            serde_json::from_str::<TaskRun>(&e.json)
-                .unwrap_err()
-                .to_string()
-        })
+        .filter(|e| e.type_name == type_name && e.rejected)
+        .map(|e| serde_json::from_str::<T>(&e.json).unwrap_err().to_string())
         .collect();
-    let want = [
-        "invalid cancelRequested: a cancelling attempt has cancel requested",
-        "invalid finishedAt: finishedAt is before the start",
-        "invalid attempt: must be greater than zero",
-    ];
-    assert_eq!(errors.len(), want.len());
-    for (error, want) in errors.iter().zip(want) {
-        assert!(error.starts_with(want), "{error}");
-    }
-}
-
-#[test]
-fn the_rejected_status_examples_fail_for_the_reason_the_docs_give() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
-    let errors: Vec<String> = examples(&markdown)
-        .into_iter()
-        .filter(|e| e.type_name == "TaskStatus" && e.rejected)
-        .map(|e| {
-            serde_json::from_str::<TaskStatus>(&e.json)
-                .unwrap_err()
-                .to_string()
-        })
-        .collect();
-    let want = [
-        "invalid outcome: running has no outcome yet",
-        "invalid outcome: no attempt has started",
-        "invalid outcome: a canceled task that ran has its last attempt's outcome",
-        "invalid lastDelayMs: no restart was scheduled",
-        "invalid queuedAt: set exactly while pending",
-        "invalid finishedAt: set exactly in a final phase",
-        "invalid conditions[1].status: the condition disagrees with the task's phase",
-    ];
     assert_eq!(errors.len(), want.len(), "{errors:#?}");
     for (error, want) in errors.iter().zip(want) {
         assert!(error.starts_with(want), "{error}");
@@ -224,24 +186,29 @@ fn the_rejected_status_examples_fail_for_the_reason_the_docs_give() {
 }
 
 #[test]
-fn the_rejected_condition_example_fails_for_the_reason_the_docs_give() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
-    let errors: Vec<String> = examples(&markdown)
-        .into_iter()
-        .filter(|e| e.type_name == "Condition" && e.rejected)
-        .map(|e| {
-            serde_json::from_str::<Condition>(&e.json)
-                .unwrap_err()
-                .to_string()
-        })
-        .collect();
-    assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert!(
-        errors[0].starts_with("invalid reason \"attempt active\": a reason starts with a letter"),
-        "{}",
-        errors[0]
+fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
+    rejected_for::<TaskRun>(
+        "TaskRun",
+        &[
+            "invalid cancelRequested: a cancelling attempt has cancel requested",
+            "invalid finishedAt: finishedAt is before the start",
+            "invalid attempt: must be greater than zero",
+        ],
+    );
+    rejected_for::<TaskStatus>(
+        "TaskStatus",
+        &[
+            "invalid outcome: running has no outcome yet",
+            "invalid outcome: no attempt has started",
+            "invalid outcome: a canceled task that ran has its last attempt's outcome",
+            "invalid lastDelayMs: no restart was scheduled",
+            "invalid queuedAt: set exactly while pending",
+            "invalid finishedAt: set exactly in a final phase",
+            "invalid conditions[1].status: the condition disagrees with the task's phase",
+        ],
+    );
+    rejected_for::<Condition>(
+        "Condition",
+        &["invalid reason \"attempt active\": a reason starts with a letter"],
     );
 }

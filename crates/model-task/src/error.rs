@@ -53,6 +53,24 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A document read from a stream is longer than its limit; reading stopped at the first
+    /// byte past it.
+    #[error("the document is longer than {max} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        max: usize,
+    },
+    /// A document is not JSON, is JSON of the wrong shape (a missing or unknown field, a
+    /// wrong type), or could not be read; `line` and `column` are where the reader stopped.
+    #[error("unreadable document at line {line} column {column}: {message}")]
+    Unreadable {
+        /// The 1-based line.
+        line: usize,
+        /// The 1-based column.
+        column: usize,
+        /// What the reader reported, cut to 1024 bytes.
+        message: String,
+    },
     /// A string names no routable task kind.
     #[error(
         "unknown task kind {}, expected subprocess, container, wasm or an extension's apiVersion/kind",
@@ -120,6 +138,30 @@ pub enum TaskError {
         due: chrono::DateTime<chrono::Utc>,
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
+    },
+    /// An apply would change what may not change now: the spec of a task that has ended,
+    /// or the slot while an attempt runs in it (`docs/attempts.md`, "Changing the spec").
+    #[error("apply refused at {path}: {rule} (the task is {phase})")]
+    ApplyRefused {
+        /// The field that may not change (`spec`, `spec.slot`).
+        path: String,
+        /// The task's phase.
+        phase: TaskPhase,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A manifest was applied to a task of another name: a manifest applies only to the
+    /// task its `metadata.name` names. Nothing changed.
+    #[error(
+        "invalid metadata.name: the manifest is for task {}, not task {}",
+        quote(.manifest.as_str()),
+        quote(.task.as_str())
+    )]
+    NameMismatch {
+        /// The task the manifest was applied to.
+        task: model_ids::TaskId,
+        /// The name the manifest gives.
+        manifest: model_ids::TaskId,
     },
     /// A write named a uid that is not the task's: the task the caller read was deleted and
     /// another was created under the same name. Gone, not a conflict: re-reading cannot
@@ -468,6 +510,9 @@ impl TaskError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
+            Self::TooLarge { .. } | Self::Unreadable { .. } | Self::NameMismatch { .. } => {
+                ErrorKind::Invalid
+            }
             Self::Id { error, .. } => error.kind(),
             Self::Policy { error, .. } => error.kind(),
             Self::Selector(error) => error.kind(),
@@ -482,6 +527,7 @@ impl TaskError {
             // Starting an attempt before its restart is due, or expiring a lease before its
             // expiry, is a transition not allowed yet.
             Self::InvalidTransition { .. }
+            | Self::ApplyRefused { .. }
             | Self::RestartNotDue { .. }
             | Self::InvalidAttemptTransition { .. }
             | Self::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
@@ -498,12 +544,15 @@ impl TaskError {
         }
     }
 
-    /// The field path of a validation error, relative to the value that was validated.
+    /// The field path of a validation error, relative to the value that was validated, or
+    /// of the field an apply may not change.
     pub fn path(&self) -> Option<&str> {
         match self {
-            Self::Invalid { path, .. } | Self::Id { path, .. } | Self::Policy { path, .. } => {
-                Some(path)
-            }
+            Self::Invalid { path, .. }
+            | Self::Id { path, .. }
+            | Self::Policy { path, .. }
+            | Self::ApplyRefused { path, .. } => Some(path),
+            Self::NameMismatch { .. } => Some("metadata.name"),
             Self::Selector(error) => Some(error.path()),
             _ => None,
         }

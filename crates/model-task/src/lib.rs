@@ -11,9 +11,9 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`] and changed by [`Task::apply`] ([`ApplyChanges`]); owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
-//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
+//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`] with its [`Condition`]s, [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`] (extension workloads: [`ExtensionKind`], [`ExtensionSpec`]; [`KindName`]), environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
 //! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not; [`KindSet`], the built-in and extension kinds a runner runs |
 //! | [`event`] | [`TaskWatchEvent`] (a watch of tasks and where it resumes), [`OutputEvent`] (an attempt's live output) |
@@ -50,12 +50,15 @@ pub use crate::{
     attempt::{Applied, AttemptState, LeaseId, TaskRun},
     error::TaskError,
     event::{OutputEvent, TaskWatchEvent},
-    lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
+    lifecycle::{
+        AttemptOutcome, AttemptResult, Condition, ConditionStatus, ConditionType, RestartDecision,
+        TaskPhase, TaskStatus,
+    },
     route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind, TaskSpec},
     task::{
-        Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
-        TaskManifest,
+        Annotations, ApplyChanges, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference,
+        Precondition, Task, TaskManifest,
     },
     token::{GENERATED_TOKEN_PREFIX, MAX_TOKEN_BYTES, MIN_TOKEN_BYTES, TOKEN_ENTROPY_BYTES, Token},
     wire::Parsed,

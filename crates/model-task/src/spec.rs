@@ -11,7 +11,7 @@ use model_selector::{LabelSelector, Labels, RunnerSelector};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{InvalidReason, TaskError};
-use crate::lifecycle::{AttemptOutcome, RestartDecision, decide_restart};
+use crate::lifecycle::{AttemptOutcome, RestartDecision, RestartHistory, decide_restart};
 
 mod builder;
 mod env;
@@ -174,7 +174,10 @@ impl TaskSpec {
         &self.labels
     }
 
-    /// Attempts allowed after the first; `None` means unlimited.
+    /// Failed attempts in a row that are retried (a timeout or an expired lease counts as a
+    /// failure); `None` means unlimited. Successes of an `always` task spend none. For
+    /// `onFailure`, whose restarts all follow failures, this is the attempts allowed after
+    /// the first.
     pub const fn max_retries(&self) -> Option<u32> {
         self.max_retries
     }
@@ -196,8 +199,7 @@ impl TaskSpec {
     pub fn decide_restart<R: RandomSource + ?Sized>(
         &self,
         outcome: AttemptOutcome,
-        attempts_used: u32,
-        previous_delay_ms: Option<u64>,
+        history: RestartHistory,
         rng: &mut R,
         now: DateTime<Utc>,
     ) -> Result<RestartDecision, TaskError> {
@@ -206,8 +208,7 @@ impl TaskSpec {
             self.max_retries,
             &self.backoff,
             outcome,
-            attempts_used,
-            previous_delay_ms,
+            history,
             rng,
             now,
         )

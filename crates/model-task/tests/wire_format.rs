@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use model_task::attempt::LogKey;
+use model_task::lifecycle::Condition;
 use model_task::{
     AttemptState, ExtensionKind, KindSet, ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv,
     TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
@@ -98,6 +99,7 @@ fn every_wire_format_example_parses_as_marked() {
             "TaskSpec" => check::<TaskSpec>(ex),
             "TaskKind" => check::<TaskKind>(ex),
             "TaskStatus" => check::<TaskStatus>(ex),
+            "Condition" => check::<Condition>(ex),
             "TaskPhase" => check::<TaskPhase>(ex),
             "ObjectMeta" => check::<ObjectMeta>(ex),
             "TaskEnv" => check::<TaskEnv>(ex),
@@ -122,6 +124,7 @@ fn every_wire_format_example_parses_as_marked() {
         "TaskSpec",
         "TaskKind",
         "TaskStatus",
+        "Condition",
         "TaskPhase",
         "ObjectMeta",
         "TaskEnv",
@@ -174,27 +177,19 @@ fn the_full_task_example_is_what_the_docs_say() {
     task.spec().validate().unwrap();
 }
 
-#[test]
-fn the_rejected_run_examples_fail_for_the_reason_the_docs_give() {
+/// The rejected `type_name` examples of `docs/wire-format.md` fail as `T`, in order, with
+/// errors that start with `want`.
+fn rejected_for<T: DeserializeOwned + std::fmt::Debug>(type_name: &str, want: &[&str]) {
     let markdown = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
     )
     .unwrap();
     let errors: Vec<String> = examples(&markdown)
         .into_iter()
-        .filter(|e| e.type_name == "TaskRun" && e.rejected)
-        .map(|e| {
-            serde_json::from_str::<TaskRun>(&e.json)
-                .unwrap_err()
-                .to_string()
-        })
+        .filter(|e| e.type_name == type_name && e.rejected)
+        .map(|e| serde_json::from_str::<T>(&e.json).unwrap_err().to_string())
         .collect();
-    let want = [
-        "invalid cancelRequested: a cancelling attempt has cancel requested",
-        "invalid finishedAt: finishedAt is before the start",
-        "invalid attempt: must be greater than zero",
-    ];
-    assert_eq!(errors.len(), want.len());
+    assert_eq!(errors.len(), want.len(), "{errors:#?}");
     for (error, want) in errors.iter().zip(want) {
         assert!(error.starts_with(want), "{error}");
     }
@@ -275,4 +270,32 @@ fn the_event_and_extension_examples_say_what_the_docs_say() {
             "{want}: {rejected:?}"
         );
     }
+}
+
+#[test]
+fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
+    rejected_for::<TaskRun>(
+        "TaskRun",
+        &[
+            "invalid cancelRequested: a cancelling attempt has cancel requested",
+            "invalid finishedAt: finishedAt is before the start",
+            "invalid attempt: must be greater than zero",
+        ],
+    );
+    rejected_for::<TaskStatus>(
+        "TaskStatus",
+        &[
+            "invalid outcome: running has no outcome yet",
+            "invalid outcome: no attempt has started",
+            "invalid outcome: a canceled task that ran has its last attempt's outcome",
+            "invalid lastDelayMs: no restart was scheduled",
+            "invalid queuedAt: set exactly while pending",
+            "invalid finishedAt: set exactly in a final phase",
+            "invalid conditions[1].status: the condition disagrees with the task's phase",
+        ],
+    );
+    rejected_for::<Condition>(
+        "Condition",
+        &["invalid reason \"attempt active\": a reason starts with a letter"],
+    );
 }

@@ -15,9 +15,9 @@ use taskmodel::task::attempt::LogKey;
 use taskmodel::task::event::OutputStream;
 use taskmodel::task::spec::{ExtensionKind, ExtensionSpec, KindName, RunnerEnv};
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta,
-    OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    Annotations, AttemptOutcome, AttemptState, Condition, KindSet, LeaseId, ManifestMeta,
+    ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, FailurePolicy, JitterPolicy, RestartPolicy, RunnerId,
@@ -145,6 +145,11 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
     wire!(TaskEnv, "TaskEnv", "the environment a task asks for"),
     wire!(RunnerEnv, "RunnerEnv", "the environment a runner injects"),
     wire!(TaskStatus, "TaskStatus", "the observed state of a task"),
+    wire!(
+        Condition,
+        "Condition",
+        "a Kubernetes-style condition of a task's status"
+    ),
     wire!(TaskPhase, "TaskPhase", "where a task is in its lifecycle"),
     wire!(AttemptOutcome, "AttemptOutcome", "how an attempt ended"),
     wire!(TaskRun, "TaskRun", "one attempt of a task under a lease"),

@@ -113,6 +113,7 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskEnv" => parse::<TaskEnv>(json),
         "RunnerEnv" => parse::<RunnerEnv>(json),
         "TaskStatus" => parse::<TaskStatus>(json),
+        "Condition" => parse::<taskmodel::task::Condition>(json),
         "TaskPhase" => parse::<TaskPhase>(json),
         "AttemptOutcome" => parse::<AttemptOutcome>(json),
         "TaskRun" => parse::<TaskRun>(json),
@@ -397,6 +398,11 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         r#""flow": { "ttlAfterFinishedMs": 60000 }, "flow""#,
         "a kind is listed once",
     ),
+    (
+        "TaskStatus",
+        r#""reason": "Stopped""#,
+        "each condition agrees with the phase",
+    ),
 ];
 
 #[test]
@@ -489,9 +495,37 @@ fn selector(requirement: Value) -> String {
     spec(json!({ "runnerSelector": { "matchExpressions": [requirement] } }))
 }
 
-/// A status with the time fields its phase needs, unless `doc` gives them: `queuedAt` while
-/// pending (the restart's `nextAttemptAt`, else T0) and `finishedAt` in a final phase.
-fn status(mut doc: Value) -> String {
+/// `doc` with what a status needs for its attempt and phase, unless it gives them:
+/// `observedGeneration` 1 from the first attempt on, and conditions that agree with the
+/// phase, flipped at T0.
+fn with_conditions(mut doc: Value) -> Value {
+    let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
+    let attempted = doc["attempt"].as_u64().unwrap_or_default() > 0;
+    let object = doc.as_object_mut().unwrap();
+    if attempted && !object.contains_key("observedGeneration") {
+        object.insert("observedGeneration".into(), json!(1));
+    }
+    let one = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    let succeeded = match phase.as_str() {
+        "succeeded" => "True",
+        "pending" | "running" => "Unknown",
+        _ => "False",
+    };
+    object.entry("conditions").or_insert_with(|| {
+        json!([
+            one("Scheduled", if attempted { "True" } else { "False" }),
+            one("Running", if phase == "running" { "True" } else { "False" }),
+            one("Succeeded", succeeded),
+        ])
+    });
+    doc
+}
+
+/// A status with the fields its phase and outcome need, unless `doc` gives them: `queuedAt`
+/// while pending (the restart's `nextAttemptAt`, else T0), `finishedAt` in a final phase,
+/// one failure in a row after a failed outcome, and [`with_conditions`]'s.
+fn status(doc: Value) -> String {
+    let mut doc = with_conditions(doc);
     let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
     let object = doc.as_object_mut().unwrap();
     if phase == "pending" && !object.contains_key("queuedAt") {
@@ -501,6 +535,13 @@ fn status(mut doc: Value) -> String {
     let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
     if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
         object.insert("finishedAt".into(), json!(T1));
+    }
+    let outcome = object
+        .get("outcome")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if ["failed", "timeout"].contains(&outcome) && !object.contains_key("consecutiveFailures") {
+        object.insert("consecutiveFailures".into(), json!(1));
     }
     doc.to_string()
 }
@@ -1119,15 +1160,71 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "pending", "attempt": 0 }).to_string(),
+        with_conditions(json!({ "phase": "pending", "attempt": 0 })).to_string(),
         Rejects,
         "pending without queuedAt",
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "failed", "attempt": 1, "outcome": "failed" }).to_string(),
+        with_conditions(
+            json!({ "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1 }),
+        )
+        .to_string(),
         Rejects,
         "final without finishedAt",
+    );
+    // Generations and conditions.
+    let running = |patch: Value| {
+        let mut doc = json!({ "phase": "running", "attempt": 1 });
+        for (key, value) in patch.as_object().unwrap() {
+            doc[key] = value.clone();
+        }
+        status(doc)
+    };
+    let condition = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    reject(
+        "TaskStatus",
+        running(json!({ "observedGeneration": 0 })),
+        Rejects,
+        "an attempt without the generation it runs",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({ "phase": "pending", "attempt": 0, "observedGeneration": 1 })),
+        Rejects,
+        "a generation before any attempt",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [] })),
+        Rejects,
+        "no conditions",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            condition("Running", "True"), condition("Succeeded", "Unknown"),
+        ] })),
+        Rejects,
+        "a condition type twice",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "False"), condition("Succeeded", "Unknown"),
+        ] })),
+        CannotExpress,
+        "a condition that disagrees with the phase",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            { "type": "Succeeded", "status": "Unknown", "reason": "not ended", "lastTransitionTime": T0 },
+        ] })),
+        Rejects,
+        "a reason of two words",
     );
     reject(
         "TaskStatus",
@@ -1137,6 +1234,22 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
         })),
         CannotExpress,
         "a restart queued before it is due",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 0,
+        })),
+        Rejects,
+        "a failure that does not count",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 2,
+        })),
+        CannotExpress,
+        "more failures in a row than attempts",
     );
     reject(
         "TaskStatus",
@@ -1209,10 +1322,10 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
             "phase": "failed",
             "attempt": 1,
             "outcome": "failed",
-            "error": "é".repeat(3000),
+            "error": "é".repeat(MAX_STATUS_ERROR_BYTES / 2 + 1),
         })),
         CannotExpress,
-        "an error of 3000 characters but 6000 bytes",
+        "an error of 16385 characters but 32770 bytes",
     );
     // Queries.
     reject(
@@ -1291,11 +1404,11 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
 
 // ---- TaskRun, LogKey, LeaseId
 
-/// A leased run (attempt 1, lease "z", leased at T0 until T9) with `patch`'s fields set
+/// A leased run (attempt 1 of generation 1, lease "z", leased at T0 until T9) with `patch`'s fields set
 /// (a `null` in the patch removes the field).
 fn task_run(patch: Value) -> String {
     let mut doc = json!({
-        "taskId": "t", "attempt": 1, "runner": "r", "lease": "z",
+        "taskId": "t", "attempt": 1, "generation": 1, "runner": "r", "lease": "z",
         "leaseExpiresAt": T9, "state": "leased", "leasedAt": T0,
     });
     let map = doc.as_object_mut().unwrap();
@@ -1370,6 +1483,8 @@ fn task_run_schema_agrees_with_the_parser_on_each_state_rule() {
     }
     let rejected = [
         (json!({ "attempt": 0 }), "attempt 0"),
+        (json!({ "generation": 0 }), "generation 0"),
+        (json!({ "generation": null }), "no generation"),
         (json!({ "lease": "" }), "an empty lease"),
         (json!({ "lease": "9-x" }), "a lease outside base 36"),
         (json!({ "lease": "00000000000001" }), "a lease of 14 digits"),

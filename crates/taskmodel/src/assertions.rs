@@ -38,6 +38,8 @@ const _: () = {
     send_sync::<model_task::TaskPhase>();
     send_sync::<model_task::ObjectMeta>();
     send_sync::<model_task::RestartDecision>();
+    send_sync::<crate::ApplyChanges>();
+    send_sync::<crate::Condition>();
     send_sync::<model_task::TaskError>();
     send_sync::<crate::TaskRun>();
     send_sync::<crate::AttemptState>();

@@ -22,8 +22,9 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Annotations, Applied, AttemptState, ExtensionKind, KindName, KindSet, LeaseId, ManifestMeta,
-    ObjectMeta, OutputEvent, OwnerKind, OwnerReference, Pick, Precondition, RestartDecision,
-    RouteExplanation, RouterBatch, RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    Annotations, Applied, ApplyChanges, AttemptState, Condition, ConditionStatus, ConditionType,
+    ExtensionKind, KindName, KindSet, LeaseId, ManifestMeta, ObjectMeta, OutputEvent, OwnerKind,
+    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
+    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    TaskWatchEvent, Token,
 };

@@ -86,6 +86,9 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<task::TaskEnv>("TaskEnv");
     check::<task::spec::RunnerEnv>("RunnerEnv");
     check::<task::TaskStatus>("TaskStatus");
+    check::<task::Condition>("Condition");
+    check::<task::ConditionType>("ConditionType");
+    check::<task::ConditionStatus>("ConditionStatus");
     check::<task::TaskPhase>("TaskPhase");
     check::<task::AttemptOutcome>("AttemptOutcome");
     check::<task::AttemptState>("AttemptState");

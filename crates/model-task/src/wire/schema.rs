@@ -332,10 +332,11 @@ schema!(TaskRun, "TaskRun", |generator| {
         "description": "One attempt of a task: which runner holds it under which lease until \
             when, its state, its times and its result.",
         "type": "object",
-        "required": ["taskId", "attempt", "runner", "lease", "leaseExpiresAt", "state", "leasedAt"],
+        "required": ["taskId", "attempt", "generation", "runner", "lease", "leaseExpiresAt", "state", "leasedAt"],
         "properties": {
             "taskId": task_id,
             "attempt": integer("The attempt number, from 1.", 1, u64::from(u32::MAX)),
+            "generation": integer("The generation of the spec the attempt runs.", 1, u64::MAX),
             "runner": runner,
             "lease": lease,
             "leaseExpiresAt": expires,

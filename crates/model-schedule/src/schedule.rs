@@ -482,12 +482,14 @@ fn history_limit(path: &str, limit: Option<u64>) -> Result<Option<u32>, Schedule
         return Ok(None);
     };
     check_range(path, value, 0, u64::from(MAX_HISTORY_LIMIT))?;
-    u32::try_from(value).map(Some).map_err(|_| ScheduleError::OutOfRange {
-        path: path.to_owned(),
-        value,
-        min: 0,
-        max: u64::from(MAX_HISTORY_LIMIT),
-    })
+    u32::try_from(value)
+        .map(Some)
+        .map_err(|_| ScheduleError::OutOfRange {
+            path: path.to_owned(),
+            value,
+            min: 0,
+            max: u64::from(MAX_HISTORY_LIMIT),
+        })
 }
 
 #[cfg(test)]

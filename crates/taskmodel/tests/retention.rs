@@ -11,11 +11,11 @@
 )]
 
 use chrono::{DateTime, TimeDelta, Utc};
+use taskmodel::flow::{FlowRun, FlowSpec};
 use taskmodel::prelude::*;
 use taskmodel::retention::{
     DeleteReason, Lifecycle, Outcome, ReleaseReason, ResourceKind, collect, collect_with,
 };
-use taskmodel::flow::{FlowRun, FlowSpec};
 use taskmodel::schedule::Schedule;
 use taskmodel::task::{AttemptOutcome, AttemptResult, RestartDecision, TaskEnv, TaskPhase};
 
@@ -84,7 +84,11 @@ impl Store {
 
     /// Replaces the owner view of the same name with `view` (the resource changed).
     fn replace(&mut self, view: OwnedResource) {
-        let slot = self.owners.iter_mut().find(|o| o.name() == view.name()).unwrap();
+        let slot = self
+            .owners
+            .iter_mut()
+            .find(|o| o.name() == view.name())
+            .unwrap();
         *slot = view;
     }
 
@@ -467,7 +471,9 @@ fn an_orphaning_flow_goes_alone_and_its_tasks_lose_the_reference() {
 
 /// A flow named `name` of one job, `load`, keeping its finished run `ttl_ms` if given.
 fn flow_spec(name: &str, ttl_ms: Option<u64>) -> FlowSpec {
-    let ttl = ttl_ms.map_or(String::new(), |ms| format!(r#""ttlAfterFinishedMs": {ms},"#));
+    let ttl = ttl_ms.map_or(String::new(), |ms| {
+        format!(r#""ttlAfterFinishedMs": {ms},"#)
+    });
     serde_json::from_str(&format!(
         r#"{{"name": "{name}", {ttl} "jobs": [{{"name": "load",
             "spec": {{"slot": "etl", "kind": {{"type": "wasm", "module": "load.wasm"}}, "timeoutMs": 60000}}}}]}}"#
@@ -500,7 +506,10 @@ fn a_flow_is_kept_for_its_own_time_to_live_and_one_without_for_its_kinds() {
     // Both runs are done at 00:10; the store records when, and sees the flows again.
     for (spec, run, uid) in [(&etl, &etl_run, etl_uid), (&plain, &plain_run, plain_uid)] {
         let view = OwnedResource::from_flow(spec, run, acme(), uid, Some(at(10))).unwrap();
-        assert_eq!(view.lifecycle(), Lifecycle::sealed(at(10), Outcome::Succeeded));
+        assert_eq!(
+            view.lifecycle(),
+            Lifecycle::sealed(at(10), Outcome::Succeeded)
+        );
         store.replace(view);
     }
 
@@ -536,8 +545,7 @@ fn a_schedule_keeps_its_own_history_limits_over_cronjobs() {
     )
     .unwrap();
     let uid = store.uid();
-    let owner =
-        store.adopt(OwnedResource::from_schedule(&schedule, acme(), uid, None).unwrap());
+    let owner = store.adopt(OwnedResource::from_schedule(&schedule, acme(), uid, None).unwrap());
     let outcomes = [Succeeded, Failed, Succeeded, Failed, Failed, Succeeded];
     for (night, outcome) in (1..).zip(outcomes) {
         let name = format!("nightly.{night}");

@@ -227,20 +227,32 @@ fn ttl_after_finished_is_bounded_by_the_task_rule_on_both_ways_in() {
         let parsed = parse(&json);
         let built = FlowSpec::builder("f")
             .ttl_after_finished_ms(ttl)
-            .jobs(parse(&format!(r#"{{"name": "f", "jobs": [{ok}]}}"#)).unwrap().jobs().iter().cloned())
+            .jobs(
+                parse(&format!(r#"{{"name": "f", "jobs": [{ok}]}}"#))
+                    .unwrap()
+                    .jobs()
+                    .iter()
+                    .cloned(),
+            )
             .build();
         if accepted {
             let parsed = parsed.unwrap();
             assert_eq!(parsed.ttl_after_finished_ms(), Some(ttl));
             assert_eq!(built.unwrap(), parsed);
             let written = serde_json::to_string(&parsed).unwrap();
-            assert!(written.contains(&format!(r#""ttlAfterFinishedMs":{ttl}"#)), "{written}");
+            assert!(
+                written.contains(&format!(r#""ttlAfterFinishedMs":{ttl}"#)),
+                "{written}"
+            );
             assert_eq!(parse(&written).unwrap(), parsed);
         } else {
             let want = format!("ttlAfterFinishedMs: {ttl} is larger than the maximum {MAX}");
             assert!(parsed.unwrap_err().starts_with(&want), "{ttl}");
             let err = built.unwrap_err();
-            assert!(matches!(err, FlowError::TooLarge { value, max: MAX, .. } if value == ttl), "{err}");
+            assert!(
+                matches!(err, FlowError::TooLarge { value, max: MAX, .. } if value == ttl),
+                "{err}"
+            );
             assert_eq!(err.path(), Some("ttlAfterFinishedMs"));
             assert_eq!(err.kind(), model_ids::ErrorKind::Invalid);
         }

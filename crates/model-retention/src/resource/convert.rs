@@ -3,8 +3,8 @@
 //! flow's or a schedule's tenant and uid, when it ended) the caller gives.
 
 use chrono::{DateTime, Utc};
-use model_ids::{TenantId, Uid};
 use model_flow::{FlowRun, FlowSpec, FlowStatus};
+use model_ids::{TenantId, Uid};
 use model_schedule::{Action, ActionState, Schedule};
 use model_task::task::{OwnerKind, OwnerReference};
 use model_task::{AttemptState, Task, TaskPhase, TaskRun};

@@ -311,19 +311,41 @@ fn jitter_is_uniform_within_the_bound_and_drawn_from_the_caller() {
     assert_eq!(draws, 0);
 }
 
+/// Limits as written (successful, failed), and what `history_limits` gives or the error.
+type Case = (
+    Option<u64>,
+    Option<u64>,
+    Result<Option<(u32, u32)>, &'static str>,
+);
+
 #[test]
 fn history_limits_are_bounded_and_default_as_cronjob() {
-    // (successful, failed) as written -> what `history_limits` gives, or the error.
-    let table: [(Option<u64>, Option<u64>, Result<Option<(u32, u32)>, &str>); 9] = [
+    let table: [Case; 9] = [
         (None, None, Ok(None)),
         (Some(0), Some(0), Ok(Some((0, 0)))),
         (Some(7), None, Ok(Some((7, 1)))),
         (None, Some(5), Ok(Some((3, 5)))),
         (Some(10_000), Some(10_000), Ok(Some((10_000, 10_000)))),
-        (Some(10_001), None, Err("successfulHistoryLimit: 10001 is out of range 0 to 10000")),
-        (None, Some(10_001), Err("failedHistoryLimit: 10001 is out of range 0 to 10000")),
-        (Some(u64::from(u32::MAX) + 1), None, Err("successfulHistoryLimit: 4294967296 is out of range")),
-        (Some(3), Some(u64::MAX), Err("failedHistoryLimit: 18446744073709551615 is out of range")),
+        (
+            Some(10_001),
+            None,
+            Err("successfulHistoryLimit: 10001 is out of range 0 to 10000"),
+        ),
+        (
+            None,
+            Some(10_001),
+            Err("failedHistoryLimit: 10001 is out of range 0 to 10000"),
+        ),
+        (
+            Some(u64::from(u32::MAX) + 1),
+            None,
+            Err("successfulHistoryLimit: 4294967296 is out of range"),
+        ),
+        (
+            Some(3),
+            Some(u64::MAX),
+            Err("failedHistoryLimit: 18446744073709551615 is out of range"),
+        ),
     ];
     for (successful, failed, want) in table {
         let mut doc = base();
@@ -337,14 +359,29 @@ fn history_limits_are_bounded_and_default_as_cronjob() {
         match want {
             Ok(limits) => {
                 let schedule = parsed.unwrap();
-                assert_eq!(schedule.history_limits(), limits, "{successful:?} {failed:?}");
+                assert_eq!(
+                    schedule.history_limits(),
+                    limits,
+                    "{successful:?} {failed:?}"
+                );
                 let narrow = |limit: Option<u64>| limit.map(|l| u32::try_from(l).unwrap());
                 assert_eq!(schedule.successful_history_limit(), narrow(successful));
                 assert_eq!(schedule.failed_history_limit(), narrow(failed));
                 let written = serde_json::to_value(&schedule).unwrap();
-                assert_eq!(written.get("successfulHistoryLimit").and_then(Value::as_u64), successful);
-                assert_eq!(written.get("failedHistoryLimit").and_then(Value::as_u64), failed);
-                assert_eq!(serde_json::from_value::<Schedule>(written).unwrap(), schedule);
+                assert_eq!(
+                    written
+                        .get("successfulHistoryLimit")
+                        .and_then(Value::as_u64),
+                    successful
+                );
+                assert_eq!(
+                    written.get("failedHistoryLimit").and_then(Value::as_u64),
+                    failed
+                );
+                assert_eq!(
+                    serde_json::from_value::<Schedule>(written).unwrap(),
+                    schedule
+                );
             }
             Err(message) => {
                 let err = parsed.unwrap_err().to_string();

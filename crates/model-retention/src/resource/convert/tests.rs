@@ -336,7 +336,9 @@ fn flow(ttl: Option<u64>) -> model_flow::FlowSpec {
                 "spec": {{"slot": "etl", "kind": {{"type": "wasm", "module": "m.wasm"}}, "timeoutMs": 1000}}}}"#
         )
     };
-    let ttl = ttl.map_or(String::new(), |ms| format!(r#""ttlAfterFinishedMs": {ms},"#));
+    let ttl = ttl.map_or(String::new(), |ms| {
+        format!(r#""ttlAfterFinishedMs": {ms},"#)
+    });
     serde_json::from_str(&format!(
         r#"{{"name": "etl", {ttl} "jobs": [{}, {}]}}"#,
         job("extract", ""),
@@ -401,9 +403,14 @@ fn a_flow_is_active_until_its_run_is_done_and_keeps_its_own_time_to_live() {
     }
     // Without its own time to live, the view has none: the policy's rule for flows decides.
     let plain = flow(None);
-    let view =
-        OwnedResource::from_flow(&plain, &FlowRun::new(&plain), acme(), Uid::from_u128(1), None)
-            .unwrap();
+    let view = OwnedResource::from_flow(
+        &plain,
+        &FlowRun::new(&plain),
+        acme(),
+        Uid::from_u128(1),
+        None,
+    )
+    .unwrap();
     assert_eq!(view.ttl_after_finished_ms(), None);
 }
 
@@ -414,8 +421,8 @@ fn a_flow_is_seen_with_its_own_run() {
     )
     .unwrap();
     let run = model_flow::FlowRun::new(&other);
-    let err = OwnedResource::from_flow(&flow(None), &run, acme(), Uid::from_u128(1), None)
-        .unwrap_err();
+    let err =
+        OwnedResource::from_flow(&flow(None), &run, acme(), Uid::from_u128(1), None).unwrap_err();
     assert_eq!(
         err.to_string(),
         "invalid flow \"other\": a flow's view is built with a run of that flow"
@@ -438,9 +445,8 @@ fn a_schedule_brings_its_own_history_limits() {
         (r#""successfulHistoryLimit": 10000,"#, Some((10_000, 1))),
     ];
     for (limits, want) in cases {
-        let view =
-            OwnedResource::from_schedule(&with(limits), acme(), Uid::from_u128(1000), None)
-                .unwrap();
+        let view = OwnedResource::from_schedule(&with(limits), acme(), Uid::from_u128(1000), None)
+            .unwrap();
         let got = view.history().map(|h| (h.succeeded(), h.failed()));
         assert_eq!(got, want, "{limits}");
     }

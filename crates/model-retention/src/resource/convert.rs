@@ -46,15 +46,11 @@ impl OwnedResource {
     pub fn from_task(task: &Task) -> Result<Self, RetentionError> {
         let meta = task.metadata();
         let status = task.status();
-        let outcome = if status.phase() == TaskPhase::Succeeded {
-            Outcome::Succeeded
-        } else {
-            Outcome::Failed
-        };
-        let lifecycle = match status.finished_at() {
-            Some(at) if status.phase().is_final() => Lifecycle::sealed(at, outcome),
-            _ => Lifecycle::Draft,
-        };
+        let lifecycle = ended(
+            status.phase().is_final(),
+            status.finished_at(),
+            status.phase() == TaskPhase::Succeeded,
+        );
         let mut builder = Self::builder(
             ResourceKind::Task,
             meta.tenant().clone(),
@@ -85,15 +81,11 @@ impl OwnedResource {
                 },
             ));
         }
-        let outcome = if attempt.state() == AttemptState::Succeeded {
-            Outcome::Succeeded
-        } else {
-            Outcome::Failed
-        };
-        let lifecycle = match attempt.finished_at() {
-            Some(at) if attempt.is_final() => Lifecycle::sealed(at, outcome),
-            _ => Lifecycle::Draft,
-        };
+        let lifecycle = ended(
+            attempt.is_final(),
+            attempt.finished_at(),
+            attempt.state() == AttemptState::Succeeded,
+        );
         let name = format!("{}/{}", task.id(), attempt.attempt());
         let owner = OwnerReference::new(OwnerKind::Task, task.id().as_str(), task.metadata().uid())
             .map_err(|_| {
@@ -162,15 +154,11 @@ impl OwnedResource {
                 },
             ));
         }
-        let outcome = if run.status() == FlowStatus::Finished {
-            Outcome::Succeeded
-        } else {
-            Outcome::Failed
-        };
-        let lifecycle = match ended_at {
-            Some(at) if run.is_done() => Lifecycle::sealed(at, outcome),
-            _ => Lifecycle::Draft,
-        };
+        let lifecycle = ended(
+            run.is_done(),
+            ended_at,
+            run.status() == FlowStatus::Finished,
+        );
         let mut builder =
             Self::builder(ResourceKind::Flow, tenant, flow.name().as_str(), lifecycle).uid(uid);
         if let Some(ms) = flow.ttl_after_finished_ms() {
@@ -228,6 +216,20 @@ impl OwnedResource {
             .uid(Uid::from_bytes(*id.as_bytes()))
             .owner(schedule)
             .build()
+    }
+}
+
+/// Sealed at `at` once `done` (succeeded if `succeeded`, failed otherwise), and active while
+/// not done or while no end time is known (so it is never collected early).
+fn ended(done: bool, at: Option<DateTime<Utc>>, succeeded: bool) -> Lifecycle {
+    let outcome = if succeeded {
+        Outcome::Succeeded
+    } else {
+        Outcome::Failed
+    };
+    match at {
+        Some(at) if done => Lifecycle::sealed(at, outcome),
+        _ => Lifecycle::Draft,
     }
 }
 

@@ -155,3 +155,25 @@ fn a_task_schema_pulls_in_every_layer_it_uses() {
         assert!(defs.contains_key(name), "{name} missing from Task's $defs");
     }
 }
+
+#[test]
+fn retention_fields_of_flows_and_schedules_carry_the_bounds_parsing_holds() {
+    let flow = schema::<flow::FlowSpec>();
+    let ttl = &flow["properties"]["ttlAfterFinishedMs"];
+    assert_eq!(ttl["maximum"], task::spec::MAX_TTL_AFTER_FINISHED_MS);
+    assert_eq!(ttl["minimum"], 0);
+    let schedule = schema::<schedule::Schedule>();
+    for field in ["successfulHistoryLimit", "failedHistoryLimit"] {
+        let limit = &schedule["properties"][field];
+        assert_eq!(limit["maximum"], schedule::MAX_HISTORY_LIMIT, "{field}");
+        assert_eq!(limit["minimum"], 0, "{field}");
+        assert!(
+            !schedule["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r == field),
+            "{field} is optional"
+        );
+    }
+}

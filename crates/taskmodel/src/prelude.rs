@@ -3,18 +3,22 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
 //! to runners (the router, its batches, kind sets, picks and explanations), queries and
-//! their pages, and the facade's error types. Layer-specific detail stays in the modules
+//! their pages, schedules and their actions, and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
 pub use model_ids::ErrorKind;
-pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
+pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
+pub use model_schedule::{
+    Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
+};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
-    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
+    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
+    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use super::base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36};
+use super::{
+    base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36},
+    bytes16::{ACTION_LAYOUT, UID_LAYOUT},
+};
 use crate::error::IdError;
 
 /// Maximum length of a [`Slot`](crate::Slot), in bytes.
@@ -29,13 +32,28 @@ pub const SCHEDULE_ID_MAX_LEN: usize = 128;
 /// Maximum length of a [`TenantId`](crate::TenantId), in bytes.
 pub const TENANT_ID_MAX_LEN: usize = 64;
 
+/// Length of an [`ActionId`](crate::ActionId) in bytes.
+pub const ACTION_ID_LEN: usize = 16;
+
+/// Length of an [`ActionId`](crate::ActionId) written as hex digits, the only length its
+/// text form has.
+pub const ACTION_ID_HEX_LEN: usize = 2 * ACTION_ID_LEN;
+
+/// Length of a [`Uid`](crate::Uid) in bytes.
+pub const UID_LEN: usize = 16;
+
+/// Length of a [`Uid`](crate::Uid)'s text (the UUID layout `8-4-4-4-12`), the only length
+/// it has.
+pub const UID_TEXT_LEN: usize = 36;
+
 /// The characters an identifier may hold, as error messages and docs spell them.
 pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
 
 /// The kind of identifier a check is about: it picks the limit, the rule and the error message.
 ///
-/// Every variant but the last is an identifier newtype; [`IdKind::Base36Slug`] is a
-/// base-36 display slug (see [`decode_base36`]).
+/// Most variants are identifier newtypes over `[A-Za-z0-9._-]`; [`IdKind::Base36Slug`] is
+/// a base-36 display slug (see [`decode_base36`]); [`IdKind::ActionId`] and [`IdKind::Uid`]
+/// are the hex text of the 16-byte [`ActionId`](crate::ActionId) and [`Uid`](crate::Uid).
 ///
 /// ```
 /// use model_ids::IdKind;
@@ -66,11 +84,15 @@ pub enum IdKind {
     ScheduleId,
     /// A [`TenantId`](crate::TenantId): "tenant id".
     TenantId,
+    /// An [`ActionId`](crate::ActionId) in hex: "action id".
+    ActionId,
+    /// A [`Uid`](crate::Uid) in the UUID layout: "uid".
+    Uid,
 }
 
 impl IdKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IdKind; 9] = [
+    pub const ALL: [IdKind; 11] = [
         IdKind::TaskId,
         IdKind::Slot,
         IdKind::AgentId,
@@ -80,10 +102,12 @@ impl IdKind {
         IdKind::JobName,
         IdKind::ScheduleId,
         IdKind::TenantId,
+        IdKind::ActionId,
+        IdKind::Uid,
     ];
 
     /// The lowercase name used in messages ("task id", "slot", "agent id", "runner id",
-    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id").
+    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id", "action id", "uid").
     pub const fn as_str(self) -> &'static str {
         match self {
             IdKind::TaskId => "task id",
@@ -95,10 +119,13 @@ impl IdKind {
             IdKind::JobName => "job name",
             IdKind::ScheduleId => "schedule id",
             IdKind::TenantId => "tenant id",
+            IdKind::ActionId => "action id",
+            IdKind::Uid => "uid",
         }
     }
 
-    /// The maximum length in bytes of a value of this kind.
+    /// The maximum length in bytes of a value of this kind (for [`IdKind::ActionId`] and
+    /// [`IdKind::Uid`], the one length their text has).
     pub const fn max_len(self) -> usize {
         match self {
             IdKind::TaskId => TASK_ID_MAX_LEN,
@@ -110,6 +137,8 @@ impl IdKind {
             IdKind::JobName => JOB_NAME_MAX_LEN,
             IdKind::ScheduleId => SCHEDULE_ID_MAX_LEN,
             IdKind::TenantId => TENANT_ID_MAX_LEN,
+            IdKind::ActionId => ACTION_ID_HEX_LEN,
+            IdKind::Uid => UID_TEXT_LEN,
         }
     }
 
@@ -117,7 +146,8 @@ impl IdKind {
     ///
     /// For the identifier kinds this is the same check as their constructors
     /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
-    /// [`decode_base36`] with the value discarded.
+    /// [`decode_base36`] with the value discarded, and for [`IdKind::ActionId`] and
+    /// [`IdKind::Uid`] the parse of [`ActionId`](crate::ActionId) and [`Uid`](crate::Uid).
     ///
     /// # Errors
     ///
@@ -125,6 +155,8 @@ impl IdKind {
     pub fn validate(self, input: &str) -> Result<(), IdError> {
         match self {
             IdKind::Base36Slug => decode_base36(input).map(|_| ()),
+            IdKind::ActionId => ACTION_LAYOUT.decode(input).map(|_| ()),
+            IdKind::Uid => UID_LAYOUT.decode(input).map(|_| ()),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId
@@ -140,6 +172,8 @@ impl IdKind {
     pub(crate) const fn allowed(self) -> &'static str {
         match self {
             IdKind::Base36Slug => BASE36_ALLOWED,
+            IdKind::ActionId => ACTION_LAYOUT.allowed(),
+            IdKind::Uid => UID_LAYOUT.allowed(),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId

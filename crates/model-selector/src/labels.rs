@@ -15,9 +15,15 @@ use crate::{
 /// labels most runners have.
 const INLINE_SLOTS: usize = 64;
 
-/// Most slots a [`KeyIndex`] tries (a table of this many bytes), far more than a set of
-/// [`MAX_LABELS`] keys needs unless its hashes collide by design; such a set is searched.
-const MAX_SLOT_BITS: u32 = 12;
+/// Sets with more labels than this get no [`KeyIndex`] and are searched: a collision-free
+/// table for them would cost more bytes than their entries (about `n * n / 4`), and fleets of
+/// such runners are many.
+const INDEX_MAX: usize = 32;
+
+/// Most slots a [`KeyIndex`] tries (a table of this many bytes), twice what a set of
+/// [`INDEX_MAX`] keys usually needs; a set whose hashes collide in every window tried is
+/// searched.
+const MAX_SLOT_BITS: u32 = 9;
 
 /// A collision-free hash table over the keys of a label set, found at construction: the key
 /// of slot `(key_hash(key) >> shift) & mask` is entry `slot - 1`, and no two keys share a
@@ -58,7 +64,7 @@ impl KeyIndex {
     /// The index of `entries`, if one is found.
     fn build(entries: &[Entry]) -> Self {
         let n = entries.len();
-        if n == 0 || n > MAX_LABELS {
+        if n == 0 || n > INDEX_MAX {
             return Self::empty();
         }
         let first_bits = if n <= 16 {

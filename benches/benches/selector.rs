@@ -504,15 +504,28 @@ fn selector_index(c: &mut Criterion) {
         index.insert(key, &sel).unwrap();
         scan.insert(key, sel);
     }
-    // A GKE A100 node of the most served team in the most asked zone, and an EKS A100 node
-    // of a team few tasks name, in a zone few ask for.
+    // A GKE A100 node of the most served team in the most asked zone; an EKS A100 node of
+    // a team few tasks name, in a zone few ask for; and an Azure CPU node that only the
+    // selectors naming no zone, GPU or team (and a few zone-only ones) can use.
     let mut rare: Vec<(&str, &str)> = L32.to_vec();
     for (k, v) in &mut rare {
         if *k == "acme.io/team" {
             *v = "batch-infra";
         }
     }
-    for (runner, pairs) in [("common", L16), ("rare", &rare[..])] {
+    let idle: &[(&str, &str)] = &[
+        ("kubernetes.io/arch", "arm64"),
+        ("kubernetes.io/os", "linux"),
+        ("kubernetes.io/hostname", "aks-arm-31415926-vmss000004"),
+        ("node.kubernetes.io/instance-type", "Standard_D8ps_v5"),
+        ("topology.kubernetes.io/region", "northeurope"),
+        ("topology.kubernetes.io/zone", "northeurope-2"),
+        ("kubernetes.azure.com/agentpool", "armpool"),
+        ("kubernetes.azure.com/os-sku", "Ubuntu"),
+        ("kubernetes.azure.com/mode", "user"),
+        ("acme.io/team", "unlisted"),
+    ];
+    for (runner, pairs) in [("common", L16), ("rare", &rare[..]), ("idle", idle)] {
         let labels = Labels::from_pairs(pairs.iter().copied()).unwrap();
         let want: Vec<&(u8, u32)> = scan
             .iter()

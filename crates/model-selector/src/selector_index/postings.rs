@@ -62,19 +62,21 @@ impl<K> Default for Postings<K> {
 }
 
 impl<K: Ord + Clone> Postings<K> {
-    /// The anchor for `selector`: of its anchorable requirements, the one whose lists now
-    /// hold the fewest selectors (the first in canonical order on a tie), so lists stay
-    /// short whatever keys and values callers favour. Costs a lookup per requirement and
-    /// listed value.
+    /// The anchor for `selector`: a value requirement (`matchLabels`, `In`) when it has
+    /// one, since a value is met by fewer label sets than a key's presence is, else a
+    /// presence requirement; among those, the one whose lists now hold the fewest selectors
+    /// (the first in canonical order on a tie), so lists stay short whatever keys and
+    /// values callers favour. Costs a lookup per requirement and listed value.
     pub(super) fn choose(&self, selector: &LabelSelector) -> Anchor {
-        let mut best: Option<(usize, Anchor)> = None;
-        let mut consider = |cost: usize, anchor: &dyn Fn() -> Anchor| {
+        // (prefers presence, selectors in the lists): smaller is better.
+        let mut best: Option<((bool, usize), Anchor)> = None;
+        let mut consider = |cost: (bool, usize), anchor: &dyn Fn() -> Anchor| {
             if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                 best = Some((cost, anchor()));
             }
         };
         for (key, value) in selector.match_labels() {
-            let cost = self.value_len(key, value);
+            let cost = (false, self.value_len(key, value));
             consider(cost, &|| Anchor::Values {
                 key: key.to_owned(),
                 values: vec![value.to_owned()],
@@ -87,14 +89,14 @@ impl<K: Ord + Clone> Postings<K> {
                     let cost = req
                         .values()
                         .fold(0_usize, |sum, v| sum.saturating_add(self.value_len(key, v)));
-                    consider(cost, &|| Anchor::Values {
+                    consider((false, cost), &|| Anchor::Values {
                         key: key.to_owned(),
                         values: req.values().map(str::to_owned).collect(),
                     });
                 }
                 SelectorOperator::Exists | SelectorOperator::Gt | SelectorOperator::Lt => {
                     let cost = self.by_key.get(key).map_or(0, |p| p.exists.len());
-                    consider(cost, &|| Anchor::Exists {
+                    consider((true, cost), &|| Anchor::Exists {
                         key: key.to_owned(),
                     });
                 }

@@ -122,3 +122,29 @@ fn empty_selectors_match_every_label_set_and_order_is_by_key() {
     assert_eq!(index.insert("a", &any).unwrap(), Some(eu));
     assert_eq!(index.matching(&gpu).collect::<Vec<_>>(), [&"a", &"c"]);
 }
+
+/// At `MAX_SELECTORS` a new key is refused and the index is unchanged; replacing a stored
+/// key still works.
+#[test]
+fn bounded_by_max_selectors() {
+    use model_selector::{MAX_SELECTORS, SelectorError};
+
+    let any = LabelSelector::new();
+    let mut index = SelectorIndex::new();
+    for key in 0..MAX_SELECTORS {
+        index.insert(key, &any).unwrap();
+    }
+    let eu: LabelSelector = "zone=eu".parse().unwrap();
+    assert!(matches!(
+        index.insert(MAX_SELECTORS, &eu),
+        Err(SelectorError::TooMany {
+            what: "selectors",
+            limit: MAX_SELECTORS,
+            ..
+        })
+    ));
+    assert_eq!(index.len(), MAX_SELECTORS);
+    assert!(!index.contains_key(&MAX_SELECTORS));
+    assert_eq!(index.insert(7, &eu).unwrap(), Some(any));
+    assert_eq!(index.get(&7), Some(&eu));
+}

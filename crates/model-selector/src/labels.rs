@@ -190,10 +190,7 @@ impl Entry {
     /// The value in `arena`.
     #[inline]
     pub(crate) fn value<'a>(&self, arena: &'a str) -> &'a str {
-        let start = self.value.start as usize;
-        arena
-            .get(start..start + self.value.len as usize)
-            .unwrap_or("")
+        self.value.get(arena)
     }
 
     /// The value's bytes in `arena`.
@@ -205,10 +202,7 @@ impl Entry {
     /// The value's bytes in the arena's bytes.
     #[inline(always)]
     pub(crate) fn value_in<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        let start = self.value.start as usize;
-        arena
-            .get(start..start + self.value.len as usize)
-            .unwrap_or(&[])
+        self.value.bytes_in(arena)
     }
 }
 

@@ -19,6 +19,22 @@ pub(crate) struct Span {
     pub(crate) len: u32,
 }
 
+impl Span {
+    /// The string in `arena`.
+    #[inline]
+    pub(crate) fn get(self, arena: &str) -> &str {
+        let start = self.start as usize;
+        arena.get(start..start + self.len as usize).unwrap_or("")
+    }
+
+    /// The string's bytes in the arena's bytes, without a UTF-8 boundary check.
+    #[inline(always)]
+    pub(crate) fn bytes_in(self, arena: &[u8]) -> &[u8] {
+        let start = self.start as usize;
+        arena.get(start..start + self.len as usize).unwrap_or(&[])
+    }
+}
+
 /// A string in an arena with its prefix word.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Packed {
@@ -65,29 +81,19 @@ impl Packed {
     /// The string in `arena`.
     #[inline]
     pub(crate) fn get<'a>(&self, arena: &'a str) -> &'a str {
-        let start = self.span.start as usize;
-        arena
-            .get(start..start + self.span.len as usize)
-            .unwrap_or("")
+        self.span.get(arena)
     }
 
     /// The string's bytes in `arena`, without a UTF-8 boundary check.
     #[inline]
     pub(crate) fn bytes<'a>(&self, arena: &'a str) -> &'a [u8] {
-        let start = self.span.start as usize;
-        arena
-            .as_bytes()
-            .get(start..start + self.span.len as usize)
-            .unwrap_or(&[])
+        self.span.bytes_in(arena.as_bytes())
     }
 
     /// The string's bytes in the arena's bytes.
     #[inline(always)]
     pub(crate) fn bytes_in<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
-        let start = self.span.start as usize;
-        arena
-            .get(start..start + self.span.len as usize)
-            .unwrap_or(&[])
+        self.span.bytes_in(arena)
     }
 
     /// The bytes after the first 8, which the word does not hold.

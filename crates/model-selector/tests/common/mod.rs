@@ -87,10 +87,8 @@ pub(crate) fn label_set() -> impl Strategy<Value = BTreeMap<String, String>> {
 }
 
 pub(crate) fn requirement() -> impl Strategy<Value = SelectorRequirement> {
-    let op = prop::sample::select(&SelectorOperator::ALL[..]);
-    (
+    requirement_over(
         key(),
-        op,
         prop_oneof![
             3 => prop::collection::vec(value(), 1..5),
             1 => prop::collection::vec(value(), 1..30),
@@ -104,14 +102,27 @@ pub(crate) fn requirement() -> impl Strategy<Value = SelectorRequirement> {
             1 => Just(i64::MAX)
         ],
     )
-        .prop_map(|(k, op, vals, n)| match op {
+}
+
+/// A requirement on a key from `key` with any operator: the values from `values` for
+/// `In` and `NotIn`, the bound from `bound` for `Gt` and `Lt`.
+pub(crate) fn requirement_over<K: AsRef<str>, V: AsRef<str>>(
+    key: impl Strategy<Value = K>,
+    values: impl Strategy<Value = Vec<V>>,
+    bound: impl Strategy<Value = i64>,
+) -> impl Strategy<Value = SelectorRequirement> {
+    let op = prop::sample::select(&SelectorOperator::ALL[..]);
+    (key, op, values, bound).prop_map(|(k, op, vals, n)| {
+        let k = k.as_ref();
+        match op {
             SelectorOperator::In | SelectorOperator::NotIn => {
-                SelectorRequirement::new(k, op, vals).unwrap()
+                SelectorRequirement::new(k, op, vals.iter().map(AsRef::as_ref)).unwrap()
             }
             SelectorOperator::Gt => SelectorRequirement::gt(k, n).unwrap(),
             SelectorOperator::Lt => SelectorRequirement::lt(k, n).unwrap(),
             _ => SelectorRequirement::new(k, op, [""; 0]).unwrap(),
-        })
+        }
+    })
 }
 
 /// A selector and the plain parts it was built from.
@@ -123,6 +134,17 @@ pub(crate) struct Case {
 }
 
 impl Case {
+    fn new(match_labels: BTreeMap<String, String>, reqs: Vec<SelectorRequirement>) -> Self {
+        let selector =
+            LabelSelector::from_parts(&Labels::try_from(match_labels.clone()).unwrap(), &reqs)
+                .unwrap();
+        Self {
+            selector,
+            match_labels,
+            reqs,
+        }
+    }
+
     /// Whether `labels` match, by [`reference`].
     pub(crate) fn holds(&self, labels: &BTreeMap<String, String>) -> bool {
         reference(&self.match_labels, &self.reqs, labels)
@@ -135,31 +157,14 @@ pub(crate) fn case_sized(labels: usize, reqs: usize) -> impl Strategy<Value = Ca
         prop::collection::btree_map(key(), value(), 0..=labels),
         prop::collection::vec(requirement(), 0..=reqs),
     )
-        .prop_map(|(match_labels, reqs)| {
-            let selector =
-                LabelSelector::from_parts(&Labels::try_from(match_labels.clone()).unwrap(), &reqs)
-                    .unwrap();
-            Case {
-                selector,
-                match_labels,
-                reqs,
-            }
-        })
+        .prop_map(|(match_labels, reqs)| Case::new(match_labels, reqs))
 }
 
 /// A selector with `matchLabels` drawn like a label set (large ones too) and up to 5
 /// expressions.
 pub(crate) fn case() -> impl Strategy<Value = Case> {
-    (label_set(), prop::collection::vec(requirement(), 0..6)).prop_map(|(match_labels, reqs)| {
-        let selector =
-            LabelSelector::from_parts(&Labels::try_from(match_labels.clone()).unwrap(), &reqs)
-                .unwrap();
-        Case {
-            selector,
-            match_labels,
-            reqs,
-        }
-    })
+    (label_set(), prop::collection::vec(requirement(), 0..6))
+        .prop_map(|(match_labels, reqs)| Case::new(match_labels, reqs))
 }
 
 /// The semantics, written as plainly as possible.

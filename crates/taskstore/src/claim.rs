@@ -1,0 +1,161 @@
+//! Claims: the first pending task in queue order that a runner may take, leased to it in
+//! one transaction.
+
+use std::collections::BTreeSet;
+
+use chrono::{DateTime, Utc};
+use taskmodel::ids::{TaskId, TenantId};
+use taskmodel::task::{KindSet, Task};
+
+use crate::columns::{clamped_nanos, read_task};
+use crate::error::StoreError;
+use crate::pair::{AttemptWrite, load, refused, save};
+use crate::store::{ClaimRequest, Claimed, MAX_CLAIM_SCAN};
+use crate::tx::{Lock, Sql, Tx, Value};
+
+/// How many queued tasks one read of the queue returns (and PostgreSQL locks).
+const SCAN_BATCH: i64 = 16;
+
+/// The queue in order: due pending tasks of the tenant whose slot has no running task,
+/// `priority DESC, queued_ns, id`, on the partial index over pending tasks.
+macro_rules! queue_head {
+    () => {
+        "SELECT t.priority, t.queued_ns, t.id, t.doc FROM tasks t \
+         WHERE t.tenant = ?1 AND t.phase = 'pending' AND (t.due_ns IS NULL OR t.due_ns <= ?2) \
+         AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.tenant = t.tenant AND r.slot = t.slot \
+         AND r.phase = 'running')"
+    };
+}
+macro_rules! queue_order {
+    () => {
+        " ORDER BY t.priority DESC, t.queued_ns, t.id LIMIT ?3"
+    };
+}
+
+/// The head of the queue.
+const QUEUE: Sql = Sql::locked(concat!(queue_head!(), queue_order!()), Lock::SkipLocked);
+
+/// The queue after the position `(priority, queued_ns, id)`.
+const QUEUE_AFTER: Sql = Sql::locked(
+    concat!(
+        queue_head!(),
+        " AND (t.priority < ?4 OR (t.priority = ?4 AND (t.queued_ns, t.id) > (?5, ?6)))",
+        queue_order!()
+    ),
+    Lock::SkipLocked,
+);
+
+/// The places the runner's active attempts hold.
+const RUNNER_PLACES: Sql = Sql::new(
+    "SELECT runner_slot FROM attempts WHERE tenant = ?1 AND runner = ?2 \
+     AND state IN ('leased', 'running', 'cancelling')",
+);
+
+/// [`Store::claim`](crate::Store::claim).
+pub(crate) fn claim(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    request: &ClaimRequest,
+    now: DateTime<Utc>,
+) -> Result<Option<Claimed>, StoreError> {
+    let Some(place) = free_place(tx, tenant, request)? else {
+        return Ok(None);
+    };
+    let Some(id) = first_claimable(tx, tenant, request, now)? else {
+        return Ok(None);
+    };
+    let mut pair = load(tx, tenant, &id, Lock::None)?;
+    let run = pair
+        .task
+        .lease_attempt(
+            Some(pair.version),
+            pair.attempt.as_ref(),
+            request.runner.clone(),
+            request.lease,
+            request.lease_expires_at,
+            now,
+        )
+        .map_err(|error| refused(tenant, &id, error))?;
+    save(
+        tx,
+        tenant,
+        pair.version,
+        &pair.task,
+        AttemptWrite::Insert(&run, place),
+    )?;
+    Ok(Some(Claimed {
+        task: pair.task,
+        attempt: run,
+    }))
+}
+
+/// The lowest place `0..max_concurrent` the runner's active attempts leave free; `None`
+/// when it is at capacity. A unique index on `(tenant, runner, runner_slot)` over active
+/// attempts makes two concurrent claims of one place conflict.
+fn free_place(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    request: &ClaimRequest,
+) -> Result<Option<i64>, StoreError> {
+    let rows = tx.query(
+        &RUNNER_PLACES,
+        &[tenant.as_str().into(), request.runner.as_str().into()],
+    )?;
+    let taken: BTreeSet<i64> = rows
+        .iter()
+        .map(|row| row.int(0))
+        .collect::<Result<_, _>>()?;
+    Ok((0..i64::from(request.max_concurrent)).find(|place| !taken.contains(place)))
+}
+
+/// Whether the runner may take `task`: it supports the kind and its labels match the
+/// task's runner selector (with the model's matcher).
+fn fits(task: &Task, request: &ClaimRequest) -> bool {
+    let kind = task.spec().kind();
+    kind.is_routable()
+        && KindSet::of(kind).is_some_and(|kind| request.kinds.contains(kind))
+        && task.spec().runner_selector().matches(&request.labels)
+}
+
+/// Walks the queue in order, [`SCAN_BATCH`] rows a read (PostgreSQL skips rows other
+/// claims hold), and returns the first task the runner fits, within [`MAX_CLAIM_SCAN`].
+fn first_claimable(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    request: &ClaimRequest,
+    now: DateTime<Utc>,
+) -> Result<Option<TaskId>, StoreError> {
+    let mut position: Option<(i64, i64, String)> = None;
+    let mut scanned = 0;
+    while scanned < MAX_CLAIM_SCAN {
+        let mut params: Vec<Value> = vec![
+            tenant.as_str().into(),
+            Value::Int(clamped_nanos(now)),
+            Value::Int(SCAN_BATCH),
+        ];
+        let sql = match &position {
+            None => &QUEUE,
+            Some((priority, queued, id)) => {
+                params.extend([
+                    Value::Int(*priority),
+                    Value::Int(*queued),
+                    id.as_str().into(),
+                ]);
+                &QUEUE_AFTER
+            }
+        };
+        let rows = tx.query(sql, &params)?;
+        for row in &rows {
+            let task = read_task(row, 3, tenant, None)?;
+            if fits(&task, request) {
+                return Ok(Some(task.id().clone()));
+            }
+            position = Some((row.int(0)?, row.int(1)?, row.text(2)?.to_owned()));
+        }
+        scanned += rows.len();
+        if rows.len() < usize::try_from(SCAN_BATCH).unwrap_or(usize::MAX) {
+            break;
+        }
+    }
+    Ok(None)
+}

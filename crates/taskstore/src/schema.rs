@@ -1,0 +1,182 @@
+//! The schema and its versioned migrations, one text per engine; a database records its
+//! version, and a build refuses one newer than it knows.
+//!
+//! The tables: `tasks` (the task as a JSON document plus the columns its indexes use),
+//! `attempts` (one row per attempt, the current one active while the task runs),
+//! `log_lines` (keyed by `(attempt, sequence)`), and `runners` (the fleet's records).
+//! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
+//!
+//! - one active attempt per task, and one active attempt per runner place
+//!   (`(runner, runner_slot)`, places `0..maxConcurrent`): partial unique indexes;
+//! - one running task per slot: a partial unique index;
+//! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`;
+//! - lease expiry over active attempts;
+//! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase.
+
+use crate::error::StoreError;
+
+/// The newest schema version this build knows.
+pub const SCHEMA_VERSION: i64 = 1;
+
+/// One migration: the version it brings the database to and its statements per engine.
+pub(crate) struct Migration {
+    pub(crate) version: i64,
+    pub(crate) sqlite: &'static str,
+    pub(crate) postgres: &'static str,
+}
+
+/// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
+pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
+    version: 1,
+    sqlite: V1_SQLITE,
+    postgres: V1_POSTGRES,
+}];
+
+/// The table that records the version.
+pub(crate) const VERSION_TABLE: &str =
+    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)";
+
+/// Schema version 1 on SQLite (text compares with the `BINARY` collation, byte by byte).
+const V1_SQLITE: &str = "
+CREATE TABLE tasks (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    slot TEXT NOT NULL,
+    phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
+    kind TEXT NOT NULL,
+    priority INTEGER NOT NULL DEFAULT 0,
+    queued_ns INTEGER,
+    due_ns INTEGER,
+    created_ns INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    resource_version INTEGER NOT NULL CHECK (resource_version >= 1),
+    attempt INTEGER NOT NULL CHECK (attempt >= 0),
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id),
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL))
+);
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
+CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
+CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
+CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
+CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+
+CREATE TABLE attempts (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL CHECK (attempt >= 1),
+    runner_slot INTEGER NOT NULL CHECK (runner_slot >= 0),
+    runner TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired')),
+    lease_expires_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE state IN ('leased', 'running', 'cancelling');
+
+CREATE TABLE log_lines (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    sequence INTEGER NOT NULL CHECK (sequence >= 0),
+    stream TEXT NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+    line TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt, sequence),
+    FOREIGN KEY (tenant, task_id, attempt) REFERENCES attempts (tenant, task_id, attempt) ON DELETE CASCADE
+);
+
+CREATE TABLE runners (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'online' CHECK (state IN ('online', 'draining', 'offline')),
+    max_concurrent INTEGER NOT NULL DEFAULT 1 CHECK (max_concurrent >= 1),
+    last_seen_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+";
+
+/// Schema version 1 on PostgreSQL: the same tables, text in the `C` collation (byte order,
+/// as the model compares ids) and integers as `BIGINT`.
+const V1_POSTGRES: &str = r#"
+CREATE TABLE tasks (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    slot TEXT COLLATE "C" NOT NULL,
+    phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
+    kind TEXT NOT NULL,
+    priority BIGINT NOT NULL DEFAULT 0,
+    queued_ns BIGINT,
+    due_ns BIGINT,
+    created_ns BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    resource_version BIGINT NOT NULL CHECK (resource_version >= 1),
+    attempt BIGINT NOT NULL CHECK (attempt >= 0),
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id),
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL))
+);
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
+CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
+CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
+CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
+CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+
+CREATE TABLE attempts (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    attempt BIGINT NOT NULL CHECK (attempt >= 1),
+    runner_slot BIGINT NOT NULL CHECK (runner_slot >= 0),
+    runner TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired')),
+    lease_expires_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE state IN ('leased', 'running', 'cancelling');
+
+CREATE TABLE log_lines (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    attempt BIGINT NOT NULL,
+    sequence BIGINT NOT NULL CHECK (sequence >= 0),
+    stream TEXT NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+    line TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt, sequence),
+    FOREIGN KEY (tenant, task_id, attempt) REFERENCES attempts (tenant, task_id, attempt) ON DELETE CASCADE
+);
+
+CREATE TABLE runners (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL DEFAULT 'online' CHECK (state IN ('online', 'draining', 'offline')),
+    max_concurrent BIGINT NOT NULL DEFAULT 1 CHECK (max_concurrent >= 1),
+    last_seen_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+"#;
+
+/// The migrations a database at version `found` (0 for an empty one) still needs, or
+/// [`StoreError::SchemaTooNew`] when it is newer than this build.
+pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let done = MIGRATIONS
+        .iter()
+        .take_while(|migration| migration.version <= found)
+        .count();
+    Ok(MIGRATIONS.get(done..).unwrap_or_default())
+}

@@ -1,0 +1,62 @@
+//! The conformance suite on the embedded engine, plus what only it has: a file that
+//! survives a killed process, and a schema check on open.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "tests"
+)]
+
+mod suite;
+
+use std::path::PathBuf;
+
+use suite::Backend;
+use taskstore::{SqliteStore, StoreError};
+
+struct Sqlite {
+    path: PathBuf,
+}
+
+impl Backend for Sqlite {
+    type Store = SqliteStore;
+    fn open(&self) -> SqliteStore {
+        SqliteStore::open(&self.path).unwrap()
+    }
+}
+
+/// A fresh database file for one test, under cargo's scratch directory.
+fn fresh(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("taskstore-sqlite");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    path
+}
+
+fn sqlite(name: &str) -> Option<Sqlite> {
+    Some(Sqlite { path: fresh(name) })
+}
+
+conformance!(sqlite);
+
+#[test]
+fn a_database_of_a_newer_schema_is_refused() {
+    let path = fresh("newer_schema");
+    drop(SqliteStore::open(&path).unwrap());
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute("UPDATE schema_version SET version = version + 1", [])
+        .unwrap();
+    drop(conn);
+    let error = SqliteStore::open(&path).unwrap_err();
+    assert!(
+        matches!(error, StoreError::SchemaTooNew { found, supported } if found == supported + 1),
+        "{error}"
+    );
+    // Opening again at the same version migrates nothing and keeps the data.
+    let path = fresh("same_schema");
+    drop(SqliteStore::open(&path).unwrap());
+    SqliteStore::open(&path).unwrap();
+}

@@ -1,0 +1,60 @@
+//! The conformance suite: every test here runs unchanged against both engines
+//! (`tests/sqlite.rs` and `tests/postgres.rs` instantiate it with `conformance!`). A test
+//! that needs concurrency opens one store per thread, each with its own connection.
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "a test module shared by each engine's test file, which uses what it needs"
+)]
+
+mod fixtures;
+mod races;
+mod rules;
+mod scenarios;
+
+pub use fixtures::*;
+pub use races::*;
+pub use rules::*;
+pub use scenarios::*;
+
+/// Instantiates every conformance test for a backend factory
+/// `fn(test_name: &str) -> Option<B>` (`None` skips, for a missing optional server).
+#[macro_export]
+macro_rules! conformance {
+    ($backend:path) => {
+        $crate::conformance!(@tests $backend;
+            claims_each_task_exactly_once_with_16_workers,
+            a_runner_at_capacity_claims_nothing,
+            cancel_racing_result_converges_and_never_loses_the_cancel,
+            expiry_racing_a_late_result_never_resurrects,
+            duplicate_start_heartbeat_and_result_are_idempotent,
+            a_conflicting_result_is_a_conflict,
+            a_terminal_task_rejects_every_change,
+            queue_order_is_deterministic,
+            log_lines_deduplicate_by_attempt_and_sequence,
+            keyset_pages_return_each_lasting_task_once_under_churn,
+            pages_equal_the_reference_evaluation,
+            another_tenant_sees_nothing,
+            a_stale_lease_cannot_heartbeat_log_or_report,
+            lease_expiry_requeues_then_exhausts_at_the_retry_limit,
+            in_flight_cancel_goes_cancelling_then_canceled,
+            a_stale_expected_version_is_a_retryable_conflict,
+            one_task_runs_at_a_time_in_a_slot,
+            admission_drops_queues_and_replaces,
+            claims_follow_the_runner_selector_and_kinds,
+            a_restart_is_not_claimed_before_it_is_due,
+            attempt_history_lists_every_attempt,
+            delete_refuses_a_running_task_and_removes_the_rest
+        );
+    };
+    (@tests $backend:path; $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                if let Some(backend) = $backend(stringify!($name)) {
+                    suite::$name(&backend);
+                }
+            }
+        )*
+    };
+}

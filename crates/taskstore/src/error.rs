@@ -38,7 +38,7 @@ pub enum StoreError {
         task: TaskId,
         /// The model's reason ([`ErrorKind::Gone`]).
         #[source]
-        error: taskmodel::Error,
+        error: Box<taskmodel::Error>,
     },
     /// No task with this id in this tenant.
     #[error("task \"{task}\" of tenant \"{tenant}\" not found")]
@@ -77,7 +77,7 @@ pub enum StoreError {
         task: TaskId,
         /// The model's error.
         #[source]
-        error: taskmodel::Error,
+        error: Box<taskmodel::Error>,
     },
     /// The database refused the transaction for now: a lock it gave up waiting for, a
     /// deadlock, a serialization failure. Nothing was written; retry.

@@ -182,12 +182,12 @@ pub(crate) fn refused(tenant: &TenantId, id: &TaskId, error: TaskError) -> Store
         error if error.kind() == ErrorKind::Gone => StoreError::Gone {
             tenant,
             task,
-            error: error.into(),
+            error: Box::new(error.into()),
         },
         error => StoreError::Rejected {
             tenant,
             task,
-            error: error.into(),
+            error: Box::new(error.into()),
         },
     }
 }

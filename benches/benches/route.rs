@@ -7,6 +7,7 @@
 
 use std::hint::black_box;
 
+use benches::Rng;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, Snapshot};
@@ -19,35 +20,18 @@ const M: &str = r#"{"matchLabels":{"zone":"eu","os":"linux"},"matchExpressions":
 
 const ZONES: [&str; 10] = ["eu", "us", "ap", "sa", "af", "me", "ca", "au", "in", "jp"];
 
-/// splitmix64, seeded: the same fleet on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
-        from[(self.next() % from.len() as u64) as usize]
-    }
-}
-
 /// `n` runners of 8 labels: zone from 10 values, gpu a100/h100 but 1 in 20 l4, os linux but
 /// 1 in 20 windows, so about 9% match M. Ids are `runner-000000` and up, in shuffled order.
 fn fleet(n: usize) -> Vec<(String, Vec<(&'static str, String)>)> {
     let mut rng = Rng(42);
     let mut runners: Vec<_> = (0..n)
         .map(|i| {
-            let gpu = if rng.next().is_multiple_of(20) {
+            let gpu = if rng.next_u64().is_multiple_of(20) {
                 "l4"
             } else {
                 rng.pick(&["a100", "h100"])
             };
-            let os = if rng.next().is_multiple_of(20) {
+            let os = if rng.next_u64().is_multiple_of(20) {
                 "windows"
             } else {
                 "linux"
@@ -59,14 +43,14 @@ fn fleet(n: usize) -> Vec<(String, Vec<(&'static str, String)>)> {
                 ("ssd", rng.pick(&["true", "false"]).to_owned()),
                 ("arch", rng.pick(&["amd64", "arm64"]).to_owned()),
                 ("os", os.to_owned()),
-                ("team", format!("team{}", rng.next() % 12)),
-                ("rack", format!("r{}", rng.next() % 200)),
+                ("team", format!("team{}", rng.next_u64() % 12)),
+                ("rack", format!("r{}", rng.next_u64() % 200)),
             ];
             (format!("runner-{i:06}"), labels)
         })
         .collect();
     for i in (1..runners.len()).rev() {
-        runners.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        runners.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
     }
     runners
 }
@@ -87,7 +71,7 @@ fn changes(runners: &[(RunnerId, Labels)], n: usize) -> Batch<()> {
     let mut batch = Batch::new();
     let mut seen = std::collections::BTreeSet::new();
     while seen.len() < 80 {
-        let i = (rng.next() % n as u64) as usize;
+        let i = (rng.next_u64() % n as u64) as usize;
         if !seen.insert(i) {
             continue;
         }
@@ -101,7 +85,7 @@ fn changes(runners: &[(RunnerId, Labels)], n: usize) -> Batch<()> {
         }
     }
     for i in 0..20 {
-        let id = RunnerId::new(format!("runner-{:06}-new", rng.next() % n as u64 + i)).unwrap();
+        let id = RunnerId::new(format!("runner-{:06}-new", rng.next_u64() % n as u64 + i)).unwrap();
         batch.register(id, runners[i as usize].1.clone(), ());
     }
     batch

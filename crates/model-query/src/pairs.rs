@@ -79,7 +79,7 @@ impl TaskQuery {
     /// | `slot` | a slot | any slot |
     /// | `phase` | a phase (`running`, any case); repeat for several | any phase |
     /// | `labelSelector` | selector syntax, `zone=eu,gpu in (a,b)` | every task |
-    /// | `createdSince`, `updatedSince` | RFC 3339 time, inclusive | unbounded |
+    /// | `createdSince`, `updatedSince` | RFC 3339 time, inclusive (a year beyond 0000 to 9999 with a sign: `+10000-01-01T00:00:00Z`) | unbounded |
     /// | `createdBefore`, `updatedBefore` | RFC 3339 time, exclusive | unbounded |
     /// | `order` | `asc` or `desc` (also `ascending`, `descending`, any case) | `asc` |
     /// | `limit` | 1 to [`MAX_LIMIT`](crate::MAX_LIMIT) | [`DEFAULT_LIMIT`](crate::DEFAULT_LIMIT) |

@@ -62,10 +62,12 @@ impl TimeRange {
     }
 }
 
-/// Parses an RFC 3339 time for the parameter or field `field` and converts it to UTC.
+/// Parses a time for the parameter or field `field` as a `Task`'s JSON reads its times
+/// (chrono's `DateTime<Utc>` parser: RFC 3339, and the signed years beyond 0000 to 9999
+/// that [`format_time`] writes for the rest of chrono's range), and converts it to UTC.
 pub(crate) fn parse_time(field: &str, input: &str) -> Result<DateTime<Utc>, QueryError> {
-    DateTime::parse_from_rfc3339(input)
-        .map(|t| t.to_utc())
+    input
+        .parse::<DateTime<Utc>>()
         .map_err(|_| QueryError::InvalidValue {
             field: field.to_owned(),
             input: shorten(input),

@@ -478,9 +478,9 @@ impl fmt::Debug for Labels {
     }
 }
 
-/// `key=value` pairs in key order, joined by `,` (the empty set prints nothing). This is
-/// also the string syntax of a selector that requires exactly these labels, as long as no
-/// value is empty.
+/// `key=value` pairs in key order, joined by `,` (the empty set prints nothing; an empty
+/// value prints as nothing, `key=`). This is also the string syntax of a selector that
+/// requires exactly these labels.
 impl fmt::Display for Labels {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, (k, v)) in self.iter().enumerate() {

@@ -22,6 +22,34 @@
 //! one allocation-free probe per requirement. `docs/performance.md` records how that
 //! compares with other implementations.
 //!
+//! # Kubernetes compatibility
+//!
+//! Selector strings read as Kubernetes reads them and print as Kubernetes prints them, the
+//! empty value written as nothing (`x=`, `x in (abc,)`, `x notin ()`); the JSON is
+//! `metav1.LabelSelector`. `tests/kubernetes_tables.rs` holds Kubernetes' own parse, print,
+//! match and requirement tables (apimachinery's `pkg/labels/selector_test.go`) as data, with
+//! the cases that differ and why. The deliberate differences, each with a test in its
+//! `differences` module:
+//!
+//! - `Gt` and `Lt` in JSON `matchExpressions` are an extension: Kubernetes'
+//!   `metav1.LabelSelector` has only `In`, `NotIn`, `Exists` and `DoesNotExist`
+//!   (`gt_and_lt_in_json_are_an_extension`).
+//! - A `Gt`/`Lt` bound may be negative, as in Kubernetes' string syntax; no label value is
+//!   negative, so `x>-1` holds for every integer value and `x<0` for none. A `+` sign is read
+//!   and not printed (`negative_and_signed_bounds`).
+//! - A form feed is whitespace here; Kubernetes reads only space, tab, CR and LF as
+//!   whitespace, so there it makes the key or value invalid (`form_feed_is_whitespace`).
+//! - `""` is read as the empty value, the spelling this crate printed before; Kubernetes
+//!   refuses it (`quoted_empty_value_is_read`).
+//! - One canonical spelling: `==` prints as `=`, one excluded value as `x!=a` whatever it was
+//!   written as, requirements sorted by key, kind and values; Kubernetes keeps the operator
+//!   as written and sorts by key only (`one_canonical_spelling`).
+//! - A second `x=v` on a key becomes `x in (v)`, since `matchLabels` holds one value per key
+//!   (`a_second_equality_on_a_key_is_in`).
+//! - At most [`MAX_REQUIREMENTS`] requirements and [`MAX_VALUES`] values per list
+//!   (`bounded`), and unknown JSON fields are refused (`unknown_json_fields_are_refused`);
+//!   Kubernetes has no such bounds and drops unknown fields.
+//!
 //! With the `schema` feature, [`Labels`], [`LabelSelector`], [`SelectorRequirement`] and
 //! [`SelectorOperator`] implement `schemars::JsonSchema`.
 //!
@@ -54,8 +82,8 @@ mod tests;
 pub use crate::{
     error::SelectorError,
     index::{
-        Batch, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry, RunnerIndex, Select,
-        Snapshot,
+        Batch, CHUNK_CAPACITY, CHUNK_TERM_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, RunnerEntry,
+        RunnerIndex, Select, Snapshot,
     },
     labels::{Labels, LabelsIter},
     limits::{

@@ -334,6 +334,14 @@ fn builder_and_limits() {
     ));
     let ok = format!("k in ({})", values[..MAX_VALUES].join(","));
     assert!(ok.parse::<LabelSelector>().is_ok());
+    // Values written as nothing count as they are read: MAX_VALUES - 1 commas hold
+    // MAX_VALUES empty values (one once they collapse), one more comma is too many.
+    let commas = |n: usize| format!("k in ({})", ",".repeat(n));
+    assert_eq!(sel(&commas(MAX_VALUES - 1)).to_string(), "k in ()");
+    assert!(matches!(
+        commas(MAX_VALUES).parse::<LabelSelector>(),
+        Err(SelectorError::TooMany { what: "values", .. })
+    ));
 }
 
 /// One line per malformed string: input, byte position, expected-text fragment.
@@ -357,16 +365,16 @@ fn check_syntax(input: &str, position: usize, expected: &str) {
 
 #[test]
 fn parse_errors() {
-    check_syntax("k in ()", 6, "a value");
+    check_syntax("k in (", 6, "a value");
     check_syntax("k in (a", 7, "',' or ')'");
     check_syntax("=v", 0, "a label key");
-    check_syntax("k==", 3, "a value");
-    check_syntax("k=", 2, "a value");
+    check_syntax("k===", 3, "a value");
+    check_syntax("k=(", 2, "a value");
     check_syntax("k in a,b", 5, "'('");
     check_syntax("k=v,", 4, "a label key");
     check_syntax("k=v,,j", 4, "a label key");
     check_syntax("!k=v", 2, "',' or end of input");
-    check_syntax("k != ", 5, "a value");
+    check_syntax("k != )", 5, "a value");
     check_syntax("k ! v", 3, "'='");
     check_syntax("k>x", 2, "an integer");
     check_syntax("k<", 2, "an integer");
@@ -390,13 +398,17 @@ fn display_is_canonical() {
         ("  ", ""),
         ("zone = eu , tier==prod", "tier=prod,zone=eu"),
         ("gpu in (h100, a100, h100)", "gpu in (a100,h100)"),
-        ("gpu notin(l4)", "gpu notin (l4)"),
-        ("gpu!=l4", "gpu notin (l4)"),
+        // One excluded value prints as kubectl writes it; more keep the list.
+        ("gpu notin(l4)", "gpu!=l4"),
+        ("gpu!=l4", "gpu!=l4"),
+        ("gpu notin (l4,t4)", "gpu notin (l4,t4)"),
         ("zone in (eu)", "zone in (eu)"),
         ("zone=eu,zone=us", "zone=eu,zone in (us)"),
         ("! draining, ssd", "!draining,ssd"),
         ("cores > 007, mem<-2", "cores>7,mem<-2"),
-        ("k=\"\",j in (\"\", a)", "j in (\"\",a),k=\"\""),
+        // The empty value is written as nothing, as Kubernetes writes it; `""` is still read.
+        ("k=\"\",j in (\"\", a)", "j in (,a),k="),
+        ("k=,j in (,a),i notin ()", "i!=,j in (,a),k="),
         ("b,a,b", "a,b,b"),
         // Lists around the four values a requirement holds itself, duplicates included.
         ("k in (d,c,b,a)", "k in (a,b,c,d)"),

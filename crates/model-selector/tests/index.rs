@@ -14,8 +14,8 @@ use std::{
 
 use model_ids::RunnerId;
 use model_selector::{
-    Batch, CHUNK_CAPACITY, LabelSelector, Labels, MAX_BATCH_OPS, RunnerIndex, SelectorError,
-    SelectorOperator, SelectorRequirement, Snapshot,
+    Batch, CHUNK_CAPACITY, CHUNK_TERM_CAPACITY, LabelSelector, Labels, MAX_BATCH_OPS, RunnerIndex,
+    SelectorError, SelectorOperator, SelectorRequirement, Snapshot,
 };
 use proptest::prelude::*;
 
@@ -43,11 +43,9 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
+        let out = model_ids::hash::splitmix64(self.0);
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        out
     }
 
     fn below(&mut self, n: usize) -> usize {
@@ -57,11 +55,19 @@ impl Rng {
 
 type Model = BTreeMap<String, (Labels, u32)>;
 
+/// Some of `KEYS`, and for one runner in four up to 50 more labels whose values are
+/// (nearly) unique, so chunks also fill up by terms before they fill up by entries.
 fn random_labels(rng: &mut Rng) -> Labels {
     let mut labels = Labels::new();
     for key in KEYS {
         if rng.below(3) > 0 {
             labels.insert(key, VALUES[rng.below(VALUES.len())]).unwrap();
+        }
+    }
+    if rng.below(4) == 0 {
+        for k in 0..rng.below(51) {
+            let value = format!("v{}", rng.below(1_000_000));
+            labels.insert(format!("unique-{k:02}"), value).unwrap();
         }
     }
     labels
@@ -374,4 +380,79 @@ fn memory_per_entry() {
     );
     assert!(index < 200.0, "{index} index bytes per entry");
     assert_eq!(snapshot.map(|s| s.len()), Some(n));
+}
+
+/// 64 labels whose values are unique to runner `n` and `generation` (the first, `zone`,
+/// from ten values).
+fn unique_labels(n: usize, generation: u32) -> Labels {
+    let mut pairs = vec![("zone".to_owned(), format!("z{}", n % 10))];
+    for k in 1..64 {
+        pairs.push((
+            format!("label-{k:02}"),
+            format!("r{n:06}-g{generation}-{k:02}"),
+        ));
+    }
+    Labels::from_pairs(pairs).unwrap()
+}
+
+/// One change to a fleet whose label values are unique to each runner allocates a bounded
+/// copy of one chunk (its terms are bounded by `CHUNK_TERM_CAPACITY`), not a copy that grows
+/// with the terms of up to `CHUNK_CAPACITY` runners.
+#[test]
+fn one_change_copies_a_bounded_chunk() {
+    let n = 3_000;
+    let mut built = None;
+    let whole = allocation_counter::measure(|| {
+        built =
+            Some(Snapshot::from_entries((0..n).map(|i| (id(i), unique_labels(i, 0), ()))).unwrap());
+    });
+    let snapshot = built.unwrap();
+    println!(
+        "64 unique labels: {:.0} bytes per entry in all (labels included)",
+        whole.bytes_current as f64 / n as f64
+    );
+    let zone: LabelSelector = "zone=z3".parse().unwrap();
+    assert_eq!(snapshot.count(&zone), n / 10);
+    // A runner's labels alone: what a change must at least bring in.
+    let labels_bytes = allocation_counter::measure(|| {
+        std::hint::black_box(unique_labels(1, 1));
+    })
+    .bytes_total;
+    // A chunk holds at most CHUNK_TERM_CAPACITY terms, each a 20-byte entry and two 2-byte
+    // table slots (their text is shared with the original chunk, but for a tail of at most
+    // 16 KiB); its entries add an id, a labels box and a payload each; 64 keys take bitmaps.
+    // Twice that, for the vectors' spare room.
+    let bound = 2 * (CHUNK_TERM_CAPACITY * (20 + 4) + CHUNK_CAPACITY * 16 + 64 * 128 + 16 * 1024);
+    for (name, batch) in [
+        ("update", {
+            let mut b = Batch::new();
+            b.update(id(1234), unique_labels(1234, 1), ());
+            b
+        }),
+        ("register", {
+            let mut b = Batch::new();
+            b.register(
+                RunnerId::new("r01234-new").unwrap(),
+                unique_labels(1234, 2),
+                (),
+            );
+            b
+        }),
+        ("remove", {
+            let mut b = Batch::new();
+            b.remove(id(1234));
+            b
+        }),
+    ] {
+        let mut next = None;
+        let cost = allocation_counter::measure(|| {
+            next = Some(snapshot.with_batch(batch).unwrap());
+        });
+        let copied = cost.bytes_total.saturating_sub(labels_bytes) as usize;
+        println!("{name}: {copied} bytes allocated");
+        assert!(copied < bound, "{name}: {copied} bytes, bound {bound}");
+        let next = next.unwrap();
+        let scan = next.iter().filter(|e| zone.matches(e.labels())).count();
+        assert_eq!(next.count(&zone), scan, "{name}");
+    }
 }

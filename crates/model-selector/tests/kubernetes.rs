@@ -23,7 +23,7 @@ fn kubernetes_label_selector_json() {
     let s: LabelSelector = serde_json::from_str(json).unwrap();
     assert_eq!(
         s.to_string(),
-        "app.kubernetes.io/name=web,!draining,environment in (prod,staging),node.kubernetes.io/gpu,tier=frontend,track notin (canary)"
+        "app.kubernetes.io/name=web,!draining,environment in (prod,staging),node.kubernetes.io/gpu,tier=frontend,track!=canary"
     );
     let pod = Labels::from_pairs([
         ("app.kubernetes.io/name", "web"),

@@ -78,7 +78,14 @@ fn requirement() -> impl Strategy<Value = SelectorRequirement> {
         key(),
         op,
         prop::collection::vec(value(), 1..20),
-        -20_i64..20,
+        // Small bounds so label values compare both ways, and every i64 so the bound's
+        // text (string syntax and JSON) reads back equal at the ends of the range.
+        prop_oneof![
+            4 => -20_i64..20,
+            1 => any::<i64>(),
+            1 => Just(i64::MIN),
+            1 => Just(i64::MAX)
+        ],
     )
         .prop_map(|(k, op, vals, n)| match op {
             SelectorOperator::In | SelectorOperator::NotIn => {

@@ -11,7 +11,8 @@ pub(crate) const MAX_SCHEDULE_RETRIES: u32 = 10_000;
 /// taskctl: check task specs and tasks, explain selectors and routing, print retry schedules
 /// and JSON Schema.
 ///
-/// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments or an unreadable file).
+/// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments, an unreadable file, or
+/// output that cannot be written).
 #[derive(Debug, Parser)]
 #[command(name = "taskctl", version, max_term_width = 100)]
 pub(crate) struct Cli {

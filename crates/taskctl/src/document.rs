@@ -1,14 +1,16 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::value::RawValue;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
 
-use crate::diagnose::{Field, Problem, parse_fields, parse_json, parse_text, task_problem};
+use crate::diagnose::{
+    Field, Problem, has_any_field, parse_fields, parse_json, parse_text, task_problem,
+};
 
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
@@ -26,10 +28,11 @@ pub enum Shape {
 impl Shape {
     /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
     /// task (and told what it lacks), anything else for a spec.
-    fn of(value: &Value) -> Self {
-        match value.as_object() {
-            Some(object) if TASK_KEYS.iter().any(|key| object.contains_key(*key)) => Self::Task,
-            _ => Self::TaskSpec,
+    fn of(value: &RawValue) -> Self {
+        if has_any_field(value, &TASK_KEYS) {
+            Self::Task
+        } else {
+            Self::TaskSpec
         }
     }
 
@@ -63,7 +66,8 @@ impl Checked {
 /// or the shape and every problem of every field, each with its path from the root.
 ///
 /// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules.
+/// [`TaskSpec`], held to the submit-boundary rules. The diagnosis holds no more than a few
+/// times the text (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -81,8 +85,8 @@ pub fn check_document(text: &str) -> Checked {
             };
         }
     };
-    let shape = Shape::of(&value);
-    let mut problems = check_value(shape, &value);
+    let shape = Shape::of(value);
+    let mut problems = check_value(shape, value);
     if problems.is_empty() {
         problems.extend(check_text(shape, text));
     }
@@ -92,9 +96,10 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
-/// What only the text shows. A JSON value keeps the last of two equal keys, but the library
-/// refuses a document that names a field twice; so a document the field-by-field pass found
-/// clean is read once more, from its text, exactly as the library reads it.
+/// What only the text shows. A JSON object value keeps the last of two equal keys, and so
+/// does the field-by-field pass, but the library refuses a document that names a field
+/// twice; so a document that pass found clean is read once more, from its text, exactly as
+/// the library reads it.
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
@@ -104,7 +109,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
 }
 
 /// Every problem of `value` read as `shape`; a spec is also held to the submit-boundary rules.
-fn check_value(shape: Shape, value: &Value) -> Vec<Problem> {
+fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
@@ -138,7 +143,7 @@ const TASK_FIELDS: &[Field] = &[
 ];
 
 /// Parses a spec, reporting every bad field.
-fn parse_spec(value: &Value) -> Result<TaskSpec, Vec<Problem>> {
+fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {
     parse_fields::<Parsed<TaskSpec>>(value, SPEC_FIELDS)
 }
 

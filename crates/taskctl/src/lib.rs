@@ -7,7 +7,9 @@
 //!
 //! Architecture invariant: taskctl decides nothing itself; every rule it applies lives in a
 //! model crate. Every byte it reads is bounded ([`MAX_INPUT_BYTES`]), and it opens only the
-//! files it is named: the standard streams are arguments of [`run`].
+//! files it is named: the standard streams are arguments of [`run`]. Files are checked one
+//! at a time, and a document is never built as a `serde_json::Value`: its diagnosis holds a
+//! few times its text at most (docs/limits.md).
 //!
 //! Read first: [`run`] (the command line, exit codes in [`Outcome`]) and [`check_document`]
 //! (what `taskctl check` finds in one document). docs/taskctl.md is the user's guide.
@@ -22,7 +24,7 @@ mod run;
 mod wire;
 
 pub use crate::{
-    diagnose::{MAX_ROUNDS, Problem},
+    diagnose::{MAX_FIELDS, MAX_ROUNDS, Problem},
     document::{Checked, Shape, check_document},
     input::MAX_INPUT_BYTES,
     outcome::Outcome,

@@ -41,17 +41,18 @@ where
 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
-        // clap's help and version go to stdout (exit 0), its usage errors to stderr (exit 2).
-        Err(err) => {
-            let (stream, outcome): (&mut dyn Write, _) = if err.use_stderr() {
-                (&mut *stderr, Outcome::Usage)
-            } else {
-                (&mut *stdout, Outcome::Valid)
-            };
-            let written = write!(stream, "{}", err.render()).and_then(|()| stream.flush());
-            return match written {
-                Ok(()) => outcome,
-                Err(_) => Outcome::Usage,
+        // clap's usage errors go to stderr (exit 2), its help and version to stdout (exit 0).
+        Err(err) if err.use_stderr() => {
+            let _ = write!(stderr, "{}", err.render());
+            return Outcome::Usage;
+        }
+        Err(help) => {
+            return match write!(stdout, "{}", help.render()).and_then(|()| stdout.flush()) {
+                Ok(()) => Outcome::Valid,
+                Err(err) => {
+                    let _ = writeln!(stderr, "error: cannot write output: {err}");
+                    Outcome::Usage
+                }
             };
         }
     };

@@ -268,3 +268,50 @@ fn a_field_named_twice_is_invalid_like_the_library() {
         out.stdout
     );
 }
+
+/// Files are checked one at a time, but a file that cannot be opened (missing, or a
+/// directory) is found before any is checked: the run prints nothing and exits 2.
+#[test]
+fn an_unopenable_file_stops_the_run_before_anything_is_printed() {
+    for (bad, why) in [
+        ("examples/does-not-exist.json", "No such file"),
+        ("examples", "is a directory"),
+    ] {
+        for output in ["text", "json"] {
+            let out = run(&["check", "-o", output, VALID[0], bad, VALID[1]]);
+            assert_eq!(out.code, 2, "{bad}: {out:?}");
+            assert!(out.stdout.is_empty(), "{bad}: {}", out.stdout);
+            assert!(
+                out.stderr
+                    .starts_with(&format!("error: cannot read {bad}: "))
+                    && out.stderr.contains(why),
+                "{bad}: {}",
+                out.stderr
+            );
+        }
+    }
+}
+
+/// With `--output json`, every file is written as it is checked and `valid` comes last.
+#[test]
+fn json_output_says_valid_after_the_files() {
+    let out = run(&[
+        "check",
+        "-o",
+        "json",
+        VALID[0],
+        "examples/invalid-spec.json",
+    ]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout.starts_with("{\n  \"files\": ["),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with("  ],\n  \"valid\": false\n}\n"),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.json()["valid"], false);
+}

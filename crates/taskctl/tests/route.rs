@@ -36,7 +36,7 @@ fn text_output_names_the_pick_and_a_reason_for_every_other_runner() {
             .to_owned()
     };
     assert!(line("eu-ssd-1").ends_with(" picked"));
-    assert!(line("eu-spot-1").ends_with(r#"(tier notin (spot)): value "spot" is excluded"#));
+    assert!(line("eu-spot-1").ends_with(r#"(tier!=spot): value "spot" is excluded"#));
     assert!(line("eu-hdd-1").ends_with("(ssd): key missing"));
     assert!(line("us-ssd-1").ends_with(r#"(zone=eu): value "us" is not listed"#));
     assert!(line("gpu-h100-1").contains("runs container, not subprocess"));

@@ -38,7 +38,7 @@ fn json_output_says_whether_the_labels_match() {
     assert_eq!(out.code, 0);
     let json = out.json();
     assert_eq!(json["valid"], true);
-    assert_eq!(json["canonical"], "ssd,tier notin (spot)");
+    assert_eq!(json["canonical"], "ssd,tier!=spot");
     assert_eq!(json["match"]["matches"], true);
     assert_eq!(json["match"]["failures"].as_array().unwrap().len(), 0);
     assert_eq!(json["selector"]["matchExpressions"][1]["operator"], "NotIn");

@@ -1,31 +1,40 @@
 //! `RunnerIndex`: labeled entries behind lock-free snapshots, answering selectors from
-//! an inverted index of per-chunk bitmaps.
+//! an inverted index of per-chunk postings.
 //!
 //! # Layout
 //!
 //! A [`Snapshot`] keeps its entries sorted by runner id and cut into chunks of at most
-//! [`CHUNK_CAPACITY`] entries. Each chunk holds its ids, labels and payloads in parallel
-//! vectors and, for every label term it contains, a bitmap over its positions: one for each
-//! `(key, value)` pair (used by `matchLabels`, `In` and `NotIn`) and one for each key (used
-//! by `Exists` and `DoesNotExist`). A query turns the selector into a plan once, then per
-//! chunk ANDs the bitmaps of the positive requirements, clears the bits of the negative
-//! ones, and walks the set bits in order, so results come in runner id order. Only `Gt`
-//! and `Lt` cannot be answered from bitmaps; they are verified on the remaining candidates
-//! with [`LabelSelector::matches`](crate::LabelSelector::matches). A selector with no positive requirement starts from all
-//! entries of the chunk: that is the scan, and it allocates nothing per entry.
+//! [`CHUNK_CAPACITY`] entries and about [`CHUNK_TERM_CAPACITY`] distinct terms. Each chunk
+//! holds its ids, labels and payloads in parallel vectors and, for every label term it
+//! contains, a posting of its positions: one for each `(key, value)` pair (used by
+//! `matchLabels`, `In` and `NotIn`) and one for each key (used by `Exists` and
+//! `DoesNotExist`). A query turns the selector into a plan once, then per chunk ANDs the
+//! postings of the positive requirements as bitmaps, clears the bits of the negative ones,
+//! and walks the set bits in order, so results come in runner id order. Only `Gt` and `Lt`
+//! cannot be answered from postings; they are verified on the remaining candidates with
+//! [`LabelSelector::matches`](crate::LabelSelector::matches). A selector with no positive
+//! requirement starts from all entries of the chunk: that is the scan, and it allocates
+//! nothing per entry.
 //!
-//! Chunks are shared between snapshots behind [`Arc`]s. A batch copies only the chunks it
-//! touches (their bitmaps are shared too, and copied only where a bit changes), so a batch
-//! of a hundred changes over a hundred thousand runners costs a few hundred chunk copies at
-//! most, not a rebuild.
+//! # Writes
+//!
+//! Chunks are shared between snapshots behind [`Arc`]s, and a batch copies only the chunks
+//! it touches. A chunk's postings are flat vectors without a pointer per term (see
+//! `postings.rs`), so that copy is a few `memcpy`s bounded by the two capacities, whatever
+//! the fleet. After the copy, an update touches only the terms that change (at most two per
+//! label of the runner), and a registration or removal also moves the positions after it.
+//! So one change costs a bounded chunk copy plus work proportional to that runner's labels;
+//! the term capacity is what keeps a fleet whose label values are unique to each runner
+//! (64 labels, 65 terms a runner) from making chunks that are slow to copy.
 
 mod batch;
 mod bits;
 mod chunk;
 mod plan;
+mod postings;
 mod select;
 mod snapshot;
-mod term;
+mod text;
 
 use std::{
     fmt,
@@ -52,11 +61,18 @@ pub const MAX_BATCH_OPS: usize = 100_000;
 /// Most entries in one chunk of a [`Snapshot`]: the width of its bitmaps.
 pub const CHUNK_CAPACITY: usize = 1024;
 
-/// How full [`Snapshot::from_entries`] packs a chunk, leaving room for inserts.
-const BUILD_FILL: usize = CHUNK_CAPACITY * 3 / 4;
+/// Most distinct terms (labels and keys) in one chunk of a [`Snapshot`]; a chunk that would
+/// hold more is split (unless it holds a single runner, whose at most 64 labels make at most
+/// 128 terms). It bounds what copying a chunk costs.
+pub const CHUNK_TERM_CAPACITY: usize = 6144;
 
-/// A chunk that shrinks below this is merged with its successor when they fit together.
-const MERGE_BELOW: usize = CHUNK_CAPACITY / 4;
+/// How full, in quarters of each capacity, [`Snapshot::from_entries`] packs a chunk,
+/// leaving room for inserts.
+const BUILD_FILL: usize = 3;
+
+/// A chunk that shrinks below a quarter of either capacity is merged with its successor
+/// when they fit together in [`BUILD_FILL`].
+const MERGE_BELOW: usize = 1;
 
 /// A set of labeled runner entries (id, [`Labels`], a payload `P` of the caller's choice)
 /// with lock-free reads.

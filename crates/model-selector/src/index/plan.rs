@@ -1,6 +1,6 @@
 //! Query plans: a selector turned into bitmap work once per query.
 
-use super::term::Probe;
+use super::postings::Probe;
 use crate::{operator::SelectorOperator, selector::LabelSelector};
 
 /// One requirement as bitmap work: the union of the postings of `probes[start..end]`,

@@ -5,7 +5,7 @@ use std::{fmt, sync::Arc};
 use model_ids::RunnerId;
 
 use super::{
-    BUILD_FILL, CHUNK_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, MERGE_BELOW,
+    BUILD_FILL, CHUNK_CAPACITY, CHUNK_TERM_CAPACITY, MAX_BATCH_OPS, MAX_RUNNERS, MERGE_BELOW,
     batch::{Batch, Op},
     bits::{NO_BITS, WORDS},
     chunk::Chunk,
@@ -138,18 +138,20 @@ impl<P> Snapshot<P> {
             });
         }
         let len = all.len();
-        let mut chunks = Vec::with_capacity(len.div_ceil(BUILD_FILL));
-        let mut rest = all.into_iter().peekable();
-        while rest.peek().is_some() {
-            let mut ids = Vec::with_capacity(BUILD_FILL);
-            let mut labels = Vec::with_capacity(BUILD_FILL);
-            let mut payloads = Vec::with_capacity(BUILD_FILL);
-            for (id, l, p) in rest.by_ref().take(BUILD_FILL) {
-                ids.push(id);
-                labels.push(Arc::new(l));
-                payloads.push(p);
+        let mut chunks = Vec::new();
+        let mut chunk = Chunk::build(Vec::new(), Vec::new(), Vec::new());
+        for (id, labels, payload) in all {
+            if chunk.len() > 0 && !chunk.fits(&labels, BUILD_FILL) {
+                let mut full =
+                    std::mem::replace(&mut chunk, Chunk::build(Vec::new(), Vec::new(), Vec::new()));
+                full.shrink();
+                chunks.push(Arc::new(full));
             }
-            chunks.push(Arc::new(Chunk::build(ids, labels, payloads)));
+            chunk.push(id, Arc::new(labels), payload);
+        }
+        if chunk.len() > 0 {
+            chunk.shrink();
+            chunks.push(Arc::new(chunk));
         }
         Ok(Self { chunks, len })
     }
@@ -257,6 +259,9 @@ impl<P: Clone> Snapshot<P> {
                 };
                 if let Some(chunk) = self.chunks.get_mut(c) {
                     Arc::make_mut(chunk).replace(pos, labels, payload);
+                    if chunk.overfull() {
+                        self.split(c);
+                    }
                 }
                 Ok(())
             }
@@ -300,7 +305,7 @@ impl<P: Clone> Snapshot<P> {
         let (c, pos) = if self
             .chunks
             .get(c)
-            .is_some_and(|ch| ch.len() >= CHUNK_CAPACITY)
+            .is_some_and(|ch| ch.len() > 1 && !ch.fits(&labels, 4))
         {
             self.split(c);
             match self.locate(&id) {
@@ -317,7 +322,7 @@ impl<P: Clone> Snapshot<P> {
         Ok(())
     }
 
-    /// Replaces chunk `c` by its two halves.
+    /// Replaces chunk `c` by its two halves (by entries).
     pub(super) fn split(&mut self, c: usize) {
         let Some(chunk) = self.chunks.get(c) else {
             return;
@@ -350,7 +355,11 @@ impl<P: Clone> Snapshot<P> {
         let Some(next) = self.chunks.get(c + 1) else {
             return;
         };
-        if chunk.len() < MERGE_BELOW && chunk.len() + next.len() <= BUILD_FILL {
+        let small = chunk.len() < CHUNK_CAPACITY * MERGE_BELOW / 4
+            && chunk.terms() < CHUNK_TERM_CAPACITY * MERGE_BELOW / 4;
+        let fit = chunk.len() + next.len() <= CHUNK_CAPACITY * BUILD_FILL / 4
+            && chunk.terms() + next.terms() <= CHUNK_TERM_CAPACITY * BUILD_FILL / 4;
+        if small && fit {
             let merged = Chunk::build(
                 chunk.ids.iter().chain(&next.ids).cloned().collect(),
                 chunk.labels.iter().chain(&next.labels).cloned().collect(),

@@ -34,10 +34,17 @@ impl LabelSelector {
                 write!(f, "{key} in")?;
                 list(f)
             }
-            Kind::NotIn => {
-                write!(f, "{key} notin")?;
-                list(f)
-            }
+            Kind::NotIn => match self.req_values(req) {
+                // One excluded value is written as kubectl writes it.
+                [value] => {
+                    write!(f, "{key}!=")?;
+                    write_value(f, value.get(&self.arena))
+                }
+                _ => {
+                    write!(f, "{key} notin")?;
+                    list(f)
+                }
+            },
             Kind::Exists => f.write_str(key),
             Kind::DoesNotExist => write!(f, "!{key}"),
             Kind::Gt => write!(f, "{key}>{}", req.bound),
@@ -59,10 +66,8 @@ impl fmt::Display for LabelSelector {
     }
 }
 
+/// A value as Kubernetes writes it: the empty value is written as nothing (`x=`,
+/// `x in (,a)`, `x in ()`).
 fn write_value(f: &mut dyn fmt::Write, value: &str) -> fmt::Result {
-    if value.is_empty() {
-        f.write_str("\"\"")
-    } else {
-        f.write_str(value)
-    }
+    f.write_str(value)
 }

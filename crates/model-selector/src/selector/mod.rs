@@ -52,16 +52,18 @@ use crate::{
 /// [`LabelSelector::match_expressions`] and [`PartialEq`] use that form, so two selectors
 /// written in a different order compare equal. It preserves meaning, and which part a
 /// requirement came from: a `matchLabels` entry prints `k=v`, an `In` with one value prints
-/// `k in (v)`.
+/// `k in (v)`, a `NotIn` with one value prints `k!=v` (as kubectl writes it), more values
+/// print `k notin (a,b)`.
 ///
 /// # String syntax
 ///
-/// As Kubernetes writes it: `k=v` and `k==v` (a `matchLabels` entry), `k!=v` (`NotIn` with
-/// one value), `k in (a,b)`, `k notin (a,b)`, `k` (`Exists`), `!k` (`DoesNotExist`), `k>5`,
-/// `k<5`; commas AND requirements, spaces are allowed around tokens, and the empty string
-/// selects everything. An empty value is written `""` (`k=""`, `k in ("",a)`). A second
-/// `k=v` on a key already in `matchLabels` becomes `k in (v)`, since a map holds one value
-/// per key.
+/// As Kubernetes reads and writes it: `k=v` and `k==v` (a `matchLabels` entry), `k!=v`
+/// (`NotIn` with one value), `k in (a,b)`, `k notin (a,b)`, `k` (`Exists`), `!k`
+/// (`DoesNotExist`), `k>5`, `k<5`; commas AND requirements, spaces are allowed around
+/// tokens, and the empty string selects everything. The empty value is written as nothing:
+/// `k=`, `k!=`, `k in (,a)`, and `k in ()` for the empty value alone (`""` is read too). A
+/// second `k=v` on a key already in `matchLabels` becomes `k in (v)`, since a map holds one
+/// value per key. The crate docs list every difference from Kubernetes.
 ///
 /// ```
 /// use model_selector::{LabelSelector, Labels, SelectorError};

@@ -102,7 +102,7 @@ impl<'a> Parser<'a> {
                     self.pos += 1;
                 }
                 self.spaces();
-                let (value_at, value_end) = self.value()?;
+                let (value_at, value_end) = self.exact_value()?;
                 let key = self.input.get(at..end).unwrap_or("");
                 let kind = if self.out.has_label(key) {
                     Kind::In
@@ -119,7 +119,7 @@ impl<'a> Parser<'a> {
                 }
                 self.pos += 1;
                 self.spaces();
-                let (value_at, value_end) = self.value()?;
+                let (value_at, value_end) = self.exact_value()?;
                 self.out.begin_at(at, key_len, Kind::NotIn);
                 self.out.value_at(value_at, value_end - value_at);
             }
@@ -156,7 +156,9 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// `( value [, value]* )`, after `in` or `notin`.
+    /// `( value [, value]* )`, after `in` or `notin`, where a value may be written as
+    /// nothing, as Kubernetes reads it: `()` and `( )` hold the empty value, `(a,)` and
+    /// `(, a)` hold `a` and the empty value.
     fn list(&mut self) -> Result<(), SelectorError> {
         self.spaces();
         if self.peek() != Some(b'(') {
@@ -172,7 +174,10 @@ impl<'a> Parser<'a> {
                     limit: MAX_VALUES,
                 });
             }
-            let (at, end) = self.value()?;
+            let (at, end) = match self.peek() {
+                Some(b',' | b')') => (self.pos, self.pos),
+                _ => self.value()?,
+            };
             self.out.value_at(at, end - at);
             self.spaces();
             match self.peek() {
@@ -183,6 +188,15 @@ impl<'a> Parser<'a> {
                 }
                 _ => return Err(self.expected("',' or ')'")),
             }
+        }
+    }
+
+    /// The value after `=`, `==` or `!=`: a value, or nothing (the empty value) when a
+    /// comma or the end follows, as Kubernetes reads `x=` and `x=,y=`.
+    fn exact_value(&mut self) -> Result<(usize, usize), SelectorError> {
+        match self.peek() {
+            None | Some(b',') => Ok((self.pos, self.pos)),
+            Some(_) => self.value(),
         }
     }
 
@@ -209,8 +223,8 @@ impl<'a> Parser<'a> {
         Ok((start, end))
     }
 
-    /// A label value, or `""` for the empty value: its start and end in the input
-    /// (`""` is the empty value at the quote's position).
+    /// A label value, or `""` for the empty value (an older spelling, still read): its start
+    /// and end in the input (`""` is the empty value at the quote's position).
     #[inline]
     fn value(&mut self) -> Result<(usize, usize), SelectorError> {
         let start = self.pos;

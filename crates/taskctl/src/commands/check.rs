@@ -1,14 +1,17 @@
-//! `taskctl check`: validate task specs and whole tasks, reporting every problem with its path.
+//! `taskctl check`: validate task specs and whole tasks, one file at a time, reporting every
+//! problem with its path.
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::cell::{Cell, RefCell};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::ser::{self, SerializeSeq as _, SerializeStruct as _};
+use serde::{Serialize, Serializer};
 
 use crate::cli::{CheckArgs, Output};
 use crate::diagnose::Problem;
 use crate::document::{Shape, check_document};
-use crate::input::{self, Input};
+use crate::input;
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json};
 
@@ -23,89 +26,142 @@ struct FileReport {
     problems: Vec<Problem>,
 }
 
-/// The result for all files, as `--output json` prints it.
-#[derive(Debug, Serialize)]
-struct Report {
-    valid: bool,
-    files: Vec<FileReport>,
-}
-
-/// Checks every file; an unreadable file stops the command before anything is checked.
+/// Checks every file, one at a time: each is read, checked, printed and dropped before the
+/// next is read. A file that cannot be opened stops the command before anything is checked.
 pub(crate) fn run(
     args: &CheckArgs,
     output: Output,
     stdin: &mut dyn Read,
     out: &mut dyn Write,
 ) -> Result<Outcome, CommandError> {
-    let inputs = read_all(&args.files, stdin)?;
-    let files: Vec<FileReport> = inputs.iter().map(check_input).collect();
-    let report = Report {
-        valid: files.iter().all(|file| file.valid),
-        files,
-    };
-    match output {
-        Output::Json => write_json(out, &report)?,
-        Output::Text => write_text(out, &report)?,
-    }
-    Ok(Outcome::valid_if(report.valid))
-}
-
-/// Reads every input; standard input may be named once.
-fn read_all(paths: &[PathBuf], stdin: &mut dyn Read) -> Result<Vec<Input>, CommandError> {
-    if paths.iter().filter(|path| path.as_os_str() == "-").count() > 1 {
+    if args
+        .files
+        .iter()
+        .filter(|path| path.as_os_str() == "-")
+        .count()
+        > 1
+    {
         return Err(CommandError::Argument(
             "standard input (-) can be read only once".into(),
         ));
     }
-    paths
-        .iter()
-        .map(|path| input::read(path, stdin).map_err(CommandError::Read))
-        .collect()
-}
-
-fn check_input(input: &Input) -> FileReport {
-    let (shape, problems) = match &input.text {
-        Err(reason) => (None, vec![Problem::at("", reason.clone())]),
-        Ok(text) => {
-            let checked = check_document(text);
-            (checked.shape, checked.problems)
-        }
-    };
-    FileReport {
-        file: input.name.clone(),
-        shape,
-        valid: problems.is_empty(),
-        problems,
+    for path in &args.files {
+        input::probe(path).map_err(CommandError::Read)?;
     }
-}
-
-fn write_text(out: &mut dyn Write, report: &Report) -> Result<(), CommandError> {
-    for file in &report.files {
-        for problem in &file.problems {
-            let name = &file.file;
-            match (problem.line, problem.column, problem.path.as_str()) {
-                (Some(line), Some(column), _) => {
-                    writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
-                }
-                (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
-                (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
+    let files = Files {
+        paths: &args.files,
+        stdin: RefCell::new(stdin),
+        invalid: Cell::new(0),
+        unreadable: RefCell::new(None),
+    };
+    match output {
+        Output::Text => files.write_text(out)?,
+        Output::Json => {
+            if let Err(err) = write_json(out, &files) {
+                return Err(files.unreadable.take().map_or(err, CommandError::Read));
             }
         }
-        let what = file.shape.map_or("JSON document", Shape::describe);
-        match file.problems.len() {
-            0 => writeln!(out, "{}: valid {what}", file.file)?,
-            1 => writeln!(out, "{}: invalid {what} (1 problem)", file.file)?,
-            n => writeln!(out, "{}: invalid {what} ({n} problems)", file.file)?,
+    }
+    Ok(Outcome::valid_if(files.invalid.get() == 0))
+}
+
+/// The files of one run, checked as they are printed.
+struct Files<'a> {
+    paths: &'a [PathBuf],
+    stdin: RefCell<&'a mut dyn Read>,
+    /// How many files checked so far are invalid.
+    invalid: Cell<usize>,
+    /// Why a file could not be read, when it stopped the JSON output.
+    unreadable: RefCell<Option<io::Error>>,
+}
+
+impl Files<'_> {
+    /// Reads and checks the file at `path`, counting it if invalid.
+    fn check(&self, path: &Path) -> io::Result<FileReport> {
+        let input = input::read(path, &mut **self.stdin.borrow_mut())?;
+        let (shape, problems) = match &input.text {
+            Err(reason) => (None, vec![Problem::at("", reason.clone())]),
+            Ok(text) => {
+                let checked = check_document(text);
+                (checked.shape, checked.problems)
+            }
+        };
+        let valid = problems.is_empty();
+        if !valid {
+            self.invalid.set(self.invalid.get() + 1);
+        }
+        Ok(FileReport {
+            file: input.name,
+            shape,
+            valid,
+            problems,
+        })
+    }
+
+    /// Each file's problems and summary line as it is checked, then the total.
+    fn write_text(&self, out: &mut dyn Write) -> Result<(), CommandError> {
+        for path in self.paths {
+            let file = self.check(path).map_err(CommandError::Read)?;
+            write_file(out, &file)?;
+        }
+        if self.paths.len() > 1 {
+            let invalid = self.invalid.get();
+            writeln!(
+                out,
+                "{} files checked: {} valid, {invalid} invalid",
+                self.paths.len(),
+                self.paths.len() - invalid
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// The JSON output, `{ "files": [...], "valid" }`: each file is checked while the array is
+/// written, and `valid` comes last, once every file is known.
+impl Serialize for Files<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut report = serializer.serialize_struct("Report", 2)?;
+        report.serialize_field("files", &Each(self))?;
+        report.serialize_field("valid", &(self.invalid.get() == 0))?;
+        report.end()
+    }
+}
+
+/// The `files` array, checking each file as it is written.
+struct Each<'f, 'a>(&'f Files<'a>);
+
+impl Serialize for Each<'_, '_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let files = self.0;
+        let mut seq = serializer.serialize_seq(Some(files.paths.len()))?;
+        for path in files.paths {
+            let file = files.check(path).map_err(|err| {
+                let message = err.to_string();
+                files.unreadable.replace(Some(err));
+                <S::Error as ser::Error>::custom(message)
+            })?;
+            seq.serialize_element(&file)?;
+        }
+        seq.end()
+    }
+}
+
+fn write_file(out: &mut dyn Write, file: &FileReport) -> io::Result<()> {
+    let name = &file.file;
+    for problem in &file.problems {
+        match (problem.line, problem.column, problem.path.as_str()) {
+            (Some(line), Some(column), _) => {
+                writeln!(out, "{name}:{line}:{column}: {}", problem.message)?;
+            }
+            (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
+            (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
         }
     }
-    if report.files.len() > 1 {
-        let invalid = report.files.iter().filter(|file| !file.valid).count();
-        writeln!(
-            out,
-            "{} files checked: {} valid, {invalid} invalid",
-            report.files.len(),
-            report.files.len() - invalid
-        )?;
+    let what = file.shape.map_or("JSON document", Shape::describe);
+    match file.problems.len() {
+        0 => writeln!(out, "{name}: valid {what}"),
+        1 => writeln!(out, "{name}: invalid {what} (1 problem)"),
+        n => writeln!(out, "{name}: invalid {what} ({n} problems)"),
     }
-    Ok(())
 }

@@ -1,42 +1,22 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
+mod inventory;
+
 use std::io::{Read, Write};
 
-use serde::{Deserialize, Serialize};
-use taskmodel::selector::Labels;
-use taskmodel::task::route::RouteOutcome;
-use taskmodel::task::{KindSet, Parsed, RunnerRouter, TaskError, TaskSpec};
-use taskmodel::{RunnerId, TaskId};
+use serde::{Serialize, Serializer};
+use taskmodel::TaskId;
+use taskmodel::selector::MAX_RUNNERS;
+use taskmodel::task::route::{RouteOutcome, RunnerVerdict};
+use taskmodel::task::{KindSet, Parsed, RouteExplanation, RunnerRouter, TaskError, TaskSpec};
 
+use self::inventory::Inventory;
 use crate::cli::{Output, RouteArgs};
-use crate::diagnose::{Problem, Wire, parse_all, parse_json};
+use crate::diagnose::{Problem, parse_all, parse_json};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, Failure, write_json};
-
-/// One runner of the inventory file.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RunnerDoc {
-    id: RunnerId,
-    #[serde(default)]
-    labels: Labels,
-    kinds: KindSet,
-}
-
-/// The inventory file: a JSON array of runners, every rule of which serde checks.
-#[derive(Debug, Deserialize)]
-#[serde(transparent)]
-struct Inventory(Vec<RunnerDoc>);
-
-impl Wire for Inventory {
-    type Value = Vec<RunnerDoc>;
-
-    fn check(self) -> Result<Self::Value, TaskError> {
-        Ok(self.0)
-    }
-}
 
 /// How one runner fared, as `--output json` prints it.
 #[derive(Debug, Serialize)]
@@ -67,7 +47,7 @@ struct Routed {
     kind: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     picked: Option<String>,
-    runners: Vec<Verdict>,
+    runners: Verdicts,
     /// Why nothing was picked: invalid input, or no eligible runner.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     problems: Vec<Problem>,
@@ -80,7 +60,7 @@ impl Routed {
             task_id: None,
             kind: None,
             picked: None,
-            runners: Vec::new(),
+            runners: Verdicts::default(),
             problems,
         }
     }
@@ -97,8 +77,9 @@ pub(crate) fn run(
     out: &mut dyn Write,
 ) -> Result<Outcome, CommandError> {
     let spec = input::read(&args.spec, stdin).map_err(CommandError::Read)?;
+    let spec = parse_spec(&spec);
     let runners = input::read(&args.runners, stdin).map_err(CommandError::Read)?;
-    let routed = route(&spec, &runners, args.task_id.as_deref());
+    let routed = route(spec, runners, args.task_id.as_deref());
     match output {
         Output::Json => write_json(out, &routed)?,
         Output::Text => write_text(out, &routed)?,
@@ -106,30 +87,49 @@ pub(crate) fn run(
     Ok(Outcome::valid_if(routed.routed))
 }
 
-/// Parses one input as a `W`, with every problem prefixed by the file name.
-fn parse<W: Wire>(input: &Input) -> Result<W::Value, Vec<Problem>> {
-    let named = |p: Problem| Problem {
-        path: format!("{}: {}", input.name, p.path)
-            .trim_end_matches(": ")
-            .to_owned(),
-        ..p
-    };
-    let text = input
-        .text
-        .as_ref()
-        .map_err(|reason| vec![Problem::at(input.name.clone(), reason.clone())])?;
-    let value = parse_json(text).map_err(|p| vec![named(p)])?;
-    parse_all::<W>(&value).map_err(|ps| ps.into_iter().map(named).collect())
+/// Every problem of `input`, prefixed by the file name.
+fn named(input: &Input, problems: Vec<Problem>) -> Vec<Problem> {
+    problems
+        .into_iter()
+        .map(|p| Problem {
+            path: format!("{}: {}", input.name, p.path)
+                .trim_end_matches(": ")
+                .to_owned(),
+            ..p
+        })
+        .collect()
 }
 
-fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
-    let spec: Result<TaskSpec, _> = parse::<Parsed<TaskSpec>>(spec);
-    let runners: Result<Vec<RunnerDoc>, _> = parse::<Inventory>(runners);
-    let (spec, runners) = match (spec, runners) {
-        (Ok(spec), Ok(runners)) => (spec, runners),
-        (spec, runners) => {
+/// The text of `input`, or why it is not acceptable.
+fn text(input: &Input) -> Result<&str, Vec<Problem>> {
+    input
+        .text
+        .as_deref()
+        .map_err(|reason| vec![Problem::at(input.name.clone(), reason.clone())])
+}
+
+/// Parses the spec, reporting every bad field.
+fn parse_spec(input: &Input) -> Result<TaskSpec, Vec<Problem>> {
+    let value = parse_json(text(input)?).map_err(|p| named(input, vec![p]))?;
+    parse_all::<Parsed<TaskSpec>>(value).map_err(|ps| named(input, ps))
+}
+
+/// Reads the inventory, each runner checked (the router's bound, [`MAX_RUNNERS`], at most).
+fn read_inventory(input: &Input) -> Result<Inventory<'_>, Vec<Problem>> {
+    let value = parse_json(text(input)?).map_err(|p| named(input, vec![p]))?;
+    Inventory::read(value, MAX_RUNNERS).map_err(|p| named(input, vec![p]))
+}
+
+/// Routes the spec over the inventory. What taskctl holds beside the router stays about
+/// the inventory's size: its text is dropped once the router has the runners, and each
+/// runner's verdict is made while the output is written ([`Verdicts`]).
+fn route(spec: Result<TaskSpec, Vec<Problem>>, runners: Input, task_id: Option<&str>) -> Routed {
+    let inventory = read_inventory(&runners);
+    let (spec, inventory) = match (spec, inventory) {
+        (Ok(spec), Ok(inventory)) => (spec, inventory),
+        (spec, inventory) => {
             let mut problems = spec.err().unwrap_or_default();
-            problems.extend(runners.err().unwrap_or_default());
+            problems.extend(inventory.err().unwrap_or_default());
             return Routed::failed(problems);
         }
     };
@@ -139,7 +139,10 @@ fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
         Err(err) => return Routed::failed(vec![Problem::at("--task-id", err.to_string())]),
     };
     let router = RunnerRouter::new();
-    if let Err(err) = router.replace_all(runners.into_iter().map(|r| (r.id, r.labels, r.kinds))) {
+    let loaded = inventory.load(&router);
+    // The inventory's text is not needed once the router holds the runners.
+    drop(runners);
+    if let Err(err) = loaded {
         return Routed::failed(vec![Problem::at("runners", err.to_string())]);
     }
     let explained = match router.explain(&spec, &task_id) {
@@ -154,59 +157,74 @@ fn route(spec: &Input, runners: &Input, task_id: Option<&str>) -> Routed {
         );
         problems.push(Problem::at("runnerSelector", err));
     }
-    let runners = explained
-        .runners
-        .iter()
-        .map(|v| {
-            let (outcome, kind_supported, weight) = match &v.outcome {
-                RouteOutcome::Picked => ("picked", true, None),
-                RouteOutcome::Outranked { weight } => {
-                    ("outranked", true, Some(format!("{weight:#018x}")))
-                }
-                RouteOutcome::Rejected { kind_supported, .. } => {
-                    ("rejected", *kind_supported, None)
-                }
-                _ => ("rejected", false, None),
-            };
-            let failures = explained
-                .failures(v)
-                .map(|f| Failure {
-                    path: f.requirement.path.clone(),
-                    requirement: f.requirement.requirement.clone(),
-                    key: f.requirement.key.clone(),
-                    reason: f.reason.to_string(),
-                })
-                .collect();
-            let reason = explained.reason(v).to_string();
-            let reason = match &v.outcome {
-                RouteOutcome::Rejected {
-                    kind_supported: false,
-                    ..
-                } => reason.replacen(
-                    "kind not supported",
-                    &format!("runs {}, not {}", shown(v.kinds), explained.kind),
-                    1,
-                ),
-                _ => reason,
-            };
-            Verdict {
-                id: v.runner.to_string(),
-                kinds: v.kinds,
-                outcome,
-                kind_supported,
-                failures,
-                weight,
-                reason,
-            }
-        })
-        .collect();
     Routed {
         routed: explained.picked.is_some(),
         task_id: Some(task_id.to_string()),
         kind: Some(explained.kind),
-        picked: explained.picked.map(|id| id.to_string()),
-        runners,
+        picked: explained.picked.as_ref().map(ToString::to_string),
+        runners: Verdicts(Some(explained)),
         problems,
+    }
+}
+
+/// How `runner` fared, as printed: built for one runner at a time while the output is written.
+fn verdict(explained: &RouteExplanation, runner: &RunnerVerdict) -> Verdict {
+    let (outcome, kind_supported, weight) = match &runner.outcome {
+        RouteOutcome::Picked => ("picked", true, None),
+        RouteOutcome::Outranked { weight } => ("outranked", true, Some(format!("{weight:#018x}"))),
+        RouteOutcome::Rejected { kind_supported, .. } => ("rejected", *kind_supported, None),
+        _ => ("rejected", false, None),
+    };
+    let failures = explained
+        .failures(runner)
+        .map(|f| Failure {
+            path: f.requirement.path.clone(),
+            requirement: f.requirement.requirement.clone(),
+            key: f.requirement.key.clone(),
+            reason: f.reason.to_string(),
+        })
+        .collect();
+    let reason = explained.reason(runner).to_string();
+    let reason = match &runner.outcome {
+        RouteOutcome::Rejected {
+            kind_supported: false,
+            ..
+        } => reason.replacen(
+            "kind not supported",
+            &format!("runs {}, not {}", shown(runner.kinds), explained.kind),
+            1,
+        ),
+        _ => reason,
+    };
+    Verdict {
+        id: runner.runner.to_string(),
+        kinds: runner.kinds,
+        outcome,
+        kind_supported,
+        failures,
+        weight,
+        reason,
+    }
+}
+
+/// Every runner's verdict, made one at a time as the output is written.
+#[derive(Debug, Default)]
+struct Verdicts(Option<RouteExplanation>);
+
+impl Verdicts {
+    fn each(&self) -> impl Iterator<Item = Verdict> + '_ {
+        self.0.iter().flat_map(|explained| {
+            explained
+                .runners
+                .iter()
+                .map(|runner| verdict(explained, runner))
+        })
+    }
+}
+
+impl Serialize for Verdicts {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.each())
     }
 }
 
@@ -227,8 +245,15 @@ fn write_text(out: &mut dyn Write, routed: &Routed) -> Result<(), CommandError> 
         None if routed.task_id.is_some() => writeln!(out, "picked: none")?,
         None => {}
     }
-    let width = routed.runners.iter().map(|v| v.id.len()).max().unwrap_or(0);
-    for v in &routed.runners {
+    let width = routed
+        .runners
+        .0
+        .iter()
+        .flat_map(|explained| &explained.runners)
+        .map(|runner| runner.runner.as_ref().len())
+        .max()
+        .unwrap_or(0);
+    for v in routed.runners.each() {
         writeln!(out, "  {:width$}  {}", v.id, v.reason)?;
     }
     for p in &routed.problems {

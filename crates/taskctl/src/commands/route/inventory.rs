@@ -1,0 +1,105 @@
+//! The runner inventory of `taskctl route`: a JSON array of `{ "id", "labels", "kinds" }`,
+//! kept as slices of its text, each runner checked as it is read and read again into the router.
+
+use std::fmt;
+
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer as _};
+use serde_json::value::RawValue;
+use taskmodel::RunnerId;
+use taskmodel::selector::Labels;
+use taskmodel::task::{KindSet, RunnerRouter, TaskError};
+
+use crate::diagnose::{Problem, parse_first, plain_wire};
+
+/// One runner of the inventory file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunnerDoc {
+    id: RunnerId,
+    #[serde(default)]
+    labels: Labels,
+    kinds: KindSet,
+}
+
+// Every rule of a runner, and of the array, is serde's.
+plain_wire!(RunnerDoc, Vec<RunnerDoc>);
+
+/// The runners of an inventory, each kept as its text (16 bytes a runner) until the router
+/// reads it, so the inventory is never held as runners beside the router's own copy.
+#[derive(Debug)]
+pub(super) struct Inventory<'t>(Vec<&'t RawValue>);
+
+impl<'t> Inventory<'t> {
+    /// Reads the inventory `value` (its syntax checked), at most `max` runners, checking each
+    /// runner as it is read; or the first problem, at the runner's index (`[3].kinds`).
+    pub(super) fn read(value: &'t RawValue, max: usize) -> Result<Self, Problem> {
+        if !value.get().trim_start().starts_with('[') {
+            // Not an array: the reader says what it expected.
+            parse_first::<Vec<RunnerDoc>>(value)?;
+            return Ok(Self(Vec::new()));
+        }
+        let mut problem = None;
+        serde_json::Deserializer::from_str(value.get())
+            .deserialize_seq(Runners {
+                max,
+                problem: &mut problem,
+            })
+            .map(Self)
+            .map_err(|err| problem.unwrap_or_else(|| Problem::at("", err.to_string())))
+    }
+
+    /// Gives every runner to `router` in place of the ones it has.
+    ///
+    /// # Errors
+    ///
+    /// The router's error: two runners with one id.
+    pub(super) fn load(self, router: &RunnerRouter) -> Result<(), TaskError> {
+        // Every runner was read once already (`read`), so none is skipped here.
+        let runners = self
+            .0
+            .into_iter()
+            .filter_map(|runner| serde_json::from_str::<RunnerDoc>(runner.get()).ok())
+            .map(|runner| (runner.id, runner.labels, runner.kinds));
+        router.replace_all(runners)
+    }
+}
+
+/// Reads the runners of an inventory, checking each as it is read: the first problem, or a
+/// runner past `max`, stops the reading and is left in `problem`.
+struct Runners<'p> {
+    max: usize,
+    problem: &'p mut Option<Problem>,
+}
+
+impl<'de> Visitor<'de> for Runners<'_> {
+    type Value = Vec<&'de RawValue>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut runners = Vec::new();
+        while let Some(runner) = seq.next_element::<&RawValue>()? {
+            let problem = if runners.len() == self.max {
+                Problem::at("", format!("too many runners: the limit is {}", self.max))
+            } else {
+                match parse_first::<RunnerDoc>(runner) {
+                    Ok(_) => {
+                        runners.push(runner);
+                        continue;
+                    }
+                    Err(problem) => problem.under(&format!("[{}]", runners.len())),
+                }
+            };
+            let message = problem.message.clone();
+            *self.problem = Some(problem);
+            return Err(de::Error::custom(message));
+        }
+        Ok(runners)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -137,3 +137,6 @@ pub(crate) fn read_attempt(
         reason: error.to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -180,3 +180,6 @@ pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
         .count();
     Ok(MIGRATIONS.get(done..).unwrap_or_default())
 }
+
+#[cfg(test)]
+mod tests;

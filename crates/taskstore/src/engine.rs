@@ -43,6 +43,14 @@ impl<E: Engine> Store for E {
         self.write(|tx| tasks::create(tx, tenant, task, now))
     }
 
+    fn import(
+        &mut self,
+        tenant: &TenantId,
+        tasks: &[taskmodel::task::Task],
+    ) -> Result<(), StoreError> {
+        self.write(|tx| tasks::import(tx, tenant, tasks))
+    }
+
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError> {
         self.read(|tx| tasks::get(tx, tenant, id))
     }

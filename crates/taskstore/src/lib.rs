@@ -35,7 +35,7 @@ pub use crate::{
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
     store::{
-        Admitted, Change, ClaimRequest, Claimed, LogLine, LogStream, MAX_CLAIM_SCAN,
+        Admitted, Change, ClaimRequest, Claimed, LogLine, LogStream, MAX_CLAIM_SCAN, MAX_IMPORT,
         MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped, Store, Stored,
         StoredLogLine,
     },

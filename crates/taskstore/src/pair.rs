@@ -75,26 +75,43 @@ pub(crate) enum AttemptWrite<'a> {
     Update(&'a TaskRun),
 }
 
-/// Inserts a new task; an id the tenant already uses is [`StoreError::Exists`].
-pub(crate) fn insert_task(
+/// The most rows one `INSERT` of [`insert_tasks`] writes (13 placeholders each, well under
+/// both engines' limits).
+const INSERT_ROWS: usize = 100;
+
+/// Inserts new tasks, up to [`INSERT_ROWS`] per statement; an id the tenant already uses
+/// is [`StoreError::Exists`] (naming the first task of the statement that failed).
+pub(crate) fn insert_tasks(
     tx: &mut dyn Tx,
     tenant: &TenantId,
-    task: &Task,
+    tasks: &[Task],
 ) -> Result<(), StoreError> {
-    const INSERT: Sql = Sql::new(
-        "INSERT INTO tasks (tenant, id, slot, phase, kind, priority, queued_ns, due_ns, \
-         created_ns, updated_ns, resource_version, attempt, doc) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    );
-    let mut params = vec![tenant.as_str().into(), task.id().as_str().into()];
-    params.extend(TaskColumns::of(task)?.into_values());
-    match tx.try_execute(&INSERT, &params)? {
-        Some(_) => Ok(()),
-        None => Err(StoreError::Exists {
-            tenant: tenant.clone(),
-            task: task.id().clone(),
-        }),
+    for chunk in tasks.chunks(INSERT_ROWS) {
+        let mut sql = String::from(
+            "INSERT INTO tasks (tenant, id, slot, phase, kind, priority, queued_ns, due_ns, \
+             created_ns, updated_ns, resource_version, attempt, doc) VALUES ",
+        );
+        let mut params = Vec::with_capacity(chunk.len() * 13);
+        for (row, task) in chunk.iter().enumerate() {
+            let first = row * 13 + 1;
+            let marks: Vec<String> = (first..first + 13).map(|n| format!("?{n}")).collect();
+            sql.push_str(if row == 0 { "(" } else { ", (" });
+            sql.push_str(&marks.join(", "));
+            sql.push(')');
+            params.push(tenant.as_str().into());
+            params.push(task.id().as_str().into());
+            params.extend(TaskColumns::of(task)?.into_values());
+        }
+        if tx.try_execute(&Sql::built(sql), &params)?.is_none()
+            && let Some(first) = chunk.first()
+        {
+            return Err(StoreError::Exists {
+                tenant: tenant.clone(),
+                task: first.id().clone(),
+            });
+        }
     }
+    Ok(())
 }
 
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),

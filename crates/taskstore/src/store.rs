@@ -22,6 +22,9 @@ pub const MAX_LOG_BATCH_LINES: usize = 100;
 /// The most bytes of one log line's text.
 pub const MAX_LOG_LINE_BYTES: usize = 8 * 1024;
 
+/// The most tasks one [`Store::import`] call stores.
+pub const MAX_IMPORT: usize = 10_000;
+
 /// The most attempts or log lines one read returns.
 pub const MAX_READ_PAGE: u32 = 1_000;
 
@@ -76,6 +79,12 @@ pub trait Store {
         task: &Task,
         now: DateTime<Utc>,
     ) -> Result<Admitted, StoreError>;
+
+    /// Stores new tasks (pending, never leased) in one transaction, as they are: a bulk load
+    /// or a restore, without the admission policy [`create`](Self::create) applies. At most
+    /// [`MAX_IMPORT`] a call; an id already used is [`StoreError::Exists`] and nothing is
+    /// stored.
+    fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
 
     /// The task and its current attempt, or [`StoreError::NotFound`].
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError>;

@@ -8,8 +8,8 @@ use taskmodel::task::{Task, TaskPhase};
 use crate::attempts;
 use crate::columns::read_task;
 use crate::error::StoreError;
-use crate::pair::{insert_task, load};
-use crate::store::{Admitted, Stored};
+use crate::pair::{insert_tasks, load};
+use crate::store::{Admitted, MAX_IMPORT, Stored};
 use crate::tx::{Lock, Sql, Tx, Value};
 
 /// How many of a slot's unfinished tasks `replace` cancels per read.
@@ -52,8 +52,29 @@ pub(crate) fn create(
         AdmissionDecision::Replace(_) => replaced = cancel_slot(tx, tenant, task, now)?,
         _ => {}
     }
-    insert_task(tx, tenant, task)?;
+    insert_tasks(tx, tenant, std::slice::from_ref(task))?;
     Ok(Admitted::Created { replaced })
+}
+
+/// [`Store::import`](crate::Store::import).
+pub(crate) fn import(tx: &mut dyn Tx, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError> {
+    if tasks.len() > MAX_IMPORT {
+        return Err(StoreError::OutOfRange {
+            field: "tasks",
+            value: format!("{} tasks, at most {MAX_IMPORT}", tasks.len()),
+        });
+    }
+    if let Some(task) = tasks
+        .iter()
+        .find(|task| task.phase() != TaskPhase::Pending || task.status().attempt() != 0)
+    {
+        return Err(StoreError::NotNew {
+            tenant: tenant.clone(),
+            task: task.id().clone(),
+            phase: task.phase(),
+        });
+    }
+    insert_tasks(tx, tenant, tasks)
 }
 
 /// Cancels every unfinished task of `task`'s slot (cancel intent on a running one, so it

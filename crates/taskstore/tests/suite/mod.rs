@@ -44,7 +44,8 @@ macro_rules! conformance {
             claims_follow_the_runner_selector_and_kinds,
             a_restart_is_not_claimed_before_it_is_due,
             attempt_history_lists_every_attempt,
-            delete_refuses_a_running_task_and_removes_the_rest
+            delete_refuses_a_running_task_and_removes_the_rest,
+            import_stores_all_tasks_or_none
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

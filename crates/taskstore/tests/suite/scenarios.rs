@@ -429,3 +429,29 @@ pub fn pages_equal_the_reference_evaluation<B: Backend>(backend: &B) {
         }
     }
 }
+
+/// A bulk import stores every task in one transaction, or none of them.
+pub fn import_stores_all_tasks_or_none<B: Backend>(backend: &B) {
+    let mut store = backend.open();
+    let tasks: Vec<Task> = (0..250).map(|i| task(&format!("i{i:03}"), at(i))).collect();
+    store.import(&tenant(), &tasks).unwrap();
+    let query = TaskQuery::builder().limit(1000).build().unwrap();
+    assert_eq!(store.list(&tenant(), &query).unwrap().items, tasks);
+    let again: Vec<Task> = (249..260)
+        .map(|i| task(&format!("i{i:03}"), at(i)))
+        .collect();
+    let error = store.import(&tenant(), &again).unwrap_err();
+    assert!(matches!(error, StoreError::Exists { .. }), "{error}");
+    assert_eq!(
+        store.list(&tenant(), &query).unwrap().items.len(),
+        250,
+        "a partial import"
+    );
+    let too_many: Vec<Task> = (0..taskstore::MAX_IMPORT as i64 + 1)
+        .map(|i| task(&format!("x{i}"), at(i)))
+        .collect();
+    assert!(matches!(
+        store.import(&tenant(), &too_many),
+        Err(StoreError::OutOfRange { .. })
+    ));
+}

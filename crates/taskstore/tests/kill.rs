@@ -220,7 +220,9 @@ fn a_killed_writer_loses_nothing_and_does_nothing_twice() {
         child(Path::new(&path));
         return;
     }
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("taskstore-kill");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("taskstore-kill")
+        .join(std::process::id().to_string());
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("killed.db");
     for suffix in ["", "-wal", "-shm"] {
@@ -281,4 +283,5 @@ fn a_killed_writer_loses_nothing_and_does_nothing_twice() {
         );
     }
     assert!(acknowledged.len() > KILLS, "the child barely wrote");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -25,14 +25,27 @@ impl Backend for Sqlite {
     }
 }
 
-/// A fresh database file for one test, under cargo's scratch directory.
-fn fresh(name: &str) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("taskstore-sqlite");
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.db"));
+impl Drop for Sqlite {
+    fn drop(&mut self) {
+        remove(&self.path);
+    }
+}
+
+fn remove(path: &std::path::Path) {
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
     }
+}
+
+/// A fresh database file for one test, under cargo's scratch directory, in a folder of
+/// this process (two runs at once do not share files).
+fn fresh(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("taskstore-sqlite")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.db"));
+    remove(&path);
     path
 }
 

@@ -4,12 +4,12 @@
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, Utc};
-use taskmodel::ids::{TaskId, TenantId};
+use taskmodel::ids::TenantId;
 use taskmodel::task::{KindSet, Task};
 
 use crate::columns::{clamped_nanos, read_task};
 use crate::error::StoreError;
-use crate::pair::{AttemptWrite, load, refused, save};
+use crate::pair::{AttemptWrite, current_attempt, refused, save};
 use crate::store::{ClaimRequest, Claimed, MAX_CLAIM_SCAN};
 use crate::tx::{Lock, Sql, Tx, Value};
 
@@ -61,32 +61,31 @@ pub(crate) fn claim(
     let Some(place) = free_place(tx, tenant, request)? else {
         return Ok(None);
     };
-    let Some(id) = first_claimable(tx, tenant, request, now)? else {
+    let Some(mut task) = first_claimable(tx, tenant, request, now)? else {
         return Ok(None);
     };
-    let mut pair = load(tx, tenant, &id, Lock::None)?;
-    let run = pair
-        .task
+    // The queue read the task (and, on PostgreSQL, locked it); a task that ran before
+    // needs its last attempt to check the new lease against.
+    let previous = current_attempt(tx, tenant, &task)?;
+    let version = task.resource_version();
+    let run = task
         .lease_attempt(
-            Some(pair.version),
-            pair.attempt.as_ref(),
+            Some(version),
+            previous.as_ref(),
             request.runner.clone(),
             request.lease,
             request.lease_expires_at,
             now,
         )
-        .map_err(|error| refused(tenant, &id, error))?;
+        .map_err(|error| refused(tenant, task.id(), error))?;
     save(
         tx,
         tenant,
-        pair.version,
-        &pair.task,
+        version,
+        &task,
         AttemptWrite::Insert(&run, place),
     )?;
-    Ok(Some(Claimed {
-        task: pair.task,
-        attempt: run,
-    }))
+    Ok(Some(Claimed { task, attempt: run }))
 }
 
 /// The lowest place `0..max_concurrent` the runner's active attempts leave free; `None`
@@ -117,21 +116,24 @@ fn fits(task: &Task, request: &ClaimRequest) -> bool {
         && task.spec().runner_selector().matches(&request.labels)
 }
 
-/// Walks the queue in order, [`SCAN_BATCH`] rows a read (PostgreSQL skips rows other
-/// claims hold), and returns the first task the runner fits, within [`MAX_CLAIM_SCAN`].
+/// Walks the queue in order (PostgreSQL skips rows other claims hold) and returns the
+/// first task the runner fits, within [`MAX_CLAIM_SCAN`]. The first read asks for one row:
+/// the head of the queue usually fits, and PostgreSQL then locks only it; later reads ask
+/// for [`SCAN_BATCH`].
 fn first_claimable(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     request: &ClaimRequest,
     now: DateTime<Utc>,
-) -> Result<Option<TaskId>, StoreError> {
+) -> Result<Option<Task>, StoreError> {
     let mut position: Option<(i64, i64, String)> = None;
     let mut scanned = 0;
     while scanned < MAX_CLAIM_SCAN {
+        let batch = if position.is_none() { 1 } else { SCAN_BATCH };
         let mut params: Vec<Value> = vec![
             tenant.as_str().into(),
             Value::Int(clamped_nanos(now)),
-            Value::Int(SCAN_BATCH),
+            Value::Int(batch),
         ];
         let sql = match &position {
             None => &QUEUE,
@@ -148,12 +150,12 @@ fn first_claimable(
         for row in &rows {
             let task = read_task(row, 3, tenant, None)?;
             if fits(&task, request) {
-                return Ok(Some(task.id().clone()));
+                return Ok(Some(task));
             }
             position = Some((row.int(0)?, row.int(1)?, row.text(2)?.to_owned()));
         }
         scanned += rows.len();
-        if rows.len() < usize::try_from(SCAN_BATCH).unwrap_or(usize::MAX) {
+        if rows.len() < usize::try_from(batch).unwrap_or(usize::MAX) {
             break;
         }
     }

@@ -65,6 +65,32 @@ pub(crate) fn load(
     })
 }
 
+/// The task's current attempt (`None` before the first).
+pub(crate) fn current_attempt(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    task: &Task,
+) -> Result<Option<TaskRun>, StoreError> {
+    let number = task.status().attempt();
+    if number == 0 {
+        return Ok(None);
+    }
+    let id = task.id();
+    let rows = tx.query(
+        &SELECT_ATTEMPT,
+        &[
+            tenant.as_str().into(),
+            id.as_str().into(),
+            Value::Int(i64::from(number)),
+        ],
+    )?;
+    let row = rows.first().ok_or_else(|| StoreError::Corrupt {
+        what: format!("task \"{id}\" of tenant \"{tenant}\""),
+        reason: format!("its current attempt {number} is not stored"),
+    })?;
+    Ok(Some(read_attempt(row, 0, tenant)?))
+}
+
 /// What to write of the attempt beside the task.
 pub(crate) enum AttemptWrite<'a> {
     /// Nothing: only the task changed.

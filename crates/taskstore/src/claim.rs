@@ -16,14 +16,15 @@ use crate::tx::{Lock, Sql, Tx, Value};
 /// How many queued tasks one read of the queue returns (and PostgreSQL locks).
 const SCAN_BATCH: i64 = 16;
 
-/// The queue in order: due pending tasks of the tenant whose slot has no running task,
-/// `priority DESC, queued_ns, id`, on the partial index over pending tasks.
+/// The queue in order: the tenant's due pending tasks, `priority DESC, queued_ns, id`, on
+/// the partial index over pending tasks. (Whether a task's slot is busy is asked
+/// separately, of the unique index over running tasks: as a correlated subquery here,
+/// PostgreSQL may keep a plan, made while no task ran, that reads every running task for
+/// each queued one.)
 macro_rules! queue_head {
     () => {
         "SELECT t.priority, t.queued_ns, t.id, t.doc FROM tasks t \
-         WHERE t.tenant = ?1 AND t.phase = 'pending' AND (t.due_ns IS NULL OR t.due_ns <= ?2) \
-         AND NOT EXISTS (SELECT 1 FROM tasks r WHERE r.tenant = t.tenant AND r.slot = t.slot \
-         AND r.phase = 'running')"
+         WHERE t.tenant = ?1 AND t.phase = 'pending' AND (t.due_ns IS NULL OR t.due_ns <= ?2)"
     };
 }
 macro_rules! queue_order {
@@ -147,12 +148,20 @@ fn first_claimable(
             }
         };
         let rows = tx.query(sql, &params)?;
+        let mut fitting = Vec::new();
         for row in &rows {
             let task = read_task(row, 3, tenant, None)?;
             if fits(&task, request) {
-                return Ok(Some(task));
+                fitting.push(task);
             }
             position = Some((row.int(0)?, row.int(1)?, row.text(2)?.to_owned()));
+        }
+        let busy = busy_slots(tx, tenant, &fitting)?;
+        if let Some(task) = fitting
+            .into_iter()
+            .find(|task| !busy.contains(task.spec().slot().as_str()))
+        {
+            return Ok(Some(task));
         }
         scanned += rows.len();
         if rows.len() < usize::try_from(batch).unwrap_or(usize::MAX) {
@@ -160,4 +169,30 @@ fn first_claimable(
         }
     }
     Ok(None)
+}
+
+/// Which of the tasks' slots have a running task (one task runs at a time in a slot).
+fn busy_slots(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    tasks: &[Task],
+) -> Result<BTreeSet<String>, StoreError> {
+    if tasks.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let slots: BTreeSet<&str> = tasks
+        .iter()
+        .map(|task| task.spec().slot().as_str())
+        .collect();
+    let marks: Vec<String> = (2..slots.len() + 2).map(|n| format!("?{n}")).collect();
+    let sql = Sql::built(format!(
+        "SELECT slot FROM tasks WHERE tenant = ?1 AND phase = 'running' AND slot IN ({})",
+        marks.join(", ")
+    ));
+    let mut params: Vec<Value> = vec![tenant.as_str().into()];
+    params.extend(slots.into_iter().map(Value::from));
+    let rows = tx.query(&sql, &params)?;
+    rows.iter()
+        .map(|row| row.text(0).map(str::to_owned))
+        .collect()
 }

@@ -156,6 +156,12 @@ fn bind(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
 }
 
 impl Tx for PostgresTx<'_> {
+    fn analyze(&mut self, table: &'static str) -> Result<(), StoreError> {
+        self.tx
+            .batch_execute(&format!("ANALYZE {table}"))
+            .map_err(postgres)
+    }
+
     fn execute(&mut self, sql: &Sql, params: &[Value]) -> Result<u64, StoreError> {
         let statement = self.statement(sql)?;
         self.tx.execute(&statement, &bind(params)).map_err(postgres)

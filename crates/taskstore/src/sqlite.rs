@@ -141,6 +141,10 @@ impl Engine for SqliteStore {
 struct SqliteTx<'c>(Transaction<'c>);
 
 impl Tx for SqliteTx<'_> {
+    fn analyze(&mut self, _table: &'static str) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     fn execute(&mut self, sql: &Sql, params: &[Value]) -> Result<u64, StoreError> {
         let mut statement = self.0.prepare_cached(&sql.text).map_err(sqlite)?;
         let changed = statement

@@ -83,7 +83,8 @@ pub trait Store {
     /// Stores new tasks (pending, never leased) in one transaction, as they are: a bulk load
     /// or a restore, without the admission policy [`create`](Self::create) applies. At most
     /// [`MAX_IMPORT`] a call; an id already used is [`StoreError::Exists`] and nothing is
-    /// stored.
+    /// stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
+    /// and listings walk their indexes at once.
     fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
 
     /// The task and its current attempt, or [`StoreError::NotFound`].

@@ -74,7 +74,8 @@ pub(crate) fn import(tx: &mut dyn Tx, tenant: &TenantId, tasks: &[Task]) -> Resu
             phase: task.phase(),
         });
     }
-    insert_tasks(tx, tenant, tasks)
+    insert_tasks(tx, tenant, tasks)?;
+    tx.analyze("tasks")
 }
 
 /// Cancels every unfinished task of `task`'s slot (cancel intent on a running one, so it

@@ -147,4 +147,10 @@ pub(crate) trait Tx {
 
     /// Runs a `SELECT` and returns its rows.
     fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError>;
+
+    /// Refreshes the planner's statistics of `table` after a bulk load, where the engine
+    /// needs it: PostgreSQL plans a fresh table it has not analyzed as if it held a few
+    /// rows (a sort of the whole queue instead of a walk of its index); SQLite's planner
+    /// takes the indexes without statistics.
+    fn analyze(&mut self, table: &'static str) -> Result<(), StoreError>;
 }

@@ -3,7 +3,8 @@
 //! PostgreSQL is measured when `TASKSTORE_POSTGRES_URL` names a server (`cargo xtask
 //! with-postgres cargo bench -p benches --bench store` starts a throwaway one and puts
 //! pgbench on the path). `TASKSTORE_BENCH_SECONDS` sets each measurement's length (default
-//! 5) and `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000).
+//! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000) and
+//! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -222,7 +223,7 @@ fn page_times(store: &mut impl Store, query: &TaskQuery) -> (f64, f64) {
             let started = Instant::now();
             let page = store.list(&tenant(), query).unwrap();
             let elapsed = started.elapsed().as_secs_f64() * 1e3;
-            assert_eq!(page.items.len(), 100);
+            assert!(!page.items.is_empty());
             elapsed
         })
         .collect();
@@ -284,7 +285,10 @@ fn load() -> String {
 
 fn main() {
     println!("load average before: {}", load());
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store");
+    let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store"),
+        PathBuf::from,
+    );
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("store.db");
     println!("| engine | measurement | workers | per second | ceiling per second | ratio |");

@@ -18,6 +18,10 @@ use crate::tx::{Row, Sql, Tx, Value};
 /// many writers at once wait rather than fail.
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The page cache of each connection, in KiB (SQLite's default is 2 MiB, which a queue of
+/// tens of thousands of tasks outgrows: every claim then reads its pages again).
+const SQLITE_CACHE_KIB: i64 = 64 * 1024;
+
 /// Prepared statements kept per connection.
 const STATEMENT_CACHE: usize = 64;
 
@@ -66,6 +70,8 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(sqlite)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sqlite)?;
+        conn.pragma_update(None, "cache_size", -SQLITE_CACHE_KIB)
             .map_err(sqlite)?;
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let mut store = Self {

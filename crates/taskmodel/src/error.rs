@@ -3,6 +3,7 @@
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
+use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -50,6 +51,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A schedule, cron expression, time zone or action is invalid, or an action's status
+    /// change is refused (layer 3, [`model_schedule`]).
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
 }
 
 impl Error {
@@ -62,6 +67,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Schedule(err) => err.kind(),
         }
     }
 }

@@ -45,3 +45,15 @@ fn ids_are_named_definitions() {
     assert_eq!(schema["items"]["$ref"], "#/$defs/Slot", "{schema}");
     assert_eq!(schema["$defs"]["Slot"]["maxLength"], 64, "{schema}");
 }
+
+#[test]
+fn sixteen_byte_ids_are_patterned_strings() {
+    let uid = serde_json::to_value(schemars::schema_for!(model_ids::Uid)).unwrap();
+    assert_eq!(uid["type"], "string", "{uid}");
+    assert_eq!(
+        uid["pattern"], "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+        "{uid}"
+    );
+    let action = serde_json::to_value(schemars::schema_for!(model_ids::ActionId)).unwrap();
+    assert_eq!(action["pattern"], "^[0-9a-fA-F]{32}$", "{action}");
+}

@@ -19,12 +19,12 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
-use taskmodel::ids::{RunnerId, TaskId, TenantId};
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{SortKey, SortOrder, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::{
     AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind,
-    TaskSpec,
+    TaskManifest, TaskSpec,
 };
 use taskstore::{ClaimRequest, MAX_IMPORT, PostgresStore, SqliteStore, Store};
 
@@ -66,11 +66,15 @@ fn task(i: usize, slots: usize) -> Task {
     let spec = TaskSpec::builder(format!("s{}", i % slots), kind, 60_000)
         .build()
         .unwrap();
-    Task::new(
-        TaskId::new(format!("t{i:07}")).unwrap(),
-        spec,
+    let manifest = TaskManifest::named(TaskId::new(format!("t{i:07}")).unwrap(), spec);
+    let uid = Uid::from_u128(i as u128 + 1);
+    Task::create(
+        manifest,
+        tenant(),
+        uid,
         t0() + TimeDelta::milliseconds(i as i64),
     )
+    .unwrap()
 }
 
 fn import(store: &mut impl Store, count: usize, slots: usize) {

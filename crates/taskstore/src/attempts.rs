@@ -5,7 +5,9 @@ use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::attempt::GoneReason;
-use taskmodel::task::{Applied, AttemptResult, LeaseId, RestartDecision, TaskError, TaskRun};
+use taskmodel::task::{
+    Applied, AttemptResult, LeaseId, Precondition, RestartDecision, TaskError, TaskRun,
+};
 
 use crate::columns::read_attempt;
 use crate::error::StoreError;
@@ -95,7 +97,7 @@ pub(crate) fn cancel(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     id: &TaskId,
-    expected: Option<u64>,
+    expected: Precondition,
     now: DateTime<Utc>,
 ) -> Result<Change, StoreError> {
     let mut pair = load(tx, tenant, id, Lock::Update)?;

@@ -24,7 +24,7 @@ const SCAN_BATCH: i64 = 16;
 macro_rules! queue_head {
     () => {
         "SELECT t.priority, t.queued_ns, t.id, t.doc FROM tasks t \
-         WHERE t.tenant = ?1 AND t.phase = 'pending' AND (t.due_ns IS NULL OR t.due_ns <= ?2)"
+         WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2"
     };
 }
 macro_rules! queue_order {

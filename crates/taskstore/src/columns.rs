@@ -1,9 +1,9 @@
 //! The columns a store keeps beside each JSON document: what its indexes order and filter
 //! by, derived from the task or attempt in one place, and times as integer nanoseconds.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, SecondsFormat, TimeDelta, Utc};
 use taskmodel::ids::{TaskId, TenantId};
-use taskmodel::task::{Task, TaskPhase, TaskRun};
+use taskmodel::task::{Task, TaskRun};
 
 use crate::error::StoreError;
 use crate::tx::{Row, Value};
@@ -39,42 +39,51 @@ pub(crate) fn int(field: &'static str, value: u64) -> Result<i64, StoreError> {
     })
 }
 
-/// The columns of a task row after `tenant` and `id`: `slot, phase, kind, priority,
-/// queued_ns, due_ns, created_ns, updated_ns, resource_version, attempt, doc`.
+/// The columns of a task row after `tenant` and `id`: `uid, slot, phase, kind, priority,
+/// queued_ns, finished_ns, expires_ns, created_ns, updated_ns, resource_version,
+/// generation, attempt, doc`.
 #[derive(Debug)]
 pub(crate) struct TaskColumns {
-    values: [Value; 11],
+    values: [Value; TASK_COLUMNS],
 }
+
+/// How many columns [`TaskColumns`] holds.
+pub(crate) const TASK_COLUMNS: usize = 14;
 
 impl TaskColumns {
     /// The columns of `task`.
     ///
-    /// Queue order is `priority DESC, queued_ns, id` over pending tasks; `queued_ns` is when
-    /// the task became due (its restart time, or its creation for a first attempt:
-    /// `docs/attempts.md`, "Queue order"), `due_ns` the restart time before which it may
-    /// not be leased. Both are `NULL` unless the task is pending.
+    /// Queue order is `priority DESC, queued_ns, id` over pending tasks; `queued_ns` is the
+    /// model's `queuedAt` (its creation, or the time its restart is due: a task is due when
+    /// it is at or before `now`; `docs/attempts.md`, "Queue order"), set exactly while the
+    /// task is pending. `finished_ns` is `finishedAt`, set exactly in a final phase, and
+    /// `expires_ns` when garbage collection may take the task: `finishedAt` plus its
+    /// `ttlAfterFinishedMs`, when it has one.
     pub(crate) fn of(task: &Task) -> Result<Self, StoreError> {
         let meta = task.metadata();
         let status = task.status();
-        let pending = task.phase() == TaskPhase::Pending;
-        let due = status.next_attempt_at();
-        let queued = pending.then(|| clamped_nanos(due.unwrap_or(meta.created_at())));
-        let due = due.filter(|_| pending).map(clamped_nanos);
+        let finished = status.finished_at();
+        let expires = finished
+            .zip(task.spec().ttl_after_finished_ms())
+            .map(|(finished, ttl)| expiry(finished, ttl));
         let doc = serde_json::to_string(task).map_err(|error| StoreError::Corrupt {
             what: format!("task \"{}\"", task.id()),
             reason: error.to_string(),
         })?;
         Ok(Self {
             values: [
+                meta.uid().to_string().into(),
                 task.spec().slot().as_str().into(),
                 task.phase().as_str().into(),
                 task.spec().kind().type_name().into(),
-                Value::Int(0),
-                queued.into(),
-                due.into(),
+                Value::Int(i64::from(task.spec().priority())),
+                status.queued_at().map(clamped_nanos).into(),
+                finished.map(clamped_nanos).into(),
+                expires.into(),
                 Value::Int(exact_nanos("metadata.createdAt", meta.created_at())?),
                 Value::Int(clamped_nanos(meta.updated_at())),
                 Value::Int(int("metadata.resourceVersion", task.resource_version())?),
+                Value::Int(int("metadata.generation", meta.generation())?),
                 Value::Int(i64::from(status.attempt())),
                 doc.into(),
             ],
@@ -82,9 +91,34 @@ impl TaskColumns {
     }
 
     /// The values, in column order.
-    pub(crate) fn into_values(self) -> [Value; 11] {
+    pub(crate) fn into_values(self) -> [Value; TASK_COLUMNS] {
         self.values
     }
+}
+
+/// `finished` plus `ttl_ms` milliseconds as nanoseconds, saturating at the end of the
+/// column's range (a task kept past 2262 is not collected before then either).
+pub(crate) fn expiry(finished: DateTime<Utc>, ttl_ms: u64) -> i64 {
+    let ttl = i64::try_from(ttl_ms)
+        .ok()
+        .and_then(TimeDelta::try_milliseconds)
+        .unwrap_or(TimeDelta::MAX);
+    finished
+        .checked_add_signed(ttl)
+        .map_or(i64::MAX, clamped_nanos)
+}
+
+/// The rows of `task_owners` for `task`, after `tenant` and `task_id`: `owner_uid,
+/// owner_kind, owner_name, controller` for each owner reference.
+pub(crate) fn owner_values(task: &Task) -> impl Iterator<Item = [Value; 4]> + '_ {
+    task.metadata().owner_references().iter().map(|owner| {
+        [
+            owner.uid().to_string().into(),
+            owner.kind().as_str().into(),
+            owner.name().into(),
+            Value::Int(i64::from(owner.is_controller())),
+        ]
+    })
 }
 
 /// The values of the attempt columns `runner, state, lease_expires_ns, doc` for `run` (after
@@ -102,7 +136,8 @@ pub(crate) fn attempt_values(run: &TaskRun) -> Result<[Value; 4], StoreError> {
     ])
 }
 
-/// Reads a task from its document column, checking that it is the row's task.
+/// Reads a task from its document column, checking that it is the row's task (its tenant
+/// and, when given, its id).
 pub(crate) fn read_task(
     row: &Row,
     index: usize,
@@ -114,6 +149,15 @@ pub(crate) fn read_task(
         what: format!("task of tenant \"{tenant}\""),
         reason: error.to_string(),
     })?;
+    if task.metadata().tenant() != tenant {
+        return Err(StoreError::Corrupt {
+            what: format!("task \"{}\" of tenant \"{tenant}\"", task.id()),
+            reason: format!(
+                "the document belongs to tenant \"{}\"",
+                task.metadata().tenant()
+            ),
+        });
+    }
     if let Some(id) = id
         && task.id() != id
     {

@@ -6,7 +6,7 @@ use taskmodel::RandomSource;
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::task::attempt::LogKey;
-use taskmodel::task::{AttemptResult, LeaseId, RestartDecision, TaskRun};
+use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
 
 use crate::error::StoreError;
 use crate::store::{
@@ -73,7 +73,7 @@ impl<E: Engine> Store for E {
         &mut self,
         tenant: &TenantId,
         id: &TaskId,
-        expected: Option<u64>,
+        expected: Precondition,
     ) -> Result<(), StoreError> {
         self.write(|tx| tasks::delete(tx, tenant, id, expected))
     }
@@ -124,7 +124,7 @@ impl<E: Engine> Store for E {
         &mut self,
         tenant: &TenantId,
         id: &TaskId,
-        expected: Option<u64>,
+        expected: Precondition,
         now: DateTime<Utc>,
     ) -> Result<Change, StoreError> {
         self.write(|tx| attempts::cancel(tx, tenant, id, expected, now))

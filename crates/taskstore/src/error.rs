@@ -29,8 +29,9 @@ pub enum StoreError {
         reason: String,
     },
     /// The call named a lease that no longer holds (`docs/attempts.md`, "Stale leases are
-    /// gone"): the runner stops its work and reports nothing more.
-    #[error("the lease on task \"{task}\" of tenant \"{tenant}\" is gone")]
+    /// gone"): the runner stops its work and reports nothing more. Or it expected a uid
+    /// that is not the task's: the task it meant was deleted and another has its name.
+    #[error("task \"{task}\" of tenant \"{tenant}\" is gone for this call")]
     Gone {
         /// The tenant.
         tenant: TenantId,
@@ -48,13 +49,26 @@ pub enum StoreError {
         /// The task asked for.
         task: TaskId,
     },
-    /// A task with this id already exists in this tenant.
-    #[error("task \"{task}\" of tenant \"{tenant}\" already exists")]
+    /// A task with this id, or with this task's uid, already exists in this tenant.
+    #[error("task \"{task}\" of tenant \"{tenant}\" already exists (its name or its uid is taken)")]
     Exists {
         /// The tenant.
         tenant: TenantId,
         /// The task.
         task: TaskId,
+    },
+    /// The task belongs to another tenant than the call's: a store call never writes across
+    /// tenants.
+    #[error(
+        "task \"{task}\" belongs to tenant \"{found}\", not to tenant \"{tenant}\" of the call"
+    )]
+    TenantMismatch {
+        /// The call's tenant.
+        tenant: TenantId,
+        /// The task.
+        task: TaskId,
+        /// The tenant in the task's metadata.
+        found: TenantId,
     },
     /// [`Store::create`](crate::Store::create) takes new tasks only: pending, never leased.
     #[error("task \"{task}\" of tenant \"{tenant}\" is not new: it is {phase} or has run")]
@@ -136,7 +150,9 @@ impl StoreError {
             }
             Self::Gone { .. } => Some(ErrorKind::Gone),
             Self::Rejected { error, .. } => Some(error.kind()),
-            Self::OutOfRange { .. } | Self::NotNew { .. } => Some(ErrorKind::Invalid),
+            Self::OutOfRange { .. } | Self::NotNew { .. } | Self::TenantMismatch { .. } => {
+                Some(ErrorKind::Invalid)
+            }
             Self::NotFound { .. }
             | Self::Corrupt { .. }
             | Self::SchemaTooNew { .. }

@@ -5,7 +5,9 @@ use taskmodel::ErrorKind;
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::{Task, TaskError, TaskRun};
 
-use crate::columns::{TaskColumns, attempt_values, int, read_attempt, read_task};
+use crate::columns::{
+    TASK_COLUMNS, TaskColumns, attempt_values, int, owner_values, read_attempt, read_task,
+};
 use crate::error::StoreError;
 use crate::tx::{Lock, Sql, Tx, Value};
 
@@ -101,34 +103,51 @@ pub(crate) enum AttemptWrite<'a> {
     Update(&'a TaskRun),
 }
 
-/// The most rows one `INSERT` of [`insert_tasks`] writes (13 placeholders each, well under
-/// both engines' limits).
+/// The columns of `tasks`, in [`TaskColumns`] order after `tenant, id`.
+const TASK_COLUMN_NAMES: [&str; TASK_COLUMNS + 2] = [
+    "tenant",
+    "id",
+    "uid",
+    "slot",
+    "phase",
+    "kind",
+    "priority",
+    "queued_ns",
+    "finished_ns",
+    "expires_ns",
+    "created_ns",
+    "updated_ns",
+    "resource_version",
+    "generation",
+    "attempt",
+    "doc",
+];
+
+/// The most rows one `INSERT` of [`insert_tasks`] writes (16 placeholders each, and 6 for
+/// each of at most 16 owners, well under both engines' limits).
 const INSERT_ROWS: usize = 100;
 
-/// Inserts new tasks, up to [`INSERT_ROWS`] per statement; an id the tenant already uses
-/// is [`StoreError::Exists`] (naming the first task of the statement that failed).
+/// Inserts new tasks with their owner references, up to [`INSERT_ROWS`] per statement; an
+/// id or a uid the tenant already uses is [`StoreError::Exists`] (naming the first task of
+/// the statement that failed).
 pub(crate) fn insert_tasks(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     tasks: &[Task],
 ) -> Result<(), StoreError> {
     for chunk in tasks.chunks(INSERT_ROWS) {
-        let mut sql = String::from(
-            "INSERT INTO tasks (tenant, id, slot, phase, kind, priority, queued_ns, due_ns, \
-             created_ns, updated_ns, resource_version, attempt, doc) VALUES ",
-        );
-        let mut params = Vec::with_capacity(chunk.len() * 13);
-        for (row, task) in chunk.iter().enumerate() {
-            let first = row * 13 + 1;
-            let marks: Vec<String> = (first..first + 13).map(|n| format!("?{n}")).collect();
-            sql.push_str(if row == 0 { "(" } else { ", (" });
-            sql.push_str(&marks.join(", "));
-            sql.push(')');
-            params.push(tenant.as_str().into());
-            params.push(task.id().as_str().into());
-            params.extend(TaskColumns::of(task)?.into_values());
+        let mut rows = Vec::with_capacity(chunk.len());
+        for task in chunk {
+            let mut row = vec![tenant.as_str().into(), task.id().as_str().into()];
+            row.extend(TaskColumns::of(task)?.into_values());
+            rows.push(row);
         }
-        if tx.try_execute(&Sql::built(sql), &params)?.is_none()
+        if tx
+            .try_execute(
+                &insert("tasks", &TASK_COLUMN_NAMES, rows.len()),
+                &rows.concat(),
+            )?
+            .is_none()
             && let Some(first) = chunk.first()
         {
             return Err(StoreError::Exists {
@@ -136,8 +155,44 @@ pub(crate) fn insert_tasks(
                 task: first.id().clone(),
             });
         }
+        let owners: Vec<Vec<Value>> = chunk
+            .iter()
+            .flat_map(|task| {
+                owner_values(task).map(move |values| {
+                    let mut row = vec![tenant.as_str().into(), task.id().as_str().into()];
+                    row.extend(values);
+                    row
+                })
+            })
+            .collect();
+        for rows in owners.chunks(INSERT_ROWS) {
+            let columns = [
+                "tenant",
+                "task_id",
+                "owner_uid",
+                "owner_kind",
+                "owner_name",
+                "controller",
+            ];
+            tx.execute(&insert("task_owners", &columns, rows.len()), &rows.concat())?;
+        }
     }
     Ok(())
+}
+
+/// `INSERT INTO table (columns) VALUES (?1, ...), ...` for `rows` rows.
+fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
+    let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
+    for row in 0..rows {
+        let first = row * columns.len() + 1;
+        let marks: Vec<String> = (first..first + columns.len())
+            .map(|n| format!("?{n}"))
+            .collect();
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        sql.push_str(&marks.join(", "));
+        sql.push(')');
+    }
+    Sql::built(sql)
 }
 
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),
@@ -152,9 +207,10 @@ pub(crate) fn save(
     attempt: AttemptWrite<'_>,
 ) -> Result<(), StoreError> {
     const UPDATE: Sql = Sql::new(
-        "UPDATE tasks SET slot = ?3, phase = ?4, kind = ?5, priority = ?6, queued_ns = ?7, \
-         due_ns = ?8, created_ns = ?9, updated_ns = ?10, resource_version = ?11, attempt = ?12, \
-         doc = ?13 WHERE tenant = ?1 AND id = ?2 AND resource_version = ?14",
+        "UPDATE tasks SET uid = ?3, slot = ?4, phase = ?5, kind = ?6, priority = ?7, \
+         queued_ns = ?8, finished_ns = ?9, expires_ns = ?10, created_ns = ?11, updated_ns = ?12, \
+         resource_version = ?13, generation = ?14, attempt = ?15, doc = ?16 \
+         WHERE tenant = ?1 AND id = ?2 AND resource_version = ?17",
     );
     const INSERT_ATTEMPT: Sql = Sql::new(
         "INSERT INTO attempts (tenant, task_id, attempt, runner_slot, runner, state, \

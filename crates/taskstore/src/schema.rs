@@ -2,7 +2,8 @@
 //! version, and a build refuses one newer than it knows.
 //!
 //! The tables: `tasks` (the task as a JSON document plus the columns its indexes use),
-//! `attempts` (one row per attempt, the current one active while the task runs),
+//! `task_owners` (a task's owner references, found by owner uid), `attempts` (one row per
+//! attempt, the current one active while the task runs),
 //! `log_lines` (keyed by `(attempt, sequence)`), and `runners` (the fleet's records).
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
 //!
@@ -11,7 +12,10 @@
 //! - one running task per slot: a partial unique index;
 //! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`;
 //! - lease expiry over active attempts;
-//! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase.
+//! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase;
+//! - a task's uid, unique in its tenant; a finished task's expiry (`finishedAt` plus
+//!   `ttlAfterFinishedMs`) for garbage collection; the tasks an owner owns, by its uid,
+//!   with at most one controller per task.
 
 use crate::error::StoreError;
 
@@ -41,25 +45,45 @@ const V1_SQLITE: &str = "
 CREATE TABLE tasks (
     tenant TEXT NOT NULL,
     id TEXT NOT NULL,
+    uid TEXT NOT NULL,
     slot TEXT NOT NULL,
     phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
     kind TEXT NOT NULL,
-    priority INTEGER NOT NULL DEFAULT 0,
+    priority INTEGER NOT NULL,
     queued_ns INTEGER,
-    due_ns INTEGER,
+    finished_ns INTEGER,
+    expires_ns INTEGER,
     created_ns INTEGER NOT NULL,
     updated_ns INTEGER NOT NULL,
     resource_version INTEGER NOT NULL CHECK (resource_version >= 1),
+    generation INTEGER NOT NULL CHECK (generation BETWEEN 1 AND resource_version),
     attempt INTEGER NOT NULL CHECK (attempt >= 0),
     doc TEXT NOT NULL,
     PRIMARY KEY (tenant, id),
-    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL))
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL)),
+    CHECK ((phase IN ('pending', 'running')) = (finished_ns IS NULL)),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
 );
 CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
 CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
 CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
 CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
 CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+CREATE UNIQUE INDEX tasks_uid_uq ON tasks (tenant, uid);
+CREATE INDEX tasks_expires_idx ON tasks (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE task_owners (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    owner_uid TEXT NOT NULL,
+    owner_kind TEXT NOT NULL CHECK (owner_kind IN ('Flow', 'Schedule', 'Task')),
+    owner_name TEXT NOT NULL,
+    controller INTEGER NOT NULL CHECK (controller IN (0, 1)),
+    PRIMARY KEY (tenant, task_id, owner_uid),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE INDEX task_owners_owner_idx ON task_owners (tenant, owner_uid, task_id);
+CREATE UNIQUE INDEX task_owners_controller_uq ON task_owners (tenant, task_id) WHERE controller = 1;
 
 CREATE TABLE attempts (
     tenant TEXT NOT NULL,
@@ -106,25 +130,45 @@ const V1_POSTGRES: &str = r#"
 CREATE TABLE tasks (
     tenant TEXT COLLATE "C" NOT NULL,
     id TEXT COLLATE "C" NOT NULL,
+    uid TEXT COLLATE "C" NOT NULL,
     slot TEXT COLLATE "C" NOT NULL,
     phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
     kind TEXT NOT NULL,
-    priority BIGINT NOT NULL DEFAULT 0,
+    priority BIGINT NOT NULL,
     queued_ns BIGINT,
-    due_ns BIGINT,
+    finished_ns BIGINT,
+    expires_ns BIGINT,
     created_ns BIGINT NOT NULL,
     updated_ns BIGINT NOT NULL,
     resource_version BIGINT NOT NULL CHECK (resource_version >= 1),
+    generation BIGINT NOT NULL CHECK (generation BETWEEN 1 AND resource_version),
     attempt BIGINT NOT NULL CHECK (attempt >= 0),
     doc TEXT NOT NULL,
     PRIMARY KEY (tenant, id),
-    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL))
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL)),
+    CHECK ((phase IN ('pending', 'running')) = (finished_ns IS NULL)),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
 );
 CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
 CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
 CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
 CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
 CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+CREATE UNIQUE INDEX tasks_uid_uq ON tasks (tenant, uid);
+CREATE INDEX tasks_expires_idx ON tasks (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE task_owners (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    owner_uid TEXT COLLATE "C" NOT NULL,
+    owner_kind TEXT NOT NULL CHECK (owner_kind IN ('Flow', 'Schedule', 'Task')),
+    owner_name TEXT COLLATE "C" NOT NULL,
+    controller BIGINT NOT NULL CHECK (controller IN (0, 1)),
+    PRIMARY KEY (tenant, task_id, owner_uid),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE INDEX task_owners_owner_idx ON task_owners (tenant, owner_uid, task_id);
+CREATE UNIQUE INDEX task_owners_controller_uq ON task_owners (tenant, task_id) WHERE controller = 1;
 
 CREATE TABLE attempts (
     tenant TEXT COLLATE "C" NOT NULL,

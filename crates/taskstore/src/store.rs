@@ -7,7 +7,9 @@ use taskmodel::ids::{RunnerId, TaskId, TenantId};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
-use taskmodel::task::{Applied, AttemptResult, KindSet, LeaseId, RestartDecision, Task, TaskRun};
+use taskmodel::task::{
+    Applied, AttemptResult, KindSet, LeaseId, Precondition, RestartDecision, Task, TaskRun,
+};
 
 use crate::error::StoreError;
 
@@ -46,17 +48,19 @@ pub const MAX_READ_PAGE: u32 = 1_000;
 /// suite. One value holds one connection: give each thread its own.
 ///
 /// ```no_run
-/// use chrono::{TimeDelta, Utc};
-/// use taskmodel::ids::{RunnerId, TaskId, TenantId};
-/// use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+/// use chrono::{DateTime, TimeDelta};
+/// use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
+/// use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 /// use taskmodel::{Labels, SeededRandom};
 /// use taskstore::{ClaimRequest, SqliteStore, Store};
 ///
 /// let mut store = SqliteStore::open("tasks.db")?;
 /// let tenant = TenantId::new("acme")?;
-/// let now = Utc::now();
+/// let now = DateTime::from_timestamp(1_767_225_600, 0).ok_or("a time")?; // the caller's clock
 /// let kind = TaskKind::subprocess(SubprocessMode::command("/bin/true".into(), vec![])?, TaskEnv::empty(), None)?;
-/// let task = Task::new(TaskId::new("job-1")?, TaskSpec::builder("lane", kind, 1_000).build()?, now);
+/// let manifest = TaskManifest::named(TaskId::new("job-1")?, TaskSpec::builder("lane", kind, 1_000).build()?);
+/// // The caller mints the uid (a random UUID as a rule).
+/// let task = Task::create(manifest, tenant.clone(), Uid::from_u128(0x5eed), now)?;
 /// store.create(&tenant, &task, now)?;
 ///
 /// let lease = LeaseId::new(1);
@@ -71,8 +75,9 @@ pub trait Store {
     /// Creates `task`, which must be new (Pending, no attempt yet), after its slot's
     /// admission policy: a free slot admits it; a busy one drops it (`dropIfRunning`),
     /// queues it (`queue`), or cancels the slot's unfinished tasks in the same transaction
-    /// and admits it (`replace`). An id already used in the tenant is
-    /// [`StoreError::Exists`].
+    /// and admits it (`replace`). An id or a uid already used in the tenant is
+    /// [`StoreError::Exists`]; a task of another tenant than `tenant` is
+    /// [`StoreError::TenantMismatch`].
     fn create(
         &mut self,
         tenant: &TenantId,
@@ -82,8 +87,8 @@ pub trait Store {
 
     /// Stores new tasks (pending, never leased) in one transaction, as they are: a bulk load
     /// or a restore, without the admission policy [`create`](Self::create) applies. At most
-    /// [`MAX_IMPORT`] a call; an id already used is [`StoreError::Exists`] and nothing is
-    /// stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
+    /// [`MAX_IMPORT`] a call, all of `tenant`; an id or a uid already used is
+    /// [`StoreError::Exists`] and nothing is stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
     /// and listings walk their indexes at once.
     fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
 
@@ -105,13 +110,14 @@ pub trait Store {
         limit: u32,
     ) -> Result<Vec<TaskRun>, StoreError>;
 
-    /// Deletes a task that is not running, with its attempts and log lines; with
-    /// `expected`, only at that version.
+    /// Deletes a task that is not running, with its attempts, owner references and log
+    /// lines; only at the version and uid `expected` names, when it names them (a uid that
+    /// is not the task's is [`StoreError::Gone`]: the task the caller meant was deleted).
     fn delete(
         &mut self,
         tenant: &TenantId,
         id: &TaskId,
-        expected: Option<u64>,
+        expected: Precondition,
     ) -> Result<(), StoreError>;
 
     /// Leases the first task in queue order (`priority DESC, queuedAt, id`) that the
@@ -159,12 +165,13 @@ pub trait Store {
 
     /// Cancels the task: its active attempt goes to Cancelling (cancel intent wins), a
     /// task waiting for a restart or never leased is canceled at once (`cancel_attempt`,
-    /// `cancel`). With `expected`, only at that version.
+    /// `cancel`). Only at the version and uid `expected` names, when it names them (a uid
+    /// that is not the task's is [`StoreError::Gone`]).
     fn cancel(
         &mut self,
         tenant: &TenantId,
         id: &TaskId,
-        expected: Option<u64>,
+        expected: Precondition,
         now: DateTime<Utc>,
     ) -> Result<Change, StoreError>;
 

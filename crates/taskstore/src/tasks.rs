@@ -3,12 +3,12 @@
 use chrono::{DateTime, Utc};
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::task::{AdmissionDecision, admit};
-use taskmodel::task::{Task, TaskPhase};
+use taskmodel::task::{Precondition, Task, TaskPhase};
 
 use crate::attempts;
 use crate::columns::read_task;
 use crate::error::StoreError;
-use crate::pair::{insert_tasks, load};
+use crate::pair::{insert_tasks, load, refused};
 use crate::store::{Admitted, MAX_IMPORT, Stored};
 use crate::tx::{Lock, Sql, Tx, Value};
 
@@ -28,13 +28,7 @@ pub(crate) fn create(
          AND phase IN ('pending', 'running') \
          ORDER BY CASE phase WHEN 'running' THEN 0 ELSE 1 END, created_ns, id LIMIT 1",
     );
-    if task.phase() != TaskPhase::Pending || task.status().attempt() != 0 {
-        return Err(StoreError::NotNew {
-            tenant: tenant.clone(),
-            task: task.id().clone(),
-            phase: task.phase(),
-        });
-    }
+    check_new(tenant, task)?;
     let slot = task.spec().slot();
     let rows = tx.query(&ACTIVE, &[tenant.as_str().into(), slot.as_str().into()])?;
     let active = rows
@@ -64,18 +58,31 @@ pub(crate) fn import(tx: &mut dyn Tx, tenant: &TenantId, tasks: &[Task]) -> Resu
             value: format!("{} tasks, at most {MAX_IMPORT}", tasks.len()),
         });
     }
-    if let Some(task) = tasks
-        .iter()
-        .find(|task| task.phase() != TaskPhase::Pending || task.status().attempt() != 0)
-    {
+    for task in tasks {
+        check_new(tenant, task)?;
+    }
+    insert_tasks(tx, tenant, tasks)?;
+    tx.analyze("tasks")
+}
+
+/// Checks that `task` may be stored as new for `tenant`: of that tenant, pending, never
+/// leased.
+fn check_new(tenant: &TenantId, task: &Task) -> Result<(), StoreError> {
+    if task.metadata().tenant() != tenant {
+        return Err(StoreError::TenantMismatch {
+            tenant: tenant.clone(),
+            task: task.id().clone(),
+            found: task.metadata().tenant().clone(),
+        });
+    }
+    if task.phase() != TaskPhase::Pending || task.status().attempt() != 0 {
         return Err(StoreError::NotNew {
             tenant: tenant.clone(),
             task: task.id().clone(),
             phase: task.phase(),
         });
     }
-    insert_tasks(tx, tenant, tasks)?;
-    tx.analyze("tasks")
+    Ok(())
 }
 
 /// Cancels every unfinished task of `task`'s slot (cancel intent on a running one, so it
@@ -107,7 +114,7 @@ fn cancel_slot(
                 what: format!("a task id of tenant \"{tenant}\""),
                 reason: error.to_string(),
             })?;
-            let change = attempts::cancel(tx, tenant, &id, None, now)?;
+            let change = attempts::cancel(tx, tenant, &id, Precondition::default(), now)?;
             if change.applied.is_changed() {
                 canceled.push(id.clone());
             }
@@ -133,7 +140,7 @@ pub(crate) fn delete(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     id: &TaskId,
-    expected: Option<u64>,
+    expected: Precondition,
 ) -> Result<(), StoreError> {
     const DELETE: Sql =
         Sql::new("DELETE FROM tasks WHERE tenant = ?1 AND id = ?2 AND resource_version = ?3");
@@ -143,14 +150,10 @@ pub(crate) fn delete(
         task: id.clone(),
         reason,
     };
-    if let Some(expected) = expected
-        && expected != pair.version
-    {
-        return Err(conflict(format!(
-            "expected version {expected}, the task is at version {}",
-            pair.version
-        )));
-    }
+    pair.task
+        .metadata()
+        .check(&expected)
+        .map_err(|error| refused(tenant, id, error))?;
     if pair.task.phase() == TaskPhase::Running
         || pair.attempt.as_ref().is_some_and(|run| run.is_active())
     {

@@ -19,12 +19,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
-use taskmodel::ids::{RunnerId, TaskId, TenantId};
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
     AttemptOutcome, AttemptResult, AttemptState, KindSet, LeaseId, SubprocessMode, Task, TaskEnv,
-    TaskKind, TaskPhase, TaskSpec,
+    TaskKind, TaskManifest, TaskPhase, TaskSpec,
 };
 use taskstore::{ClaimRequest, LogLine, LogStream, SqliteStore, Store, StoreError};
 
@@ -139,7 +139,9 @@ fn child(path: &Path) {
                     let spec = TaskSpec::builder(format!("s{index}"), kind.clone(), 60_000)
                         .build()
                         .unwrap();
-                    let task = Task::new(t.clone(), spec, at(index, 0));
+                    let manifest = TaskManifest::named(t.clone(), spec);
+                    let uid = Uid::from_u128(u128::from(index) + 1);
+                    let task = Task::create(manifest, tenant(), uid, at(index, 0)).unwrap();
                     store.create(&tenant(), &task, at(index, 0)).unwrap();
                     ack(index, "created");
                     Step::Created

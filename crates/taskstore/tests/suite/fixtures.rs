@@ -1,10 +1,13 @@
 //! Backends, tasks and times the tests share.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use taskmodel::ids::{RunnerId, TaskId, TenantId};
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
-use taskmodel::task::{KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+pub use taskmodel::task::Precondition;
+use taskmodel::task::{
+    KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec,
+};
 use taskstore::{ClaimRequest, Store, StoreError};
 
 /// A database for one test: each call to `open` is a new connection to it.
@@ -37,7 +40,8 @@ pub fn runner(name: &str) -> RunnerId {
     RunnerId::new(name).unwrap()
 }
 
-fn kind() -> TaskKind {
+/// A subprocess kind every runner of the tests runs.
+pub fn kind() -> TaskKind {
     TaskKind::subprocess(
         SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
         TaskEnv::empty(),
@@ -73,7 +77,27 @@ pub fn spec_with(
 
 /// A new task `name` in its own slot (named after it), created at `created`.
 pub fn task(name: &str, created: DateTime<Utc>) -> Task {
-    Task::new(id(name), spec(name, 0), created)
+    new_task(&tenant(), id(name), spec(name, 0), created)
+}
+
+/// A new task of `tenant` with `spec`, created at `created`, its uid drawn from its tenant,
+/// id and creation time (the same in every run).
+pub fn new_task(tenant: &TenantId, id: TaskId, spec: TaskSpec, created: DateTime<Utc>) -> Task {
+    let uid = uid_of(&format!(
+        "{tenant}/{id}@{}",
+        created.timestamp_nanos_opt().unwrap()
+    ));
+    Task::create(TaskManifest::named(id, spec), tenant.clone(), uid, created).unwrap()
+}
+
+/// A uid drawn from `text` (two FNV-1a hashes of it).
+pub fn uid_of(text: &str) -> Uid {
+    let fnv = |seed: u64| {
+        text.bytes().fold(seed, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    Uid::from_u128((u128::from(fnv(0xcbf2_9ce4_8422_2325)) << 64) | u128::from(fnv(1)))
 }
 
 /// Creates tasks, each in its own transaction.

@@ -7,11 +7,13 @@
     reason = "a test module shared by each engine's test file, which uses what it needs"
 )]
 
+mod fields;
 mod fixtures;
 mod races;
 mod rules;
 mod scenarios;
 
+pub use fields::*;
 pub use fixtures::*;
 pub use races::*;
 pub use rules::*;
@@ -45,7 +47,11 @@ macro_rules! conformance {
             a_restart_is_not_claimed_before_it_is_due,
             attempt_history_lists_every_attempt,
             delete_refuses_a_running_task_and_removes_the_rest,
-            import_stores_all_tasks_or_none
+            import_stores_all_tasks_or_none,
+            every_task_written_reads_back_equal,
+            a_uid_mismatch_is_gone,
+            a_uid_is_taken_once_in_a_tenant,
+            a_task_of_another_tenant_is_refused
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

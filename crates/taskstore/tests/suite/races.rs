@@ -95,7 +95,7 @@ pub fn cancel_racing_result_converges_and_never_loses_the_cancel<B: Backend>(bac
             let cancel = scope.spawn(|| {
                 let mut store = backend.open();
                 barrier.wait();
-                retrying(|| store.cancel(&tenant(), task.id(), None, at(102)))
+                retrying(|| store.cancel(&tenant(), task.id(), Precondition::default(), at(102)))
             });
             let result = scope.spawn(|| {
                 let mut store = backend.open();
@@ -261,7 +261,9 @@ pub fn keyset_pages_return_each_lasting_task_once_under_churn<B: Backend>(backen
         for k in 0..10 {
             let index = page_number * 10 + k;
             if let Some(task) = doomed.get(index) {
-                churn.delete(&tenant(), task.id(), None).unwrap();
+                churn
+                    .delete(&tenant(), task.id(), Precondition::default())
+                    .unwrap();
             }
             let fresh =
                 super::fixtures::task(&format!("n{index:04}"), at((index as i64 * 37) % 3000));

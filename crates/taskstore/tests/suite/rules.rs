@@ -133,7 +133,9 @@ pub fn a_terminal_task_rejects_every_change<B: Backend>(backend: &B) {
         .heartbeat(&tenant(), t, lease, at(90_000), at(16))
         .unwrap_err();
     assert!(matches!(beat, StoreError::Gone { .. }), "{beat}");
-    let cancel = store.cancel(&tenant(), t, None, at(16)).unwrap_err();
+    let cancel = store
+        .cancel(&tenant(), t, Precondition::default(), at(16))
+        .unwrap_err();
     assert_eq!(
         cancel.kind(),
         Some(ErrorKind::InvalidTransition),
@@ -216,7 +218,7 @@ pub fn another_tenant_sees_nothing<B: Backend>(backend: &B) {
         Err(StoreError::NotFound { .. })
     ));
     assert!(matches!(
-        store.cancel(&other, &id("a"), None, at(12)),
+        store.cancel(&other, &id("a"), Precondition::default(), at(12)),
         Err(StoreError::NotFound { .. })
     ));
     let query = TaskQuery::builder().build().unwrap();
@@ -229,7 +231,13 @@ pub fn another_tenant_sees_nothing<B: Backend>(backend: &B) {
             .is_none()
     );
     // The same id in another tenant is another task.
-    store.create(&other, &task("a", at(2)), at(2)).unwrap();
+    store
+        .create(
+            &other,
+            &new_task(&other, id("a"), spec("a", 0), at(2)),
+            at(2),
+        )
+        .unwrap();
     assert_eq!(
         store.get(&other, &id("a")).unwrap().task.phase(),
         TaskPhase::Pending
@@ -334,10 +342,15 @@ pub fn in_flight_cancel_goes_cancelling_then_canceled<B: Backend>(backend: &B) {
     let mut store = backend.open();
     let lease = running(&mut store, "a");
     let t = &id("a");
-    let cancel = store.cancel(&tenant(), t, None, at(12)).unwrap();
+    let cancel = store
+        .cancel(&tenant(), t, Precondition::default(), at(12))
+        .unwrap();
     assert_eq!(cancel.attempt.unwrap().state(), AttemptState::Cancelling);
     assert_eq!(
-        store.cancel(&tenant(), t, None, at(13)).unwrap().applied,
+        store
+            .cancel(&tenant(), t, Precondition::default(), at(13))
+            .unwrap()
+            .applied,
         Applied::Unchanged
     );
     let beat = store
@@ -359,7 +372,7 @@ pub fn a_stale_expected_version_is_a_retryable_conflict<B: Backend>(backend: &B)
     let mut store = backend.open();
     store.create(&tenant(), &task("a", at(0)), at(0)).unwrap();
     let error = store
-        .cancel(&tenant(), &id("a"), Some(7), at(1))
+        .cancel(&tenant(), &id("a"), Precondition::version(7), at(1))
         .unwrap_err();
     assert!(
         matches!(error, StoreError::Conflict { .. }) && error.is_retryable(),
@@ -369,12 +382,16 @@ pub fn a_stale_expected_version_is_a_retryable_conflict<B: Backend>(backend: &B)
         store.get(&tenant(), &id("a")).unwrap().task.phase(),
         TaskPhase::Pending
     );
-    let error = store.delete(&tenant(), &id("a"), Some(7)).unwrap_err();
+    let error = store
+        .delete(&tenant(), &id("a"), Precondition::version(7))
+        .unwrap_err();
     assert!(matches!(error, StoreError::Conflict { .. }), "{error}");
-    store.cancel(&tenant(), &id("a"), Some(1), at(1)).unwrap();
+    store
+        .cancel(&tenant(), &id("a"), Precondition::version(1), at(1))
+        .unwrap();
 }
 
 /// A task that retries `max_retries` times after a failure or an expiry.
 pub fn task_retrying(name: &str, max_retries: u32) -> taskmodel::task::Task {
-    taskmodel::task::Task::new(id(name), spec(name, max_retries), at(0))
+    new_task(&tenant(), id(name), spec(name, max_retries), at(0))
 }

@@ -5,7 +5,7 @@ use taskmodel::ids::TaskId;
 use taskmodel::policy::AdmissionPolicy;
 use taskmodel::query::{SortOrder, TaskQuery};
 use taskmodel::selector::Labels;
-use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, Task, TaskPhase};
+use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, Task, TaskPhase, TaskSpec};
 use taskstore::{Admitted, Store, StoreError};
 
 use super::fixtures::*;
@@ -14,18 +14,28 @@ use super::fixtures::*;
 /// creation: two stores agree on which task goes first.
 pub fn queue_order_is_deterministic<B: Backend>(backend: &B) {
     let mut store = backend.open();
-    // Created out of order; "b" and "c" tie on time and go by id.
+    // Created out of order; "b" and "c" tie on time and go by id; a higher priority goes
+    // first whenever it was queued.
+    let prioritized = |name: &str, priority, created| {
+        let spec = TaskSpec::builder(name, kind(), 60_000)
+            .priority(priority)
+            .build()
+            .unwrap();
+        new_task(&tenant(), id(name), spec, created)
+    };
     let tasks = [
         task("d", at(40)),
+        prioritized("y", -1, at(5)),
         task("c", at(20)),
         task("a", at(30)),
+        prioritized("z", 1, at(45)),
         task("b", at(20)),
         task("e", at(10)),
     ];
     for task in &tasks {
         store.create(&tenant(), task, at(50)).unwrap();
     }
-    let order: Vec<String> = (0..5)
+    let order: Vec<String> = (0..7)
         .map(|n| {
             let claimed = store
                 .claim(&tenant(), &request(&format!("r{n}"), n, at(100)), at(100))
@@ -34,7 +44,7 @@ pub fn queue_order_is_deterministic<B: Backend>(backend: &B) {
             claimed.task.id().as_str().to_owned()
         })
         .collect();
-    assert_eq!(order, ["e", "b", "c", "a", "d"]);
+    assert_eq!(order, ["z", "e", "b", "c", "a", "d", "y"]);
 }
 
 /// A runner holds at most `maxConcurrent` active attempts: at capacity it claims nothing,
@@ -91,7 +101,8 @@ pub fn a_runner_at_capacity_claims_nothing<B: Backend>(backend: &B) {
 pub fn one_task_runs_at_a_time_in_a_slot<B: Backend>(backend: &B) {
     let mut store = backend.open();
     let lane = |name: &str, created| {
-        Task::new(
+        new_task(
+            &tenant(),
             id(name),
             spec_with("lane", AdmissionPolicy::Queue, "", &[]),
             created,
@@ -134,8 +145,14 @@ pub fn one_task_runs_at_a_time_in_a_slot<B: Backend>(backend: &B) {
 /// cancels the slot's unfinished tasks.
 pub fn admission_drops_queues_and_replaces<B: Backend>(backend: &B) {
     let mut store = backend.open();
-    let lane =
-        |name: &str, admission| Task::new(id(name), spec_with("lane", admission, "", &[]), at(1));
+    let lane = |name: &str, admission| {
+        new_task(
+            &tenant(),
+            id(name),
+            spec_with("lane", admission, "", &[]),
+            at(1),
+        )
+    };
     assert_eq!(
         store
             .create(&tenant(), &lane("a", AdmissionPolicy::Queue), at(1))
@@ -195,7 +212,8 @@ fn created(replaced: &[&str]) -> Admitted {
 /// it runs; others wait for a runner that fits.
 pub fn claims_follow_the_runner_selector_and_kinds<B: Backend>(backend: &B) {
     let mut store = backend.open();
-    let gpu = Task::new(
+    let gpu = new_task(
+        &tenant(),
         id("gpu"),
         spec_with("gpu", AdmissionPolicy::Queue, "gpu in (a100,h100)", &[]),
         at(1),
@@ -240,7 +258,11 @@ pub fn claims_follow_the_runner_selector_and_kinds<B: Backend>(backend: &B) {
 pub fn a_restart_is_not_claimed_before_it_is_due<B: Backend>(backend: &B) {
     let mut store = backend.open();
     store
-        .create(&tenant(), &Task::new(id("a"), spec("a", 3), at(0)), at(0))
+        .create(
+            &tenant(),
+            &new_task(&tenant(), id("a"), spec("a", 3), at(0)),
+            at(0),
+        )
         .unwrap();
     store
         .claim(&tenant(), &request("r", 1, at(10)), at(10))
@@ -280,7 +302,11 @@ pub fn a_restart_is_not_claimed_before_it_is_due<B: Backend>(backend: &B) {
 pub fn attempt_history_lists_every_attempt<B: Backend>(backend: &B) {
     let mut store = backend.open();
     store
-        .create(&tenant(), &Task::new(id("a"), spec("a", 5), at(0)), at(0))
+        .create(
+            &tenant(),
+            &new_task(&tenant(), id("a"), spec("a", 5), at(0)),
+            at(0),
+        )
         .unwrap();
     let mut now = at(10);
     for lease in 1..=3 {
@@ -326,9 +352,13 @@ pub fn delete_refuses_a_running_task_and_removes_the_rest<B: Backend>(backend: &
         .claim(&tenant(), &request("r", 1, at(10)), at(10))
         .unwrap()
         .unwrap();
-    let error = store.delete(&tenant(), &id("a"), None).unwrap_err();
+    let error = store
+        .delete(&tenant(), &id("a"), Precondition::default())
+        .unwrap_err();
     assert!(matches!(error, StoreError::Conflict { .. }), "{error}");
-    store.delete(&tenant(), &id("b"), None).unwrap();
+    store
+        .delete(&tenant(), &id("b"), Precondition::default())
+        .unwrap();
     store
         .start(&tenant(), &id("a"), LeaseId::new(1), at(11))
         .unwrap();
@@ -343,7 +373,9 @@ pub fn delete_refuses_a_running_task_and_removes_the_rest<B: Backend>(backend: &
             at(12),
         )
         .unwrap();
-    store.delete(&tenant(), &id("a"), None).unwrap();
+    store
+        .delete(&tenant(), &id("a"), Precondition::default())
+        .unwrap();
     assert!(matches!(
         store.get(&tenant(), &id("a")),
         Err(StoreError::NotFound { .. })
@@ -366,7 +398,8 @@ pub fn pages_equal_the_reference_evaluation<B: Backend>(backend: &B) {
         let slot = format!("s{}", i % 4);
         let spec = spec_with(&slot, AdmissionPolicy::Queue, "", &[("zone", zone)]);
         // Times repeat every 40 tasks so that ties break by id.
-        tasks.push(Task::new(
+        tasks.push(new_task(
+            &tenant(),
             id(&format!("t{:03}", (i * 7) % 120)),
             spec,
             at(i % 40),

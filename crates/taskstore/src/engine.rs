@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{TaskId, TenantId};
+use taskmodel::ids::{TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
@@ -13,7 +13,7 @@ use crate::store::{
     Admitted, Change, ClaimRequest, Claimed, LogLine, Reaped, Store, Stored, StoredLogLine,
 };
 use crate::tx::Tx;
-use crate::{attempts, claim, list, logs, tasks};
+use crate::{attempts, claim, list, logs, retention, tasks};
 
 /// A database connection that runs closures in transactions.
 pub(crate) trait Engine {
@@ -155,6 +155,24 @@ impl<E: Engine> Store for E {
             }
         }
         Ok(reaped)
+    }
+
+    fn owned(
+        &mut self,
+        tenant: &TenantId,
+        owner: Uid,
+        after: Option<&TaskId>,
+        limit: u32,
+    ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
+        self.read(|tx| retention::owned(tx, tenant, owner, after, limit))
+    }
+
+    fn ttl_expired(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
+        self.read(|tx| retention::ttl_expired(tx, now, limit))
     }
 
     fn append_logs(

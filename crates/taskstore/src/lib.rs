@@ -23,6 +23,7 @@ mod list;
 mod logs;
 mod pair;
 mod postgres;
+mod retention;
 mod schema;
 mod sqlite;
 mod store;

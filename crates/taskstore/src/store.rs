@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{RunnerId, TaskId, TenantId};
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
@@ -183,6 +183,24 @@ pub trait Store {
         limit: u32,
         rng: &mut dyn RandomSource,
     ) -> Result<Vec<Reaped>, StoreError>;
+
+    /// The tenant's tasks that name `owner` (a flow's, a schedule's or a task's uid) among
+    /// their owner references, in id order after `after` (from the first when `None`), at
+    /// most `limit` (1 to [`MAX_READ_PAGE`]): what a cascade reads.
+    fn owned(
+        &mut self,
+        tenant: &TenantId,
+        owner: Uid,
+        after: Option<&TaskId>,
+        limit: u32,
+    ) -> Result<Vec<Task>, StoreError>;
+
+    /// Finished tasks of any tenant whose `ttlAfterFinishedMs` ran out at or before `now`
+    /// (`finishedAt` plus the TTL), soonest first, at most `limit` (1 to
+    /// [`MAX_READ_PAGE`]): what garbage collection looks at. Deleting one with
+    /// [`delete`](Self::delete) and a [`Precondition`] naming its uid and version never
+    /// reaches a task created under its name since.
+    fn ttl_expired(&mut self, now: DateTime<Utc>, limit: u32) -> Result<Vec<Task>, StoreError>;
 
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.

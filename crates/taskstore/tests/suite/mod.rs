@@ -10,12 +10,14 @@
 mod fields;
 mod fixtures;
 mod races;
+mod retention;
 mod rules;
 mod scenarios;
 
 pub use fields::*;
 pub use fixtures::*;
 pub use races::*;
+pub use retention::*;
 pub use rules::*;
 pub use scenarios::*;
 
@@ -51,7 +53,9 @@ macro_rules! conformance {
             every_task_written_reads_back_equal,
             a_uid_mismatch_is_gone,
             a_uid_is_taken_once_in_a_tenant,
-            a_task_of_another_tenant_is_refused
+            a_task_of_another_tenant_is_refused,
+            owned_lists_an_owners_tasks_in_pages,
+            ttl_expired_lists_finished_tasks_past_their_ttl
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

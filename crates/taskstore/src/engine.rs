@@ -3,17 +3,19 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
 
 use crate::error::StoreError;
 use crate::store::{
-    Admitted, Change, ClaimRequest, Claimed, LogLine, Reaped, Store, Stored, StoredLogLine,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
+    Stored, StoredLogLine,
 };
 use crate::tx::Tx;
-use crate::{attempts, claim, list, logs, retention, tasks};
+use crate::{actions, attempts, claim, list, logs, retention, tasks};
 
 /// A database connection that runs closures in transactions.
 pub(crate) trait Engine {
@@ -173,6 +175,43 @@ impl<E: Engine> Store for E {
         limit: u32,
     ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
         self.read(|tx| retention::ttl_expired(tx, now, limit))
+    }
+
+    fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {
+        self.write(|tx| actions::add(tx, tenant, action))
+    }
+
+    fn action(&mut self, tenant: &TenantId, id: ActionId) -> Result<Action, StoreError> {
+        self.read(|tx| actions::get(tx, tenant, id))
+    }
+
+    fn fire_due(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Action>, StoreError> {
+        self.write(|tx| actions::fire_due(tx, tenant, now, limit))
+    }
+
+    fn finish_action(
+        &mut self,
+        tenant: &TenantId,
+        id: ActionId,
+        outcome: ActionOutcome,
+        next_id: ActionId,
+        now: DateTime<Utc>,
+    ) -> Result<FinishedAction, StoreError> {
+        self.write(|tx| actions::finish(tx, tenant, id, outcome, next_id, now))
+    }
+
+    fn recover_actions(
+        &mut self,
+        now: DateTime<Utc>,
+        max_age_ms: u64,
+        limit: u32,
+    ) -> Result<usize, StoreError> {
+        self.write(|tx| actions::recover(tx, now, max_age_ms, limit))
     }
 
     fn append_logs(

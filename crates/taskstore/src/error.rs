@@ -1,7 +1,7 @@
 //! `StoreError`: what a store call can fail with, and its `ErrorKind`.
 
 use taskmodel::ErrorKind;
-use taskmodel::ids::{TaskId, TenantId};
+use taskmodel::ids::{ActionId, TaskId, TenantId};
 use taskmodel::task::TaskPhase;
 
 /// Why a store call failed.
@@ -93,6 +93,45 @@ pub enum StoreError {
         #[source]
         error: Box<taskmodel::Error>,
     },
+    /// No action with this id in this tenant.
+    #[error("action {action} of tenant \"{tenant}\" not found")]
+    ActionNotFound {
+        /// The tenant.
+        tenant: TenantId,
+        /// The action asked for.
+        action: ActionId,
+    },
+    /// An action with this id already exists in this tenant.
+    #[error("action {action} of tenant \"{tenant}\" already exists")]
+    ActionExists {
+        /// The tenant.
+        tenant: TenantId,
+        /// The action.
+        action: ActionId,
+    },
+    /// The action's stored state moved since it was read (another tick loop or recovery
+    /// wrote it first). Nothing was written; re-read and decide again.
+    #[error("conflict on action {action} of tenant \"{tenant}\": it is no longer {expected}")]
+    ActionConflict {
+        /// The tenant.
+        tenant: TenantId,
+        /// The action.
+        action: ActionId,
+        /// The state it was read in.
+        expected: &'static str,
+    },
+    /// The model refused the action's change (a move its state does not allow, a result too
+    /// long); nothing was written. [`kind`](Self::kind) is the model error's kind.
+    #[error("the model refused the change to action {action} of tenant \"{tenant}\"")]
+    ActionRejected {
+        /// The tenant.
+        tenant: TenantId,
+        /// The action.
+        action: ActionId,
+        /// The model's error.
+        #[source]
+        error: Box<taskmodel::Error>,
+    },
     /// The database refused the transaction for now: a lock it gave up waiting for, a
     /// deadlock, a serialization failure. Nothing was written; retry.
     #[error("the database is busy: {reason}")]
@@ -145,15 +184,18 @@ impl StoreError {
     #[must_use]
     pub fn kind(&self) -> Option<ErrorKind> {
         match self {
-            Self::Conflict { .. } | Self::Exists { .. } | Self::Busy { .. } => {
-                Some(ErrorKind::Conflict)
-            }
+            Self::Conflict { .. }
+            | Self::Exists { .. }
+            | Self::ActionExists { .. }
+            | Self::ActionConflict { .. }
+            | Self::Busy { .. } => Some(ErrorKind::Conflict),
             Self::Gone { .. } => Some(ErrorKind::Gone),
-            Self::Rejected { error, .. } => Some(error.kind()),
+            Self::Rejected { error, .. } | Self::ActionRejected { error, .. } => Some(error.kind()),
             Self::OutOfRange { .. } | Self::NotNew { .. } | Self::TenantMismatch { .. } => {
                 Some(ErrorKind::Invalid)
             }
             Self::NotFound { .. }
+            | Self::ActionNotFound { .. }
             | Self::Corrupt { .. }
             | Self::SchemaTooNew { .. }
             | Self::Sqlite(_)
@@ -162,10 +204,13 @@ impl StoreError {
     }
 
     /// Whether the same call may succeed if made again after a re-read: a lost race
-    /// ([`Conflict`](Self::Conflict)) or a busy database ([`Busy`](Self::Busy)). A refused
+    /// ([`Conflict`](Self::Conflict), [`ActionConflict`](Self::ActionConflict)) or a busy database ([`Busy`](Self::Busy)). A refused
     /// change, a gone lease or a missing task stays so.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
-        matches!(self, Self::Conflict { .. } | Self::Busy { .. })
+        matches!(
+            self,
+            Self::Conflict { .. } | Self::ActionConflict { .. } | Self::Busy { .. }
+        )
     }
 }

@@ -1,5 +1,5 @@
 //! The taskmodel on real databases: a [`Store`] of tasks, their attempts and their log
-//! lines, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
+//! lines, and schedule actions, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
 //! start) or PostgreSQL ([`PostgresStore`], to scale past one machine).
 //!
 //! Adapter (above the facade). Depends on: taskmodel.
@@ -14,6 +14,7 @@
 //! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
 //! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
 //! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
+mod actions;
 mod attempts;
 mod claim;
 mod columns;
@@ -36,8 +37,8 @@ pub use crate::{
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
     store::{
-        Admitted, Change, ClaimRequest, Claimed, LogLine, LogStream, MAX_CLAIM_SCAN, MAX_IMPORT,
-        MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped, Store, Stored,
-        StoredLogLine,
+        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, LogStream,
+        MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped,
+        Store, Stored, StoredLogLine,
     },
 };

@@ -4,7 +4,8 @@
 //! The tables: `tasks` (the task as a JSON document plus the columns its indexes use),
 //! `task_owners` (a task's owner references, found by owner uid), `attempts` (one row per
 //! attempt, the current one active while the task runs),
-//! `log_lines` (keyed by `(attempt, sequence)`), and `runners` (the fleet's records).
+//! `log_lines` (keyed by `(attempt, sequence)`), `runners` (the fleet's records), and
+//! `actions` (schedule actions, version 2).
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
 //!
 //! - one active attempt per task, and one active attempt per runner place
@@ -15,12 +16,14 @@
 //! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase;
 //! - a task's uid, unique in its tenant; a finished task's expiry (`finishedAt` plus
 //!   `ttlAfterFinishedMs`) for garbage collection; the tasks an owner owns, by its uid,
-//!   with at most one controller per task.
+//!   with at most one controller per task;
+//! - due actions `(tenant, due_ms, id)` over pending ones, and running ones by last update
+//!   (startup recovery).
 
 use crate::error::StoreError;
 
 /// The newest schema version this build knows.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 
 /// One migration: the version it brings the database to and its statements per engine.
 pub(crate) struct Migration {
@@ -30,11 +33,18 @@ pub(crate) struct Migration {
 }
 
 /// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    sqlite: V1_SQLITE,
-    postgres: V1_POSTGRES,
-}];
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sqlite: V1_SQLITE,
+        postgres: V1_POSTGRES,
+    },
+    Migration {
+        version: 2,
+        sqlite: V2_SQLITE,
+        postgres: V2_POSTGRES,
+    },
+];
 
 /// The table that records the version.
 pub(crate) const VERSION_TABLE: &str =
@@ -207,6 +217,39 @@ CREATE TABLE runners (
     doc TEXT NOT NULL,
     PRIMARY KEY (tenant, id)
 );
+"#;
+
+/// Schema version 2 on SQLite: schedule actions (a schedule's ticks and webhook deliveries),
+/// with the index a tick loop reads due actions on, `(tenant, due_ms, id)` over pending ones
+/// (the model's due rule is to the millisecond), and the one startup recovery reads running
+/// actions on.
+const V2_SQLITE: &str = "
+CREATE TABLE actions (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'completed', 'failed')),
+    due_ms INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX actions_due_idx ON actions (tenant, due_ms, id) WHERE state = 'pending';
+CREATE INDEX actions_running_idx ON actions (updated_ns) WHERE state = 'running';
+";
+
+/// Schema version 2 on PostgreSQL: the same table.
+const V2_POSTGRES: &str = r#"
+CREATE TABLE actions (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'completed', 'failed')),
+    due_ms BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX actions_due_idx ON actions (tenant, due_ms, id) WHERE state = 'pending';
+CREATE INDEX actions_running_idx ON actions (updated_ns) WHERE state = 'running';
 "#;
 
 /// The migrations a database at version `found` (0 for an empty one) still needs, or

@@ -3,8 +3,9 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::schedule::Action;
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -30,7 +31,8 @@ pub const MAX_IMPORT: usize = 10_000;
 /// The most attempts or log lines one read returns.
 pub const MAX_READ_PAGE: u32 = 1_000;
 
-/// A store of tasks, their attempts and their log lines: the model on a real database.
+/// A store of tasks, their attempts and their log lines, and schedule actions: the model on
+/// a real database.
 ///
 /// Every write reads the task and its current attempt, asks the model for the change
 /// (`lease_attempt`, `start_attempt`, `report_result`...), and writes the pair back in one
@@ -49,7 +51,7 @@ pub const MAX_READ_PAGE: u32 = 1_000;
 ///
 /// ```no_run
 /// use chrono::{DateTime, TimeDelta};
-/// use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
+/// use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
 /// use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 /// use taskmodel::{Labels, SeededRandom};
 /// use taskstore::{ClaimRequest, SqliteStore, Store};
@@ -202,6 +204,50 @@ pub trait Store {
     /// reaches a task created under its name since.
     fn ttl_expired(&mut self, now: DateTime<Utc>, limit: u32) -> Result<Vec<Task>, StoreError>;
 
+    /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
+    /// An id already used in the tenant is [`StoreError::ActionExists`].
+    fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError>;
+
+    /// The action, or [`StoreError::ActionNotFound`].
+    fn action(&mut self, tenant: &TenantId, id: ActionId) -> Result<Action, StoreError>;
+
+    /// Fires the tenant's due actions: the pending ones due at or before `now` (to the
+    /// millisecond, as `Action::is_due`), in `(due, id)` order, at most `limit` (1 to
+    /// [`MAX_READ_PAGE`]), each moved to Running (`Action::start`) and committed before this
+    /// returns them, so the caller dispatches only what is written Running: a crash after
+    /// the commit never fires one twice. Concurrent callers fire different actions
+    /// (PostgreSQL skips rows another holds; SQLite writers queue).
+    fn fire_due(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Action>, StoreError>;
+
+    /// Ends a running action: Completed with its result or Failed with a reason
+    /// (`Action::complete`, `Action::fail`). A completed recurring action's next one
+    /// (`Action::next_recurring`, under `next_id`, which the caller mints) is stored in the
+    /// same transaction. An action not running is [`StoreError::ActionRejected`].
+    fn finish_action(
+        &mut self,
+        tenant: &TenantId,
+        id: ActionId,
+        outcome: ActionOutcome,
+        next_id: ActionId,
+        now: DateTime<Utc>,
+    ) -> Result<FinishedAction, StoreError>;
+
+    /// Startup recovery: the running actions of every tenant last updated more than
+    /// `max_age_ms` before `now` (longer than any dispatch takes) become Failed
+    /// (`Action::recover`), at most `limit` (1 to [`MAX_READ_PAGE`]) in one transaction;
+    /// returns how many. Call again until it returns fewer than `limit`.
+    fn recover_actions(
+        &mut self,
+        now: DateTime<Utc>,
+        max_age_ms: u64,
+        limit: u32,
+    ) -> Result<usize, StoreError>;
+
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.
     /// At most [`MAX_LOG_BATCH_LINES`] lines of at most [`MAX_LOG_LINE_BYTES`] each.
@@ -223,6 +269,27 @@ pub trait Store {
         after: Option<LogKey>,
         limit: u32,
     ) -> Result<Vec<StoredLogLine>, StoreError>;
+}
+
+/// How a dispatched action ended.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ActionOutcome {
+    /// It completed with this result.
+    Completed(serde_json::Value),
+    /// It failed for this reason.
+    Failed(String),
+}
+
+/// What [`Store::finish_action`] stored: the ended action and, for a completed recurring
+/// one, the next.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FinishedAction {
+    /// The action, Completed or Failed.
+    pub action: Action,
+    /// The next action of its series, pending.
+    pub next: Option<Action>,
 }
 
 /// A task and its current attempt, as stored.

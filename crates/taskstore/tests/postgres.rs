@@ -12,7 +12,7 @@ mod suite;
 
 use postgres::{Client, NoTls};
 use suite::Backend;
-use taskstore::{PostgresStore, StoreError};
+use taskstore::{PostgresStore, Store, StoreError};
 
 /// The variable that names the test server.
 const URL: &str = "TASKSTORE_POSTGRES_URL";
@@ -82,4 +82,15 @@ fn a_database_of_a_newer_schema_is_refused() {
         matches!(error, StoreError::SchemaTooNew { found, supported } if found == supported + 1),
         "{error}"
     );
+    // A database at version 1 (before actions) gains version 2 on open and keeps its tasks.
+    let backend = postgres("version_1").unwrap();
+    let task = suite::task("a", suite::at(0));
+    let mut store = backend.open();
+    store.create(&suite::tenant(), &task, suite::at(0)).unwrap();
+    drop(store);
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    client
+        .batch_execute("DROP TABLE actions; UPDATE schema_version SET version = 1")
+        .unwrap();
+    suite::a_version_1_database_migrates_on_open(&mut backend.open(), &task);
 }

@@ -7,6 +7,7 @@
     reason = "a test module shared by each engine's test file, which uses what it needs"
 )]
 
+mod actions;
 mod fields;
 mod fixtures;
 mod races;
@@ -14,6 +15,7 @@ mod retention;
 mod rules;
 mod scenarios;
 
+pub use actions::*;
 pub use fields::*;
 pub use fixtures::*;
 pub use races::*;
@@ -55,7 +57,11 @@ macro_rules! conformance {
             a_uid_is_taken_once_in_a_tenant,
             a_task_of_another_tenant_is_refused,
             owned_lists_an_owners_tasks_in_pages,
-            ttl_expired_lists_finished_tasks_past_their_ttl
+            ttl_expired_lists_finished_tasks_past_their_ttl,
+            due_actions_fire_once_in_due_order,
+            concurrent_tick_loops_fire_each_action_once,
+            an_action_ends_once_and_a_completed_one_recurs,
+            startup_recovery_fails_only_stale_running_actions
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

@@ -32,6 +32,17 @@ fn change_attempt<T>(
         return Err(refused(tenant, id, error));
     };
     let applied = decide(&mut pair, &mut run).map_err(|error| refused(tenant, id, error))?;
+    commit(tx, tenant, pair, run, applied)
+}
+
+/// Writes the pair back when the model's answer is `Changed`, and says what the call did.
+fn commit<T>(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    pair: Pair,
+    run: TaskRun,
+    applied: Applied<T>,
+) -> Result<Change<T>, StoreError> {
     if applied.is_changed() {
         save(
             tx,
@@ -107,20 +118,7 @@ pub(crate) fn cancel(
                 .task
                 .cancel_attempt(expected, &mut run, now)
                 .map_err(|error| refused(tenant, id, error))?;
-            if applied.is_changed() {
-                save(
-                    tx,
-                    tenant,
-                    pair.version,
-                    &pair.task,
-                    AttemptWrite::Update(&run),
-                )?;
-            }
-            Ok(Change {
-                task: pair.task,
-                attempt: Some(run),
-                applied,
-            })
+            commit(tx, tenant, pair, run, applied)
         }
         None => {
             pair.task

@@ -41,24 +41,7 @@ pub(crate) fn load(
         task: id.clone(),
     })?;
     let task = read_task(row, 0, tenant, Some(id))?;
-    let number = task.status().attempt();
-    let attempt = if number == 0 {
-        None
-    } else {
-        let rows = tx.query(
-            &SELECT_ATTEMPT,
-            &[
-                tenant.as_str().into(),
-                id.as_str().into(),
-                Value::Int(i64::from(number)),
-            ],
-        )?;
-        let row = rows.first().ok_or_else(|| StoreError::Corrupt {
-            what: format!("task \"{id}\" of tenant \"{tenant}\""),
-            reason: format!("its current attempt {number} is not stored"),
-        })?;
-        Some(read_attempt(row, 0, tenant)?)
-    };
+    let attempt = current_attempt(tx, tenant, &task)?;
     let version = task.resource_version();
     Ok(Pair {
         task,

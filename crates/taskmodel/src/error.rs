@@ -1,8 +1,10 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
+use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
+use model_retention::RetentionError;
 use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
@@ -51,10 +53,18 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A flow, a flow run or a call on a flow run is invalid or refused (layer 3,
+    /// [`model_flow`]).
+    #[error(transparent)]
+    Flow(#[from] FlowError),
     /// A schedule, cron expression, time zone or action is invalid, or an action's status
     /// change is refused (layer 3, [`model_schedule`]).
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    /// A resource view, a retention rule or an ownership graph is refused (layer 4,
+    /// [`model_retention`]).
+    #[error(transparent)]
+    Retention(#[from] RetentionError),
 }
 
 impl Error {
@@ -67,7 +77,9 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Flow(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
+            Self::Retention(err) => err.kind(),
         }
     }
 }

@@ -29,6 +29,11 @@ pub enum XtaskError {
         /// What went wrong.
         message: String,
     },
+    /// The throwaway PostgreSQL server could not be installed, started or used.
+    Postgres {
+        /// What went wrong, with the failing step's output.
+        message: String,
+    },
     /// A file or directory could not be read or written.
     Io {
         /// The file that could not be read.
@@ -47,6 +52,7 @@ impl fmt::Display for XtaskError {
                 write!(f, "bad [workspace.metadata.layers] table: {message}")
             }
             Self::Fuzz { message } => write!(f, "fuzzing failed: {message}"),
+            Self::Postgres { message } => write!(f, "test server: {message}"),
             Self::Io { path, source } => {
                 write!(f, "cannot read or write {}: {source}", path.display())
             }
@@ -61,7 +67,8 @@ impl std::error::Error for XtaskError {
             Self::Cargo { .. }
             | Self::Metadata { .. }
             | Self::LayerTable { .. }
-            | Self::Fuzz { .. } => None,
+            | Self::Fuzz { .. }
+            | Self::Postgres { .. } => None,
         }
     }
 }

@@ -13,6 +13,9 @@ pub(crate) enum Role {
     Model { layer: u64, allow: BTreeSet<String> },
     /// A tool: may depend on anything; nothing may depend on it.
     Tool,
+    /// An adapter (I/O above the facade, such as a database store): may depend on model
+    /// crates, other adapters and any external crate; only tools and adapters may depend on it.
+    Adapter,
 }
 
 /// The parsed layer table.
@@ -59,7 +62,7 @@ impl LayerTable {
     pub(crate) fn layer(&self, name: &str) -> Option<u64> {
         match self.crates.get(name) {
             Some(Role::Model { layer, .. }) => Some(*layer),
-            Some(Role::Tool) | None => None,
+            Some(Role::Tool | Role::Adapter) | None => None,
         }
     }
 
@@ -67,15 +70,31 @@ impl LayerTable {
     pub(crate) fn is_tool(&self, name: &str) -> bool {
         self.crates.get(name) == Some(&Role::Tool)
     }
+
+    /// Whether the crate is listed as an adapter.
+    pub(crate) fn is_adapter(&self, name: &str) -> bool {
+        self.crates.get(name) == Some(&Role::Adapter)
+    }
 }
 
 fn role(path: &str, entry: &Value) -> Result<Role, XtaskError> {
     let entry = entry.as_object().ok_or_else(|| bad(path, "not a table"))?;
     if let Some(key) = entry
         .keys()
-        .find(|key| !["layer", "tool", "allow"].contains(&key.as_str()))
+        .find(|key| !["layer", "tool", "adapter", "allow"].contains(&key.as_str()))
     {
         return Err(bad(&format!("{path}.{key}"), "unknown key"));
+    }
+    if let Some(adapter) = entry.get("adapter") {
+        return match adapter {
+            Value::Bool(true) if entry.len() == 1 => Ok(Role::Adapter),
+            Value::Bool(true) if entry.contains_key("allow") => Err(bad(
+                &format!("{path}.allow"),
+                "adapters may use any crate, allow is for model crates",
+            )),
+            Value::Bool(true) => Err(bad(path, "an adapter has no layer and is not a tool")),
+            _ => Err(bad(&format!("{path}.adapter"), "must be true")),
+        };
     }
     match (entry.get("layer"), entry.get("tool")) {
         (Some(layer), None) => Ok(Role::Model {
@@ -91,7 +110,7 @@ fn role(path: &str, entry: &Value) -> Result<Role, XtaskError> {
         )),
         (None, Some(_)) => Err(bad(&format!("{path}.tool"), "must be true")),
         (Some(_), Some(_)) => Err(bad(path, "has both layer and tool")),
-        (None, None) => Err(bad(path, "needs layer = N or tool = true")),
+        (None, None) => Err(bad(path, "needs layer = N, tool = true or adapter = true")),
     }
 }
 

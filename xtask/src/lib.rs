@@ -12,6 +12,11 @@
 //! one after another for N seconds each and prints a summary per target (see
 //! `docs/limits.md`).
 //!
+//! `cargo xtask test [ARGS...]` runs `cargo test --workspace ARGS...` with a throwaway
+//! PostgreSQL server for taskstore's tests (installing PostgreSQL first when it is missing
+//! and xtask runs as root); `cargo xtask with-postgres PROGRAM [ARGS...]` runs any program
+//! so (the benchmarks). See [`with_postgres`].
+//!
 //! A tool, not a model crate: it may use any crate and no model crate may use it.
 mod error;
 mod files;
@@ -19,6 +24,7 @@ mod fuzz;
 mod layers;
 mod metadata;
 mod modgraph;
+mod postgres;
 mod report;
 mod rules;
 mod scan;
@@ -29,6 +35,7 @@ pub use crate::{
         DEFAULT_FUZZ_SECONDS, FUZZ_INPUT_TIMEOUT_SECONDS, FuzzOptions, FuzzSummary, fuzz_targets,
         run_fuzz,
     },
+    postgres::{POSTGRES_URL_VAR, TestServer, with_postgres},
     report::{Report, Rule, RuleOutcome},
     rules::check_layering,
 };

@@ -8,6 +8,8 @@ use std::{
 const USAGE: &str = "\
 usage: cargo xtask check-layering [--manifest-path PATH]
        cargo xtask fuzz [--seconds N] [TARGET...]
+       cargo xtask test [ARGS...]
+       cargo xtask with-postgres PROGRAM [ARGS...]
 
 commands:
   check-layering  check the layer table's rules, module cycles and file rules against the
@@ -15,7 +17,11 @@ commands:
   fuzz            run the cargo-fuzz targets in fuzz/ (all, or the named ones) one after
                   another for N seconds each (default 60), then print per target the
                   executions and whether a crash was found (exit 1 if one was); needs the
-                  nightly toolchain and cargo-fuzz; see docs/limits.md";
+                  nightly toolchain and cargo-fuzz; see docs/limits.md
+  test            cargo test --workspace ARGS with a throwaway PostgreSQL server on loopback
+                  for taskstore's tests (installs Debian's postgresql package first when it
+                  is missing and xtask runs as root); exits with the tests' exit code
+  with-postgres   run PROGRAM ARGS with such a server, its URL in TASKSTORE_POSTGRES_URL";
 
 fn main() -> ExitCode {
     match try_main() {
@@ -34,6 +40,15 @@ fn try_main() -> Result<ExitCode, String> {
     match command.as_str() {
         "check-layering" => {}
         "fuzz" => return fuzz(args),
+        "test" => {
+            let mut cargo_args = vec!["test".to_owned(), "--workspace".to_owned()];
+            cargo_args.extend(args);
+            return with_postgres("cargo", &cargo_args);
+        }
+        "with-postgres" => {
+            let program = args.next().ok_or("with-postgres needs a PROGRAM")?;
+            return with_postgres(&program, &args.collect::<Vec<_>>());
+        }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             return Ok(ExitCode::SUCCESS);
@@ -58,6 +73,16 @@ fn try_main() -> Result<ExitCode, String> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// Runs `program args` with a throwaway PostgreSQL server; its exit code is the program's.
+fn with_postgres(program: &str, args: &[String]) -> Result<ExitCode, String> {
+    let status = xtask::with_postgres(program, args).map_err(|err| err.to_string())?;
+    let code = status
+        .code()
+        .and_then(|code| u8::try_from(code).ok())
+        .unwrap_or(1);
+    Ok(ExitCode::from(code))
 }
 
 /// `cargo xtask fuzz`: every target (or the named ones) for the given time, then a summary.

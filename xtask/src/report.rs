@@ -8,13 +8,14 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
 pub enum Rule {
-    /// 1. Every workspace member has a layer or is a tool, and every table entry is a member.
+    /// 1. Every workspace member has a layer or is a tool or an adapter, and every table entry
+    ///    is a member.
     MembersAssigned,
     /// 2. No internal dependency (normal, build or dev) of a model crate points to a higher layer.
     NoUpwardDependency,
     /// 3. Crates in the same layer do not depend on each other.
     SameLayerIndependent,
-    /// 4. Nothing depends on a tool.
+    /// 4. Nothing depends on a tool, and only tools and adapters depend on an adapter.
     NoToolDependency,
     /// 5. Model crates use only the external crates the table allows.
     AllowedExternalCrates,
@@ -65,10 +66,14 @@ impl Rule {
     #[must_use]
     pub fn description(self) -> &'static str {
         match self {
-            Self::MembersAssigned => "every workspace member has a layer or is a tool",
+            Self::MembersAssigned => {
+                "every workspace member has a layer or is a tool or an adapter"
+            }
             Self::NoUpwardDependency => "no model crate depends on a higher layer",
             Self::SameLayerIndependent => "crates in the same layer are independent",
-            Self::NoToolDependency => "nothing depends on a tool",
+            Self::NoToolDependency => {
+                "nothing depends on a tool; only tools and adapters depend on an adapter"
+            }
             Self::AllowedExternalCrates => "model crates use only allowed external crates",
             Self::NoModuleCycle => {
                 "a crate's concepts (top-level modules) do not name each other in a cycle \

@@ -74,7 +74,7 @@ impl Checker<'_> {
             .iter()
             .filter_map(|member| match self.table.crates.get(&member.name) {
                 Some(Role::Model { layer, allow }) => Some((member, *layer, allow)),
-                Some(Role::Tool) | None => None,
+                Some(Role::Tool | Role::Adapter) | None => None,
             })
     }
 
@@ -134,17 +134,25 @@ impl Checker<'_> {
         violations
     }
 
+    /// Edges to a tool from anything, and edges to an adapter from a model crate (a model
+    /// crate never depends on I/O; a member the table does not list is rule 1's).
     fn no_tool_dependency(&self) -> Vec<String> {
         let mut violations = Vec::new();
         for member in &self.ws.members {
+            let may_use_adapters = self.table.layer(&member.name).is_none();
             for (name, kind, rename) in self.internal_deps(member) {
-                if self.table.is_tool(name) {
-                    violations.push(format!(
-                        "{} -> {name} (tool) [{}]",
-                        member.name,
-                        kind_label(kind, rename)
-                    ));
-                }
+                let role = if self.table.is_tool(name) {
+                    "tool"
+                } else if self.table.is_adapter(name) && !may_use_adapters {
+                    "adapter"
+                } else {
+                    continue;
+                };
+                violations.push(format!(
+                    "{} -> {name} ({role}) [{}]",
+                    member.name,
+                    kind_label(kind, rename)
+                ));
             }
         }
         violations

@@ -195,6 +195,54 @@ fn dev_dependency_on_a_tool_breaks_rule_4() {
 }
 
 #[test]
+fn a_model_crate_depending_on_an_adapter_breaks_rule_4() {
+    // The clean workspace has tool -> store (a tool may use an adapter) and store -> top (an
+    // adapter may use model crates); a model crate, even as a dev-dependency, may not.
+    let dev = "proptest = \"1\"\nstore = { path = \"../store\" }";
+    check(
+        "adapter_dep",
+        &[edit("crates/base/Cargo.toml", "proptest = \"1\"", dev)],
+        Rule::NoToolDependency,
+        &["base -> store (adapter) [dev]"],
+    );
+    // An adapter may depend on another adapter.
+    let second = "[package]\nname = \"cache\"\nversion = \"0.1.0\"\nedition = \"2024\"\n\n\
+                  [dependencies]\nstore = { path = \"../store\" }\n";
+    check_clean(
+        "adapter_on_adapter",
+        &[
+            write("crates/cache/Cargo.toml", second),
+            write("crates/cache/src/lib.rs", "//! Another adapter.\n"),
+            edit(
+                "Cargo.toml",
+                "    \"crates/store\",\n",
+                "    \"crates/store\",\n    \"crates/cache\",\n",
+            ),
+            edit(
+                "Cargo.toml",
+                "store = { adapter = true }\n",
+                "store = { adapter = true }\ncache = { adapter = true }\n",
+            ),
+        ],
+    );
+}
+
+#[test]
+fn an_adapter_entry_with_an_allow_list_is_an_error() {
+    let changes = [edit(
+        "Cargo.toml",
+        "store = { adapter = true }",
+        "store = { adapter = true, allow = [\"regex\"] }",
+    )];
+    let result = check_layering(Some(&materialize("adapter_allow", &changes)));
+    assert!(
+        matches!(&result, Err(XtaskError::LayerTable { message })
+            if message == "crates.store.allow: adapters may use any crate, allow is for model crates"),
+        "{result:?}"
+    );
+}
+
+#[test]
 fn disallowed_external_crates_break_rule_5() {
     check(
         "external",

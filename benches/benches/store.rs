@@ -1,0 +1,365 @@
+//! Measures taskstore on both engines in one run: claims and whole attempts (claim, start, result) per second with 1, 4 and 16 workers, beside each engine's own ceiling at the same client count (SQLite: a bare single-row update loop in this process; PostgreSQL: pgbench's simple-update), and list pages of 100 from 1,000,000 tasks.
+//!
+//! PostgreSQL is measured when `TASKSTORE_POSTGRES_URL` names a server (`cargo xtask
+//! with-postgres cargo bench -p benches --bench store` starts a throwaway one and puts
+//! pgbench on the path). `TASKSTORE_BENCH_SECONDS` sets each measurement's length (default
+//! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000) and
+//! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a benchmark stops at the first failure"
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use taskmodel::SeededRandom;
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
+use taskmodel::query::{SortKey, SortOrder, TaskQuery};
+use taskmodel::selector::Labels;
+use taskmodel::task::{
+    AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind,
+    TaskManifest, TaskSpec,
+};
+use taskstore::{ClaimRequest, MAX_IMPORT, PostgresStore, SqliteStore, Store};
+
+const WORKERS: [usize; 3] = [1, 4, 16];
+/// Tasks queued before each throughput measurement (more than any run takes).
+const QUEUED: usize = 60_000;
+
+fn seconds() -> Duration {
+    let seconds = std::env::var("TASKSTORE_BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
+    Duration::from_secs(seconds)
+}
+
+fn list_tasks() -> usize {
+    std::env::var("TASKSTORE_BENCH_LIST_TASKS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+fn tenant() -> TenantId {
+    TenantId::new("bench").unwrap()
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap()
+}
+
+/// Task `i`: in a slot of its own, created `i` milliseconds after t0.
+fn task(i: usize, slots: usize) -> Task {
+    let kind = TaskKind::subprocess(
+        SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
+        TaskEnv::empty(),
+        None,
+    )
+    .unwrap();
+    let spec = TaskSpec::builder(format!("s{}", i % slots), kind, 60_000)
+        .build()
+        .unwrap();
+    let manifest = TaskManifest::named(TaskId::new(format!("t{i:07}")).unwrap(), spec);
+    let uid = Uid::from_u128(i as u128 + 1);
+    Task::create(
+        manifest,
+        tenant(),
+        uid,
+        t0() + TimeDelta::milliseconds(i as i64),
+    )
+    .unwrap()
+}
+
+fn import(store: &mut impl Store, count: usize, slots: usize) {
+    let mut start = 0;
+    while start < count {
+        let end = (start + MAX_IMPORT).min(count);
+        let tasks: Vec<Task> = (start..end).map(|i| task(i, slots)).collect();
+        store.import(&tenant(), &tasks).unwrap();
+        start = end;
+    }
+}
+
+/// Operations per second of `workers` threads, each with its own connection, for the
+/// measurement's length (or until the queue runs out).
+fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bool) -> f64 {
+    let mut store = open();
+    import(&mut store, QUEUED, QUEUED);
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let deadline = started + seconds();
+    let done: usize = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                let stop = &stop;
+                scope.spawn(move || {
+                    let mut store = open();
+                    let mut rng = SeededRandom::new(worker as u64);
+                    let now = t0() + TimeDelta::days(1);
+                    let mut count = 0;
+                    for n in 0u64.. {
+                        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                            break;
+                        }
+                        // A claim-only runner is new each time (a runner holds one attempt).
+                        let runner = if whole {
+                            format!("w{worker}")
+                        } else {
+                            format!("w{worker}-{n}")
+                        };
+                        let lease = LeaseId::new((worker as u64) << 40 | n);
+                        let request = ClaimRequest::new(
+                            RunnerId::new(runner).unwrap(),
+                            Labels::new(),
+                            KindSet::ALL,
+                            lease,
+                            now + TimeDelta::minutes(5),
+                        );
+                        let claimed = match store.claim(&tenant(), &request, now) {
+                            Ok(Some(claimed)) => claimed,
+                            Ok(None) => {
+                                stop.store(true, Ordering::Relaxed);
+                                break;
+                            }
+                            Err(error) if error.is_retryable() => continue,
+                            Err(error) => panic!("claim: {error}"),
+                        };
+                        if whole {
+                            let id = claimed.task.id();
+                            store.start(&tenant(), id, lease, now).unwrap();
+                            let result =
+                                AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
+                            store
+                                .report(&tenant(), id, lease, result, &mut rng, now)
+                                .unwrap();
+                        }
+                        count += 1;
+                    }
+                    count
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    done as f64 / started.elapsed().as_secs_f64()
+}
+
+/// SQLite's ceiling: `workers` threads, each with its own connection (the store's
+/// settings), updating one random row per `BEGIN IMMEDIATE` transaction.
+fn sqlite_ceiling(path: &Path, workers: usize) -> f64 {
+    remove(path);
+    let setup = |conn: &rusqlite::Connection| {
+        conn.busy_timeout(Duration::from_secs(30)).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        conn.pragma_update(None, "synchronous", "NORMAL").unwrap();
+    };
+    let conn = rusqlite::Connection::open(path).unwrap();
+    setup(&conn);
+    conn.execute_batch("CREATE TABLE rows (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000) INSERT INTO rows SELECT i, 0 FROM c;").unwrap();
+    let started = Instant::now();
+    let deadline = started + seconds();
+    let done: u64 = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|worker| {
+                scope.spawn(move || {
+                    let mut conn = rusqlite::Connection::open(path).unwrap();
+                    setup(&conn);
+                    let mut rng = benches::Rng(worker as u64);
+                    let mut count = 0;
+                    while Instant::now() < deadline {
+                        let tx = conn
+                            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                            .unwrap();
+                        tx.execute(
+                            "UPDATE rows SET n = n + 1 WHERE id = ?1",
+                            [rng.below(10_000) as i64 + 1],
+                        )
+                        .unwrap();
+                        tx.commit().unwrap();
+                        count += 1;
+                    }
+                    count
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).sum()
+    });
+    done as f64 / started.elapsed().as_secs_f64()
+}
+
+/// PostgreSQL's ceiling: pgbench's simple-update transactions per second (`-N`, prepared
+/// statements) with `workers` clients.
+fn pgbench(url: &str, workers: usize) -> Option<f64> {
+    let secs = seconds().as_secs().to_string();
+    let clients = workers.to_string();
+    let output = Command::new("pgbench")
+        .args([
+            "-n", "-N", "-M", "prepared", "-c", &clients, "-j", &clients, "-T", &secs, url,
+        ])
+        .output()
+        .map_err(|error| eprintln!("pgbench did not run: {error}"))
+        .ok()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let tps = text.lines().find_map(|line| {
+        line.strip_prefix("tps = ")?
+            .split_whitespace()
+            .next()?
+            .parse()
+            .ok()
+    });
+    if tps.is_none() {
+        eprintln!("pgbench: {text}{}", String::from_utf8_lossy(&output.stderr));
+    }
+    tps
+}
+
+/// Milliseconds of a page of 100: the median and the 99th percentile of 200 reads.
+fn page_times(store: &mut impl Store, query: &TaskQuery) -> (f64, f64) {
+    let mut times: Vec<f64> = (0..200)
+        .map(|_| {
+            let started = Instant::now();
+            let page = store.list(query).unwrap();
+            let elapsed = started.elapsed().as_secs_f64() * 1e3;
+            assert!(!page.items.is_empty());
+            elapsed
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    (times[100], times[198])
+}
+
+fn list_pages(store: &mut impl Store, engine: &str) {
+    let count = list_tasks();
+    let started = Instant::now();
+    import(store, count, 100);
+    println!(
+        "{engine}: imported {count} tasks in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let first = TaskQuery::builder(tenant()).limit(100).build().unwrap();
+    let middle_key = SortKey::new(
+        t0() + TimeDelta::milliseconds(count as i64 / 2),
+        TaskId::new(format!("t{:07}", count / 2)).unwrap(),
+    );
+    let middle = first
+        .with_continue(first.continue_after(middle_key))
+        .unwrap();
+    let descending = TaskQuery::builder(tenant())
+        .order(SortOrder::Descending)
+        .limit(100)
+        .build()
+        .unwrap();
+    let slot = TaskQuery::builder(tenant())
+        .slot("s42".parse().unwrap())
+        .limit(100)
+        .build()
+        .unwrap();
+    for (name, query) in [
+        ("first page", &first),
+        ("middle page", &middle),
+        ("first page, newest first", &descending),
+        ("first page of one slot", &slot),
+    ] {
+        let (median, p99) = page_times(store, query);
+        println!(
+            "| {engine} | list {name} of 100 from {count} | {median:.3} ms | p99 {p99:.3} ms |"
+        );
+    }
+}
+
+fn remove(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+fn main() {
+    println!("load average before: {}", load());
+    let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store"),
+        PathBuf::from,
+    );
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("store.db");
+    println!("| engine | measurement | workers | per second | ceiling per second | ratio |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let fresh_sqlite = || {
+        remove(&path);
+        drop(SqliteStore::open(&path).unwrap());
+    };
+    let open_sqlite = || SqliteStore::open(&path).unwrap();
+    for workers in WORKERS {
+        let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers);
+        for (name, whole) in [("claims", false), ("whole attempts", true)] {
+            fresh_sqlite();
+            let rate = throughput(&open_sqlite, workers, whole);
+            println!(
+                "| SQLite | {name} | {workers} | {rate:.0} | {ceiling:.0} | {:.2} |",
+                rate / ceiling
+            );
+        }
+    }
+    let url = std::env::var("TASKSTORE_POSTGRES_URL")
+        .ok()
+        .filter(|url| !url.is_empty());
+    if let Some(url) = &url {
+        let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
+        let store_url = format!(
+            "{url}{}options=-csearch_path%3Dbench_store",
+            if url.contains('?') { '&' } else { '?' }
+        );
+        let fresh_pg = |admin: &mut postgres::Client| {
+            admin
+                .batch_execute(
+                    "DROP SCHEMA IF EXISTS bench_store CASCADE; CREATE SCHEMA bench_store",
+                )
+                .unwrap();
+        };
+        let status = Command::new("pgbench")
+            .args(["-i", "-q", "-s", "1", url])
+            .output();
+        let ready = status.as_ref().is_ok_and(|output| output.status.success());
+        if !ready {
+            eprintln!("pgbench -i failed: {status:?}");
+        }
+        let open_pg = || PostgresStore::connect(&store_url).unwrap();
+        for workers in WORKERS {
+            let ceiling = if ready {
+                pgbench(url, workers).unwrap_or(f64::NAN)
+            } else {
+                f64::NAN
+            };
+            for (name, whole) in [("claims", false), ("whole attempts", true)] {
+                fresh_pg(&mut admin);
+                let rate = throughput(&open_pg, workers, whole);
+                println!(
+                    "| PostgreSQL | {name} | {workers} | {rate:.0} | {ceiling:.0} | {:.2} |",
+                    rate / ceiling
+                );
+            }
+        }
+        fresh_pg(&mut admin);
+        list_pages(&mut open_pg(), "PostgreSQL");
+    } else {
+        println!(
+            "PostgreSQL not measured: TASKSTORE_POSTGRES_URL is not set (cargo xtask with-postgres cargo bench -p benches --bench store)"
+        );
+    }
+    fresh_sqlite();
+    list_pages(&mut open_sqlite(), "SQLite");
+    println!("load average after: {}", load());
+}

@@ -1,0 +1,237 @@
+//! `Engine`: what each database provides (a read and a write transaction over [`Tx`]), and
+//! the one [`Store`] implementation over it, so both engines run the same code.
+
+use chrono::{DateTime, Utc};
+use taskmodel::RandomSource;
+use taskmodel::ids::{ActionId, TaskId, TenantId, Uid};
+use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::schedule::Action;
+use taskmodel::task::attempt::LogKey;
+use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
+
+use crate::error::StoreError;
+use crate::store::{
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
+    Stored, StoredLogLine,
+};
+use crate::tx::Tx;
+use crate::{actions, attempts, claim, list, logs, retention, tasks};
+
+/// A database connection that runs closures in transactions.
+pub(crate) trait Engine {
+    /// Runs `f` in a transaction that reads one consistent snapshot and writes nothing.
+    fn read<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+
+    /// Runs `f` in a write transaction and commits when it returns `Ok`; an error rolls
+    /// everything back. SQLite takes the write lock at the start (`BEGIN IMMEDIATE`), so
+    /// writers queue instead of failing midway; PostgreSQL locks the rows read with
+    /// `FOR UPDATE`.
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+}
+
+impl<E: Engine> Store for E {
+    fn create(
+        &mut self,
+        tenant: &TenantId,
+        task: &taskmodel::task::Task,
+        now: DateTime<Utc>,
+    ) -> Result<Admitted, StoreError> {
+        self.write(|tx| tasks::create(tx, tenant, task, now))
+    }
+
+    fn import(
+        &mut self,
+        tenant: &TenantId,
+        tasks: &[taskmodel::task::Task],
+    ) -> Result<(), StoreError> {
+        self.write(|tx| tasks::import(tx, tenant, tasks))
+    }
+
+    fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError> {
+        self.read(|tx| tasks::get(tx, tenant, id))
+    }
+
+    fn list(&mut self, query: &TaskQuery) -> Result<TaskPage, StoreError> {
+        self.read(|tx| list::list(tx, query))
+    }
+
+    fn attempts(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        after: Option<u32>,
+        limit: u32,
+    ) -> Result<Vec<TaskRun>, StoreError> {
+        self.read(|tx| attempts::history(tx, tenant, id, after, limit))
+    }
+
+    fn delete(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        expected: Precondition,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| tasks::delete(tx, tenant, id, expected))
+    }
+
+    fn claim(
+        &mut self,
+        tenant: &TenantId,
+        request: &ClaimRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError> {
+        self.write(|tx| claim::claim(tx, tenant, request, now))
+    }
+
+    fn start(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError> {
+        self.write(|tx| attempts::start(tx, tenant, id, lease, now))
+    }
+
+    fn heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError> {
+        self.write(|tx| attempts::heartbeat(tx, tenant, id, lease, lease_expires_at, now))
+    }
+
+    fn report(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError> {
+        self.write(|tx| attempts::report(tx, tenant, id, lease, result, rng, now))
+    }
+
+    fn cancel(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError> {
+        self.write(|tx| attempts::cancel(tx, tenant, id, expected, now))
+    }
+
+    fn reap(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Reaped>, StoreError> {
+        let due = self.read(|tx| attempts::expired(tx, now, limit))?;
+        let mut reaped = Vec::with_capacity(due.len());
+        for (tenant, task, attempt) in due {
+            // Each in its own transaction: one failure does not undo the others, and a
+            // result that came in meanwhile stands (the expiry is then Unchanged).
+            let decision = self.write(|tx| attempts::expire(tx, &tenant, &task, attempt, rng, now));
+            match decision {
+                Ok(Some(decision)) => reaped.push(Reaped {
+                    tenant,
+                    task,
+                    attempt,
+                    decision,
+                }),
+                Ok(None) => {}
+                Err(error) if error.is_retryable() => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(reaped)
+    }
+
+    fn owned(
+        &mut self,
+        tenant: &TenantId,
+        owner: Uid,
+        after: Option<&TaskId>,
+        limit: u32,
+    ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
+        self.read(|tx| retention::owned(tx, tenant, owner, after, limit))
+    }
+
+    fn ttl_expired(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
+        self.read(|tx| retention::ttl_expired(tx, now, limit))
+    }
+
+    fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {
+        self.write(|tx| actions::add(tx, tenant, action))
+    }
+
+    fn action(&mut self, tenant: &TenantId, id: ActionId) -> Result<Action, StoreError> {
+        self.read(|tx| actions::get(tx, tenant, id))
+    }
+
+    fn fire_due(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Action>, StoreError> {
+        self.write(|tx| actions::fire_due(tx, tenant, now, limit))
+    }
+
+    fn finish_action(
+        &mut self,
+        tenant: &TenantId,
+        id: ActionId,
+        outcome: ActionOutcome,
+        next_id: ActionId,
+        now: DateTime<Utc>,
+    ) -> Result<FinishedAction, StoreError> {
+        self.write(|tx| actions::finish(tx, tenant, id, outcome, next_id, now))
+    }
+
+    fn recover_actions(
+        &mut self,
+        now: DateTime<Utc>,
+        max_age_ms: u64,
+        limit: u32,
+    ) -> Result<usize, StoreError> {
+        self.write(|tx| actions::recover(tx, now, max_age_ms, limit))
+    }
+
+    fn append_logs(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        lines: &[LogLine],
+        now: DateTime<Utc>,
+    ) -> Result<usize, StoreError> {
+        self.write(|tx| logs::append(tx, tenant, id, lease, lines, now))
+    }
+
+    fn logs(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        after: Option<LogKey>,
+        limit: u32,
+    ) -> Result<Vec<StoredLogLine>, StoreError> {
+        self.read(|tx| logs::read(tx, tenant, id, after, limit))
+    }
+}

@@ -1,0 +1,44 @@
+//! The taskmodel on real databases: a [`Store`] of tasks, their attempts and their log
+//! lines, and schedule actions, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
+//! start) or PostgreSQL ([`PostgresStore`], to scale past one machine).
+//!
+//! Adapter (above the facade). Depends on: taskmodel.
+//!
+//! Architecture invariant: the store decides nothing. Every write reads a task and its
+//! current attempt, asks the model for the change, and commits it with a compare-and-swap
+//! on the task's `resourceVersion` in one transaction (`docs/attempts.md`, "The store
+//! contract"); the database's indexes keep the rules a buggy writer could break (one active
+//! attempt per task, one per runner place, one running task per slot). Both engines run
+//! the same operations through one small transaction interface, so they cannot drift.
+//!
+//! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
+//! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
+//! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
+mod actions;
+mod attempts;
+mod claim;
+mod columns;
+mod engine;
+mod error;
+mod list;
+mod logs;
+mod pair;
+mod postgres;
+mod retention;
+mod schema;
+mod sqlite;
+mod store;
+mod tasks;
+mod tx;
+
+pub use crate::{
+    error::StoreError,
+    postgres::PostgresStore,
+    schema::SCHEMA_VERSION,
+    sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
+    store::{
+        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, LogStream,
+        MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped,
+        Store, Stored, StoredLogLine,
+    },
+};

@@ -1,0 +1,275 @@
+//! The aggregate a write reads and writes back: a task and its current attempt, loaded
+//! together and saved together under a compare-and-swap on the task's `resourceVersion`.
+
+use taskmodel::ErrorKind;
+use taskmodel::ids::{TaskId, TenantId};
+use taskmodel::task::{Task, TaskError, TaskRun};
+
+use crate::columns::{
+    TASK_COLUMNS, TaskColumns, attempt_values, int, owner_values, read_attempt, read_task,
+};
+use crate::error::StoreError;
+use crate::tx::{Lock, Sql, Tx, Value};
+
+const SELECT_TASK: Sql = Sql::new("SELECT doc FROM tasks WHERE tenant = ?1 AND id = ?2");
+const SELECT_ATTEMPT: Sql =
+    Sql::new("SELECT doc FROM attempts WHERE tenant = ?1 AND task_id = ?2 AND attempt = ?3");
+
+/// A task and its current attempt as read, with the version the write will compare.
+#[derive(Debug)]
+pub(crate) struct Pair {
+    pub(crate) task: Task,
+    pub(crate) attempt: Option<TaskRun>,
+    /// The task's version when read.
+    pub(crate) version: u64,
+}
+
+/// Reads the task and its current attempt; with `lock`, PostgreSQL holds the task row
+/// until the transaction ends (SQLite's write transaction holds the database already).
+pub(crate) fn load(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    id: &TaskId,
+    lock: Lock,
+) -> Result<Pair, StoreError> {
+    let rows = tx.query(
+        &SELECT_TASK.clone().locking(lock),
+        &[tenant.as_str().into(), id.as_str().into()],
+    )?;
+    let row = rows.first().ok_or_else(|| StoreError::NotFound {
+        tenant: tenant.clone(),
+        task: id.clone(),
+    })?;
+    let task = read_task(row, 0, tenant, Some(id))?;
+    let attempt = current_attempt(tx, tenant, &task)?;
+    let version = task.resource_version();
+    Ok(Pair {
+        task,
+        attempt,
+        version,
+    })
+}
+
+/// The task's current attempt (`None` before the first).
+pub(crate) fn current_attempt(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    task: &Task,
+) -> Result<Option<TaskRun>, StoreError> {
+    let number = task.status().attempt();
+    if number == 0 {
+        return Ok(None);
+    }
+    let id = task.id();
+    let rows = tx.query(
+        &SELECT_ATTEMPT,
+        &[
+            tenant.as_str().into(),
+            id.as_str().into(),
+            Value::Int(i64::from(number)),
+        ],
+    )?;
+    let row = rows.first().ok_or_else(|| StoreError::Corrupt {
+        what: format!("task \"{id}\" of tenant \"{tenant}\""),
+        reason: format!("its current attempt {number} is not stored"),
+    })?;
+    Ok(Some(read_attempt(row, 0, tenant)?))
+}
+
+/// What to write of the attempt beside the task.
+pub(crate) enum AttemptWrite<'a> {
+    /// Nothing: only the task changed.
+    None,
+    /// A new attempt, holding place `runner_slot` of its runner.
+    Insert(&'a TaskRun, i64),
+    /// The current attempt changed.
+    Update(&'a TaskRun),
+}
+
+/// The columns of `tasks`, in [`TaskColumns`] order after `tenant, id`.
+const TASK_COLUMN_NAMES: [&str; TASK_COLUMNS + 2] = [
+    "tenant",
+    "id",
+    "uid",
+    "slot",
+    "phase",
+    "kind",
+    "priority",
+    "queued_ns",
+    "finished_ns",
+    "expires_ns",
+    "created_ns",
+    "updated_ns",
+    "resource_version",
+    "generation",
+    "attempt",
+    "doc",
+];
+
+/// The most rows one `INSERT` of [`insert_tasks`] writes (16 placeholders each, and 6 for
+/// each of at most 16 owners, well under both engines' limits).
+const INSERT_ROWS: usize = 100;
+
+/// Inserts new tasks with their owner references, up to [`INSERT_ROWS`] per statement; an
+/// id or a uid the tenant already uses is [`StoreError::Exists`] (naming the first task of
+/// the statement that failed).
+pub(crate) fn insert_tasks(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    tasks: &[Task],
+) -> Result<(), StoreError> {
+    for chunk in tasks.chunks(INSERT_ROWS) {
+        let mut rows = Vec::with_capacity(chunk.len());
+        for task in chunk {
+            let mut row = vec![tenant.as_str().into(), task.id().as_str().into()];
+            row.extend(TaskColumns::of(task)?.into_values());
+            rows.push(row);
+        }
+        if tx
+            .try_execute(
+                &insert("tasks", &TASK_COLUMN_NAMES, rows.len()),
+                &rows.concat(),
+            )?
+            .is_none()
+            && let Some(first) = chunk.first()
+        {
+            return Err(StoreError::Exists {
+                tenant: tenant.clone(),
+                task: first.id().clone(),
+            });
+        }
+        let owners: Vec<Vec<Value>> = chunk
+            .iter()
+            .flat_map(|task| {
+                owner_values(task).map(move |values| {
+                    let mut row = vec![tenant.as_str().into(), task.id().as_str().into()];
+                    row.extend(values);
+                    row
+                })
+            })
+            .collect();
+        for rows in owners.chunks(INSERT_ROWS) {
+            let columns = [
+                "tenant",
+                "task_id",
+                "owner_uid",
+                "owner_kind",
+                "owner_name",
+                "controller",
+            ];
+            tx.execute(&insert("task_owners", &columns, rows.len()), &rows.concat())?;
+        }
+    }
+    Ok(())
+}
+
+/// `INSERT INTO table (columns) VALUES (?1, ...), ...` for `rows` rows.
+fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
+    let mut sql = format!("INSERT INTO {table} ({}) VALUES ", columns.join(", "));
+    for row in 0..rows {
+        let first = row * columns.len() + 1;
+        let marks: Vec<String> = (first..first + columns.len())
+            .map(|n| format!("?{n}"))
+            .collect();
+        sql.push_str(if row == 0 { "(" } else { ", (" });
+        sql.push_str(&marks.join(", "));
+        sql.push(')');
+    }
+    Sql::built(sql)
+}
+
+/// Writes the task back if its stored version is still `version` (the compare-and-swap),
+/// then the attempt; a lost race, or a unique index that refuses the pair (a second running
+/// task in a slot, a runner place or an active attempt taken meanwhile), is
+/// [`StoreError::Conflict`] and the transaction must end.
+pub(crate) fn save(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    version: u64,
+    task: &Task,
+    attempt: AttemptWrite<'_>,
+) -> Result<(), StoreError> {
+    const UPDATE: Sql = Sql::new(
+        "UPDATE tasks SET uid = ?3, slot = ?4, phase = ?5, kind = ?6, priority = ?7, \
+         queued_ns = ?8, finished_ns = ?9, expires_ns = ?10, created_ns = ?11, updated_ns = ?12, \
+         resource_version = ?13, generation = ?14, attempt = ?15, doc = ?16 \
+         WHERE tenant = ?1 AND id = ?2 AND resource_version = ?17",
+    );
+    const INSERT_ATTEMPT: Sql = Sql::new(
+        "INSERT INTO attempts (tenant, task_id, attempt, runner_slot, runner, state, \
+         lease_expires_ns, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    );
+    const UPDATE_ATTEMPT: Sql = Sql::new(
+        "UPDATE attempts SET runner = ?4, state = ?5, lease_expires_ns = ?6, doc = ?7 \
+         WHERE tenant = ?1 AND task_id = ?2 AND attempt = ?3",
+    );
+    let conflict = |reason: &str| StoreError::Conflict {
+        tenant: tenant.clone(),
+        task: task.id().clone(),
+        reason: reason.to_owned(),
+    };
+    let mut params = vec![tenant.as_str().into(), task.id().as_str().into()];
+    params.extend(TaskColumns::of(task)?.into_values());
+    params.push(Value::Int(int("metadata.resourceVersion", version)?));
+    match tx.try_execute(&UPDATE, &params)? {
+        Some(1) => {}
+        Some(_) => {
+            return Err(conflict(&format!(
+                "the task is no longer at version {version}"
+            )));
+        }
+        None => return Err(conflict("another task of its slot is running")),
+    }
+    let key = |run: &TaskRun| -> [Value; 3] {
+        [
+            tenant.as_str().into(),
+            run.task_id().as_str().into(),
+            Value::Int(i64::from(run.attempt())),
+        ]
+    };
+    match attempt {
+        AttemptWrite::None => Ok(()),
+        AttemptWrite::Insert(run, runner_slot) => {
+            let mut params = key(run).to_vec();
+            params.push(Value::Int(runner_slot));
+            params.extend(attempt_values(run)?);
+            match tx.try_execute(&INSERT_ATTEMPT, &params)? {
+                Some(_) => Ok(()),
+                None => Err(conflict(
+                    "the runner's place or the task's attempt was taken",
+                )),
+            }
+        }
+        AttemptWrite::Update(run) => {
+            let mut params = key(run).to_vec();
+            params.extend(attempt_values(run)?);
+            tx.execute(&UPDATE_ATTEMPT, &params)?;
+            Ok(())
+        }
+    }
+}
+
+/// The store's error for a change the model refused: a stale lease is
+/// [`StoreError::Gone`]; a stale read (the caller's expected version, or a pair that no
+/// longer agrees) is [`StoreError::Conflict`], retryable; anything else is
+/// [`StoreError::Rejected`].
+pub(crate) fn refused(tenant: &TenantId, id: &TaskId, error: TaskError) -> StoreError {
+    let (tenant, task) = (tenant.clone(), id.clone());
+    match error {
+        TaskError::Conflict { .. } | TaskError::AttemptMismatch { .. } => StoreError::Conflict {
+            tenant,
+            task,
+            reason: error.to_string(),
+        },
+        error if error.kind() == ErrorKind::Gone => StoreError::Gone {
+            tenant,
+            task,
+            error: Box::new(error.into()),
+        },
+        error => StoreError::Rejected {
+            tenant,
+            task,
+            error: Box::new(error.into()),
+        },
+    }
+}

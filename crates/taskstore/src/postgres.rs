@@ -1,0 +1,220 @@
+//! `PostgresStore`: the engine for teams that outgrow one machine (and for
+//! PostgreSQL-compatible distributed engines).
+
+use std::collections::HashMap;
+
+use postgres::error::SqlState;
+use postgres::types::{ToSql, Type};
+use postgres::{Client, IsolationLevel, NoTls, Statement, Transaction};
+
+use crate::engine::Engine;
+use crate::error::StoreError;
+use crate::schema::{VERSION_TABLE, pending};
+use crate::tx::{Lock, Row, Sql, Tx, Value};
+
+/// Prepared statements kept per connection before the cache starts over.
+const STATEMENT_CACHE: usize = 256;
+
+/// The advisory lock key that serializes migrations of one database.
+const MIGRATION_LOCK: i64 = 0x7461_736b_7374_6f72; // "taskstor"
+
+/// The PostgreSQL engine: one connection, the same schema and the same code as
+/// [`SqliteStore`](crate::SqliteStore).
+///
+/// Write transactions run at `READ COMMITTED`: a write reads the task `FOR UPDATE` (the row
+/// is the transaction's until it ends) and writes it back with a compare-and-swap on its
+/// version; a claim reads the queue `FOR UPDATE SKIP LOCKED`, so concurrent claims take
+/// different tasks instead of waiting for each other. Reads run in a read-only
+/// `REPEATABLE READ` transaction (one snapshot for a whole listing). One value holds one
+/// connection: give each thread its own.
+pub struct PostgresStore {
+    client: Client,
+    statements: HashMap<(String, Lock), Statement>,
+}
+
+impl std::fmt::Debug for PostgresStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PostgresStore")
+            .field("statements", &self.statements.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl PostgresStore {
+    /// Connects to `url` (`postgresql://user@host:port/database`, or the key-value form)
+    /// without TLS, and brings the schema up to [`SCHEMA_VERSION`](crate::SCHEMA_VERSION)
+    /// (migrations of one database are serialized by an advisory lock).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::SchemaTooNew`] when a newer build wrote the database;
+    /// [`StoreError::Postgres`] when the server cannot be reached or the schema migrated.
+    pub fn connect(url: &str) -> Result<Self, StoreError> {
+        let client = Client::connect(url, NoTls).map_err(postgres)?;
+        let mut store = Self {
+            client,
+            statements: HashMap::new(),
+        };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Applies the migrations the database lacks, in one transaction.
+    fn migrate(&mut self) -> Result<(), StoreError> {
+        let mut tx = self.client.transaction().map_err(postgres)?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+            .map_err(postgres)?;
+        tx.batch_execute(VERSION_TABLE).map_err(postgres)?;
+        let found: Option<i64> = tx
+            .query_one("SELECT max(version) FROM schema_version", &[])
+            .and_then(|row| row.try_get(0))
+            .map_err(postgres)?;
+        for migration in pending(found.unwrap_or(0))? {
+            tx.batch_execute(migration.postgres).map_err(postgres)?;
+            tx.execute("DELETE FROM schema_version", &[])
+                .map_err(postgres)?;
+            tx.execute(
+                "INSERT INTO schema_version (version) VALUES ($1)",
+                &[&migration.version],
+            )
+            .map_err(postgres)?;
+        }
+        tx.commit().map_err(postgres)
+    }
+}
+
+impl Engine for PostgresStore {
+    fn read<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let Self { client, statements } = self;
+        let tx = client
+            .build_transaction()
+            .isolation_level(IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()
+            .map_err(postgres)?;
+        let mut tx = PostgresTx { tx, statements };
+        let value = f(&mut tx)?;
+        tx.tx.commit().map_err(postgres)?;
+        Ok(value)
+    }
+
+    fn write<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let Self { client, statements } = self;
+        let tx = client.transaction().map_err(postgres)?;
+        let mut tx = PostgresTx { tx, statements };
+        let value = f(&mut tx)?;
+        tx.tx.commit().map_err(postgres)?;
+        Ok(value)
+    }
+}
+
+/// A PostgreSQL transaction with the connection's statement cache; rolled back when
+/// dropped without a commit.
+struct PostgresTx<'c> {
+    tx: Transaction<'c>,
+    statements: &'c mut HashMap<(String, Lock), Statement>,
+}
+
+impl PostgresTx<'_> {
+    /// The prepared statement for `sql`: `?N` placeholders written `$N`, the lock clause
+    /// appended.
+    fn statement(&mut self, sql: &Sql) -> Result<Statement, StoreError> {
+        let key = (sql.text.clone().into_owned(), sql.lock);
+        if let Some(statement) = self.statements.get(&key) {
+            return Ok(statement.clone());
+        }
+        let text = format!("{}{}", sql.text.replace('?', "$"), sql.lock.clause());
+        let statement = self.tx.prepare(&text).map_err(postgres)?;
+        if self.statements.len() >= STATEMENT_CACHE {
+            self.statements.clear();
+        }
+        self.statements.insert(key, statement.clone());
+        Ok(statement)
+    }
+}
+
+/// A typed `NULL` for the integer columns (the only ones that hold `NULL`).
+const NULL: Option<i64> = None;
+
+fn bind(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    params
+        .iter()
+        .map(|value| -> &(dyn ToSql + Sync) {
+            match value {
+                Value::Null => &NULL,
+                Value::Int(value) => value,
+                Value::Text(text) => text,
+            }
+        })
+        .collect()
+}
+
+impl Tx for PostgresTx<'_> {
+    fn analyze(&mut self, table: &'static str) -> Result<(), StoreError> {
+        self.tx
+            .batch_execute(&format!("ANALYZE {table}"))
+            .map_err(postgres)
+    }
+
+    fn execute(&mut self, sql: &Sql, params: &[Value]) -> Result<u64, StoreError> {
+        let statement = self.statement(sql)?;
+        self.tx.execute(&statement, &bind(params)).map_err(postgres)
+    }
+
+    fn try_execute(&mut self, sql: &Sql, params: &[Value]) -> Result<Option<u64>, StoreError> {
+        let statement = self.statement(sql)?;
+        match self.tx.execute(&statement, &bind(params)) {
+            Ok(changed) => Ok(Some(changed)),
+            Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => Ok(None),
+            Err(error) => Err(postgres(error)),
+        }
+    }
+
+    fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError> {
+        let statement = self.statement(sql)?;
+        let rows = self.tx.query(&statement, &bind(params)).map_err(postgres)?;
+        rows.iter()
+            .map(|row| {
+                let mut values = Vec::with_capacity(row.len());
+                for (index, column) in row.columns().iter().enumerate() {
+                    let ty = column.type_();
+                    let value = if *ty == Type::INT8 {
+                        row.try_get::<_, Option<i64>>(index)
+                            .map(|value| value.map_or(Value::Null, Value::Int))
+                    } else if *ty == Type::INT4 {
+                        row.try_get::<_, Option<i32>>(index)
+                            .map(|value| value.map_or(Value::Null, |v| Value::Int(i64::from(v))))
+                    } else {
+                        row.try_get::<_, Option<String>>(index)
+                            .map(|value| value.map_or(Value::Null, Value::Text))
+                    };
+                    values.push(value.map_err(postgres)?);
+                }
+                Ok(Row(values))
+            })
+            .collect()
+    }
+}
+
+/// A PostgreSQL error; a serialization failure, a deadlock or a lock timeout is
+/// [`StoreError::Busy`] (retry).
+fn postgres(error: postgres::Error) -> StoreError {
+    match error.code() {
+        Some(code)
+            if *code == SqlState::T_R_SERIALIZATION_FAILURE
+                || *code == SqlState::T_R_DEADLOCK_DETECTED
+                || *code == SqlState::LOCK_NOT_AVAILABLE =>
+        {
+            StoreError::Busy {
+                reason: error.to_string(),
+            }
+        }
+        _ => StoreError::Postgres(error),
+    }
+}

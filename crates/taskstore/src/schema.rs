@@ -1,0 +1,272 @@
+//! The schema and its versioned migrations, one text per engine; a database records its
+//! version, and a build refuses one newer than it knows.
+//!
+//! The tables: `tasks` (the task as a JSON document plus the columns its indexes use),
+//! `task_owners` (a task's owner references, found by owner uid), `attempts` (one row per
+//! attempt, the current one active while the task runs),
+//! `log_lines` (keyed by `(attempt, sequence)`), `runners` (the fleet's records), and
+//! `actions` (schedule actions, version 2).
+//! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
+//!
+//! - one active attempt per task, and one active attempt per runner place
+//!   (`(runner, runner_slot)`, places `0..maxConcurrent`): partial unique indexes;
+//! - one running task per slot: a partial unique index;
+//! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`;
+//! - lease expiry over active attempts;
+//! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase;
+//! - a task's uid, unique in its tenant; a finished task's expiry (`finishedAt` plus
+//!   `ttlAfterFinishedMs`) for garbage collection; the tasks an owner owns, by its uid,
+//!   with at most one controller per task;
+//! - due actions `(tenant, due_ms, id)` over pending ones, and running ones by last update
+//!   (startup recovery).
+
+use crate::error::StoreError;
+
+/// The newest schema version this build knows.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// One migration: the version it brings the database to and its statements per engine.
+pub(crate) struct Migration {
+    pub(crate) version: i64,
+    pub(crate) sqlite: &'static str,
+    pub(crate) postgres: &'static str,
+}
+
+/// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        sqlite: V1_SQLITE,
+        postgres: V1_POSTGRES,
+    },
+    Migration {
+        version: 2,
+        sqlite: V2_SQLITE,
+        postgres: V2_POSTGRES,
+    },
+];
+
+/// The table that records the version.
+pub(crate) const VERSION_TABLE: &str =
+    "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)";
+
+/// Schema version 1 on SQLite (text compares with the `BINARY` collation, byte by byte).
+const V1_SQLITE: &str = "
+CREATE TABLE tasks (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    slot TEXT NOT NULL,
+    phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
+    kind TEXT NOT NULL,
+    priority INTEGER NOT NULL,
+    queued_ns INTEGER,
+    finished_ns INTEGER,
+    expires_ns INTEGER,
+    created_ns INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    resource_version INTEGER NOT NULL CHECK (resource_version >= 1),
+    generation INTEGER NOT NULL CHECK (generation BETWEEN 1 AND resource_version),
+    attempt INTEGER NOT NULL CHECK (attempt >= 0),
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id),
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL)),
+    CHECK ((phase IN ('pending', 'running')) = (finished_ns IS NULL)),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
+);
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
+CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
+CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
+CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
+CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+CREATE UNIQUE INDEX tasks_uid_uq ON tasks (tenant, uid);
+CREATE INDEX tasks_expires_idx ON tasks (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE task_owners (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    owner_uid TEXT NOT NULL,
+    owner_kind TEXT NOT NULL CHECK (owner_kind IN ('Flow', 'Schedule', 'Task')),
+    owner_name TEXT NOT NULL,
+    controller INTEGER NOT NULL CHECK (controller IN (0, 1)),
+    PRIMARY KEY (tenant, task_id, owner_uid),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE INDEX task_owners_owner_idx ON task_owners (tenant, owner_uid, task_id);
+CREATE UNIQUE INDEX task_owners_controller_uq ON task_owners (tenant, task_id) WHERE controller = 1;
+
+CREATE TABLE attempts (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL CHECK (attempt >= 1),
+    runner_slot INTEGER NOT NULL CHECK (runner_slot >= 0),
+    runner TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired')),
+    lease_expires_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE state IN ('leased', 'running', 'cancelling');
+
+CREATE TABLE log_lines (
+    tenant TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    sequence INTEGER NOT NULL CHECK (sequence >= 0),
+    stream TEXT NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+    line TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt, sequence),
+    FOREIGN KEY (tenant, task_id, attempt) REFERENCES attempts (tenant, task_id, attempt) ON DELETE CASCADE
+);
+
+CREATE TABLE runners (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'online' CHECK (state IN ('online', 'draining', 'offline')),
+    max_concurrent INTEGER NOT NULL DEFAULT 1 CHECK (max_concurrent >= 1),
+    last_seen_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+";
+
+/// Schema version 1 on PostgreSQL: the same tables, text in the `C` collation (byte order,
+/// as the model compares ids) and integers as `BIGINT`.
+const V1_POSTGRES: &str = r#"
+CREATE TABLE tasks (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    uid TEXT COLLATE "C" NOT NULL,
+    slot TEXT COLLATE "C" NOT NULL,
+    phase TEXT NOT NULL CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
+    kind TEXT NOT NULL,
+    priority BIGINT NOT NULL,
+    queued_ns BIGINT,
+    finished_ns BIGINT,
+    expires_ns BIGINT,
+    created_ns BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    resource_version BIGINT NOT NULL CHECK (resource_version >= 1),
+    generation BIGINT NOT NULL CHECK (generation BETWEEN 1 AND resource_version),
+    attempt BIGINT NOT NULL CHECK (attempt >= 0),
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id),
+    CHECK ((phase = 'pending') = (queued_ns IS NOT NULL)),
+    CHECK ((phase IN ('pending', 'running')) = (finished_ns IS NULL)),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
+);
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
+CREATE UNIQUE INDEX tasks_running_slot_uq ON tasks (tenant, slot) WHERE phase = 'running';
+CREATE INDEX tasks_created_idx ON tasks (tenant, created_ns, id);
+CREATE INDEX tasks_slot_created_idx ON tasks (tenant, slot, created_ns, id);
+CREATE INDEX tasks_phase_created_idx ON tasks (tenant, phase, created_ns, id);
+CREATE UNIQUE INDEX tasks_uid_uq ON tasks (tenant, uid);
+CREATE INDEX tasks_expires_idx ON tasks (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE task_owners (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    owner_uid TEXT COLLATE "C" NOT NULL,
+    owner_kind TEXT NOT NULL CHECK (owner_kind IN ('Flow', 'Schedule', 'Task')),
+    owner_name TEXT COLLATE "C" NOT NULL,
+    controller BIGINT NOT NULL CHECK (controller IN (0, 1)),
+    PRIMARY KEY (tenant, task_id, owner_uid),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE INDEX task_owners_owner_idx ON task_owners (tenant, owner_uid, task_id);
+CREATE UNIQUE INDEX task_owners_controller_uq ON task_owners (tenant, task_id) WHERE controller = 1;
+
+CREATE TABLE attempts (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    attempt BIGINT NOT NULL CHECK (attempt >= 1),
+    runner_slot BIGINT NOT NULL CHECK (runner_slot >= 0),
+    runner TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired')),
+    lease_expires_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt),
+    FOREIGN KEY (tenant, task_id) REFERENCES tasks (tenant, id) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE state IN ('leased', 'running', 'cancelling');
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE state IN ('leased', 'running', 'cancelling');
+
+CREATE TABLE log_lines (
+    tenant TEXT COLLATE "C" NOT NULL,
+    task_id TEXT COLLATE "C" NOT NULL,
+    attempt BIGINT NOT NULL,
+    sequence BIGINT NOT NULL CHECK (sequence >= 0),
+    stream TEXT NOT NULL CHECK (stream IN ('stdout', 'stderr')),
+    line TEXT NOT NULL,
+    logged_at TEXT NOT NULL,
+    PRIMARY KEY (tenant, task_id, attempt, sequence),
+    FOREIGN KEY (tenant, task_id, attempt) REFERENCES attempts (tenant, task_id, attempt) ON DELETE CASCADE
+);
+
+CREATE TABLE runners (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL DEFAULT 'online' CHECK (state IN ('online', 'draining', 'offline')),
+    max_concurrent BIGINT NOT NULL DEFAULT 1 CHECK (max_concurrent >= 1),
+    last_seen_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+"#;
+
+/// Schema version 2 on SQLite: schedule actions (a schedule's ticks and webhook deliveries),
+/// with the index a tick loop reads due actions on, `(tenant, due_ms, id)` over pending ones
+/// (the model's due rule is to the millisecond), and the one startup recovery reads running
+/// actions on.
+const V2_SQLITE: &str = "
+CREATE TABLE actions (
+    tenant TEXT NOT NULL,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'completed', 'failed')),
+    due_ms INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX actions_due_idx ON actions (tenant, due_ms, id) WHERE state = 'pending';
+CREATE INDEX actions_running_idx ON actions (updated_ns) WHERE state = 'running';
+";
+
+/// Schema version 2 on PostgreSQL: the same table.
+const V2_POSTGRES: &str = r#"
+CREATE TABLE actions (
+    tenant TEXT COLLATE "C" NOT NULL,
+    id TEXT COLLATE "C" NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('pending', 'running', 'completed', 'failed')),
+    due_ms BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, id)
+);
+CREATE INDEX actions_due_idx ON actions (tenant, due_ms, id) WHERE state = 'pending';
+CREATE INDEX actions_running_idx ON actions (updated_ns) WHERE state = 'running';
+"#;
+
+/// The migrations a database at version `found` (0 for an empty one) still needs, or
+/// [`StoreError::SchemaTooNew`] when it is newer than this build.
+pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
+    if found > SCHEMA_VERSION {
+        return Err(StoreError::SchemaTooNew {
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    let done = MIGRATIONS
+        .iter()
+        .take_while(|migration| migration.version <= found)
+        .count();
+    Ok(MIGRATIONS.get(done..).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,36 @@
+//! Which migrations a database of each version still needs.
+
+use super::{MIGRATIONS, SCHEMA_VERSION, pending};
+use crate::error::StoreError;
+
+#[test]
+fn migrations_run_in_order_up_to_the_newest_and_a_newer_database_is_refused() {
+    let versions: Vec<i64> = MIGRATIONS.iter().map(|m| m.version).collect();
+    assert_eq!(versions, (1..=SCHEMA_VERSION).collect::<Vec<_>>());
+    assert_eq!(pending(0).unwrap().len(), MIGRATIONS.len());
+    assert!(pending(SCHEMA_VERSION).unwrap().is_empty());
+    assert!(matches!(
+        pending(SCHEMA_VERSION + 1),
+        Err(StoreError::SchemaTooNew { found, supported: SCHEMA_VERSION }) if found == SCHEMA_VERSION + 1
+    ));
+}
+
+#[test]
+fn both_engines_create_the_same_tables_and_indexes() {
+    let names = |text: &str| -> Vec<String> {
+        text.split_whitespace()
+            .collect::<Vec<_>>()
+            .windows(3)
+            .filter(|w| w[0] == "TABLE" || w[0] == "INDEX")
+            .map(|w| w[1].to_owned())
+            .collect()
+    };
+    for migration in MIGRATIONS {
+        assert_eq!(
+            names(migration.sqlite),
+            names(migration.postgres),
+            "version {}",
+            migration.version
+        );
+    }
+}

@@ -1,0 +1,479 @@
+//! The `Store` trait, the one interface both engines implement, and the values its calls
+//! take and return.
+
+use chrono::{DateTime, Utc};
+use taskmodel::RandomSource;
+use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::schedule::Action;
+use taskmodel::selector::Labels;
+use taskmodel::task::attempt::LogKey;
+use taskmodel::task::{
+    Applied, AttemptResult, KindSet, LeaseId, Precondition, RestartDecision, Task, TaskRun,
+};
+
+use crate::error::StoreError;
+
+/// How many pending tasks one claim looks at, in queue order, before it answers that
+/// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
+/// slot is busy, are passed over). Bounds a claim's time and the rows it locks.
+pub const MAX_CLAIM_SCAN: usize = 1_000;
+
+/// The most log lines one [`Store::append_logs`] call takes (a runner's batch).
+pub const MAX_LOG_BATCH_LINES: usize = 100;
+
+/// The most bytes of one log line's text.
+pub const MAX_LOG_LINE_BYTES: usize = 8 * 1024;
+
+/// The most tasks one [`Store::import`] call stores.
+pub const MAX_IMPORT: usize = 10_000;
+
+/// The most attempts or log lines one read returns.
+pub const MAX_READ_PAGE: u32 = 1_000;
+
+/// A store of tasks, their attempts and their log lines, and schedule actions: the model on
+/// a real database.
+///
+/// Every write reads the task and its current attempt, asks the model for the change
+/// (`lease_attempt`, `start_attempt`, `report_result`...), and writes the pair back in one
+/// transaction with a compare-and-swap on the task's `resourceVersion`, so no acknowledged
+/// change is lost to a racing write (`docs/attempts.md`, "The store contract"). A call the
+/// model answers `Unchanged` (an idempotent repeat) writes nothing. A lost race is
+/// [`StoreError::Conflict`]; re-read and call again.
+///
+/// Every call is scoped to a tenant: a task of another tenant does not exist for it. Times
+/// are arguments (`now`), as in the model, so a test is reproducible; so is the random
+/// source a restart's backoff draws from.
+///
+/// Both engines, [`SqliteStore`](crate::SqliteStore) and
+/// [`PostgresStore`](crate::PostgresStore), implement it and pass the same conformance
+/// suite. One value holds one connection: give each thread its own.
+///
+/// ```no_run
+/// use chrono::{DateTime, TimeDelta};
+/// use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
+/// use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+/// use taskmodel::{Labels, SeededRandom};
+/// use taskstore::{ClaimRequest, SqliteStore, Store};
+///
+/// let mut store = SqliteStore::open("tasks.db")?;
+/// let tenant = TenantId::new("acme")?;
+/// let now = DateTime::from_timestamp(1_767_225_600, 0).ok_or("a time")?; // the caller's clock
+/// let kind = TaskKind::subprocess(SubprocessMode::command("/bin/true".into(), vec![])?, TaskEnv::empty(), None)?;
+/// let manifest = TaskManifest::named(TaskId::new("job-1")?, TaskSpec::builder("lane", kind, 1_000).build()?);
+/// // The caller mints the uid (a random UUID as a rule).
+/// let task = Task::create(manifest, tenant.clone(), Uid::from_u128(0x5eed), now)?;
+/// store.create(&tenant, &task, now)?;
+///
+/// let lease = LeaseId::new(1);
+/// let request = ClaimRequest::new(RunnerId::new("r-1")?, Labels::new(), KindSet::ALL, lease, now + TimeDelta::seconds(30));
+/// let claimed = store.claim(&tenant, &request, now)?.expect("a task is queued");
+/// store.start(&tenant, claimed.task.id(), lease, now)?;
+/// let done = AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
+/// store.report(&tenant, claimed.task.id(), lease, done, &mut SeededRandom::new(1), now)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Store {
+    /// Creates `task`, which must be new (Pending, no attempt yet), after its slot's
+    /// admission policy: a free slot admits it; a busy one drops it (`dropIfRunning`),
+    /// queues it (`queue`), or cancels the slot's unfinished tasks in the same transaction
+    /// and admits it (`replace`). An id or a uid already used in the tenant is
+    /// [`StoreError::Exists`]; a task of another tenant than `tenant` is
+    /// [`StoreError::TenantMismatch`].
+    fn create(
+        &mut self,
+        tenant: &TenantId,
+        task: &Task,
+        now: DateTime<Utc>,
+    ) -> Result<Admitted, StoreError>;
+
+    /// Stores new tasks (pending, never leased) in one transaction, as they are: a bulk load
+    /// or a restore, without the admission policy [`create`](Self::create) applies. At most
+    /// [`MAX_IMPORT`] a call, all of `tenant`; an id or a uid already used is
+    /// [`StoreError::Exists`] and nothing is stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
+    /// and listings walk their indexes at once.
+    fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
+
+    /// The task and its current attempt, or [`StoreError::NotFound`].
+    fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError>;
+
+    /// One page of the tasks that `query` selects in its tenant ([`TaskQuery::tenant`]), in
+    /// its order: a keyset page (`ORDER BY` and a row-value `WHERE` on an index, never an
+    /// offset) with the same continuation tokens as the model's reference evaluation.
+    fn list(&mut self, query: &TaskQuery) -> Result<TaskPage, StoreError>;
+
+    /// The task's attempts numbered after `after` (from the first when `None`), in order,
+    /// at most `limit` (1 to [`MAX_READ_PAGE`]).
+    fn attempts(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        after: Option<u32>,
+        limit: u32,
+    ) -> Result<Vec<TaskRun>, StoreError>;
+
+    /// Deletes a task that is not running, with its attempts, owner references and log
+    /// lines; only at the version and uid `expected` names, when it names them (a uid that
+    /// is not the task's is [`StoreError::Gone`]: the task the caller meant was deleted).
+    fn delete(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        expected: Precondition,
+    ) -> Result<(), StoreError>;
+
+    /// Leases the first task in queue order (`priority DESC, queuedAt, id`) that the
+    /// runner may take: due, a kind it supports, a runner selector its labels match, a
+    /// slot with no other task running; the runner must have a free place
+    /// (`maxConcurrent`). `None` when nothing is claimable (among the first
+    /// [`MAX_CLAIM_SCAN`] pending tasks). Concurrent claims take different tasks.
+    fn claim(
+        &mut self,
+        tenant: &TenantId,
+        request: &ClaimRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError>;
+
+    /// The runner starts its attempt (`start_attempt`).
+    fn start(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError>;
+
+    /// The runner extends its lease (`heartbeat_attempt`).
+    fn heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError>;
+
+    /// The runner reports how its attempt ended (`report_result`); the restart decision
+    /// draws from `rng`.
+    fn report(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError>;
+
+    /// Cancels the task: its active attempt goes to Cancelling (cancel intent wins), a
+    /// task waiting for a restart or never leased is canceled at once (`cancel_attempt`,
+    /// `cancel`). Only at the version and uid `expected` names, when it names them (a uid
+    /// that is not the task's is [`StoreError::Gone`]).
+    fn cancel(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change, StoreError>;
+
+    /// Ends at most `limit` attempts, of any tenant, whose lease expired at or before `now`
+    /// (`expire_attempt`, each in its own transaction), soonest expiry first.
+    fn reap(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Reaped>, StoreError>;
+
+    /// The tenant's tasks that name `owner` (a flow's, a schedule's or a task's uid) among
+    /// their owner references, in id order after `after` (from the first when `None`), at
+    /// most `limit` (1 to [`MAX_READ_PAGE`]): what a cascade reads.
+    fn owned(
+        &mut self,
+        tenant: &TenantId,
+        owner: Uid,
+        after: Option<&TaskId>,
+        limit: u32,
+    ) -> Result<Vec<Task>, StoreError>;
+
+    /// Finished tasks of any tenant whose `ttlAfterFinishedMs` ran out at or before `now`
+    /// (`finishedAt` plus the TTL), soonest first, at most `limit` (1 to
+    /// [`MAX_READ_PAGE`]): what garbage collection looks at. Deleting one with
+    /// [`delete`](Self::delete) and a [`Precondition`] naming its uid and version never
+    /// reaches a task created under its name since.
+    fn ttl_expired(&mut self, now: DateTime<Utc>, limit: u32) -> Result<Vec<Task>, StoreError>;
+
+    /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
+    /// An id already used in the tenant is [`StoreError::ActionExists`].
+    fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError>;
+
+    /// The action, or [`StoreError::ActionNotFound`].
+    fn action(&mut self, tenant: &TenantId, id: ActionId) -> Result<Action, StoreError>;
+
+    /// Fires the tenant's due actions: the pending ones due at or before `now` (to the
+    /// millisecond, as `Action::is_due`), in `(due, id)` order, at most `limit` (1 to
+    /// [`MAX_READ_PAGE`]), each moved to Running (`Action::start`) and committed before this
+    /// returns them, so the caller dispatches only what is written Running: a crash after
+    /// the commit never fires one twice. Concurrent callers fire different actions
+    /// (PostgreSQL skips rows another holds; SQLite writers queue).
+    fn fire_due(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        limit: u32,
+    ) -> Result<Vec<Action>, StoreError>;
+
+    /// Ends a running action: Completed with its result or Failed with a reason
+    /// (`Action::complete`, `Action::fail`). A completed recurring action's next one
+    /// (`Action::next_recurring`, under `next_id`, which the caller mints) is stored in the
+    /// same transaction. An action not running is [`StoreError::ActionRejected`].
+    fn finish_action(
+        &mut self,
+        tenant: &TenantId,
+        id: ActionId,
+        outcome: ActionOutcome,
+        next_id: ActionId,
+        now: DateTime<Utc>,
+    ) -> Result<FinishedAction, StoreError>;
+
+    /// Startup recovery: the running actions of every tenant last updated more than
+    /// `max_age_ms` before `now` (longer than any dispatch takes) become Failed
+    /// (`Action::recover`), at most `limit` (1 to [`MAX_READ_PAGE`]) in one transaction;
+    /// returns how many. Call again until it returns fewer than `limit`.
+    fn recover_actions(
+        &mut self,
+        now: DateTime<Utc>,
+        max_age_ms: u64,
+        limit: u32,
+    ) -> Result<usize, StoreError>;
+
+    /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
+    /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.
+    /// At most [`MAX_LOG_BATCH_LINES`] lines of at most [`MAX_LOG_LINE_BYTES`] each.
+    fn append_logs(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        lines: &[LogLine],
+        now: DateTime<Utc>,
+    ) -> Result<usize, StoreError>;
+
+    /// The task's log lines after `after` (from the first when `None`) in `(attempt,
+    /// sequence)` order, at most `limit` (1 to [`MAX_READ_PAGE`]).
+    fn logs(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        after: Option<LogKey>,
+        limit: u32,
+    ) -> Result<Vec<StoredLogLine>, StoreError>;
+}
+
+/// How a dispatched action ended.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ActionOutcome {
+    /// It completed with this result.
+    Completed(serde_json::Value),
+    /// It failed for this reason.
+    Failed(String),
+}
+
+/// What [`Store::finish_action`] stored: the ended action and, for a completed recurring
+/// one, the next.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FinishedAction {
+    /// The action, Completed or Failed.
+    pub action: Action,
+    /// The next action of its series, pending.
+    pub next: Option<Action>,
+}
+
+/// A task and its current attempt, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Stored {
+    /// The task.
+    pub task: Task,
+    /// Its current attempt; `None` before the first.
+    pub attempt: Option<TaskRun>,
+}
+
+/// What a write did: the task and its current attempt as stored after it, and whether the
+/// call changed them (`Unchanged` for an idempotent repeat, which writes nothing).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Change<T = ()> {
+    /// The task after the call.
+    pub task: Task,
+    /// Its current attempt after the call.
+    pub attempt: Option<TaskRun>,
+    /// Whether the call changed anything, with what it decided.
+    pub applied: Applied<T>,
+}
+
+/// What [`Store::create`] did with a new task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Admitted {
+    /// The task is stored, Pending.
+    Created {
+        /// The slot's unfinished tasks canceled to make room (`replace`).
+        replaced: Vec<TaskId>,
+    },
+    /// The slot is busy and the task's policy is `dropIfRunning`: nothing was stored.
+    Dropped {
+        /// The slot's task that holds it.
+        active: TaskId,
+    },
+}
+
+/// Who claims, and under which lease: the runner, its labels, the kinds it runs, how many
+/// attempts it runs at once, and the lease the control plane mints for the attempt.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ClaimRequest {
+    /// The runner.
+    pub runner: RunnerId,
+    /// Its labels, which a task's runner selector must match.
+    pub labels: Labels,
+    /// The task kinds it runs.
+    pub kinds: KindSet,
+    /// How many active attempts it may hold at once (`maxConcurrent`, at least 1).
+    pub max_concurrent: u32,
+    /// The new attempt's lease id, new within the task (a counter or 64 random bits).
+    pub lease: LeaseId,
+    /// When the lease expires unless a heartbeat extends it.
+    pub lease_expires_at: DateTime<Utc>,
+}
+
+impl ClaimRequest {
+    /// A request for a runner that runs one attempt at a time.
+    pub fn new(
+        runner: RunnerId,
+        labels: Labels,
+        kinds: KindSet,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            runner,
+            labels,
+            kinds,
+            max_concurrent: 1,
+            lease,
+            lease_expires_at,
+        }
+    }
+
+    /// The same request for a runner that runs `max_concurrent` attempts at once.
+    #[must_use]
+    pub fn with_max_concurrent(self, max_concurrent: u32) -> Self {
+        Self {
+            max_concurrent,
+            ..self
+        }
+    }
+}
+
+/// A claimed task: Running, with its new attempt, Leased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Claimed {
+    /// The task, Running.
+    pub task: Task,
+    /// The new attempt, Leased to the runner.
+    pub attempt: TaskRun,
+}
+
+/// An attempt [`Store::reap`] ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Reaped {
+    /// The tenant.
+    pub tenant: TenantId,
+    /// The task.
+    pub task: TaskId,
+    /// The attempt that expired.
+    pub attempt: u32,
+    /// What the task does next.
+    pub decision: RestartDecision,
+}
+
+/// Which output stream a log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LogStream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl LogStream {
+    /// `"stdout"` or `"stderr"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Stdout => "stdout",
+            Self::Stderr => "stderr",
+        }
+    }
+
+    /// The stream named `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "stdout" => Some(Self::Stdout),
+            "stderr" => Some(Self::Stderr),
+            _ => None,
+        }
+    }
+}
+
+/// A log line a runner sends: its sequence number within the attempt, its stream, its
+/// text and when it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LogLine {
+    /// The line's number within its attempt (increasing).
+    pub sequence: u64,
+    /// The stream.
+    pub stream: LogStream,
+    /// The text, at most [`MAX_LOG_LINE_BYTES`].
+    pub text: String,
+    /// When the runner wrote it.
+    pub at: DateTime<Utc>,
+}
+
+impl LogLine {
+    /// A line.
+    pub fn new(
+        sequence: u64,
+        stream: LogStream,
+        text: impl Into<String>,
+        at: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            sequence,
+            stream,
+            text: text.into(),
+            at,
+        }
+    }
+}
+
+/// A stored log line: its key `(attempt, sequence)` and the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoredLogLine {
+    /// The dedupe key.
+    pub key: LogKey,
+    /// The stream.
+    pub stream: LogStream,
+    /// The text.
+    pub text: String,
+    /// When the runner wrote it.
+    pub at: DateTime<Utc>,
+}

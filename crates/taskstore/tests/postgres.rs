@@ -1,0 +1,96 @@
+//! The conformance suite on PostgreSQL, against the server `TASKSTORE_POSTGRES_URL` names
+//! (`cargo xtask test` starts a throwaway one). Without it the tests fail when `CI` is
+//! set, and skip with a message otherwise.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "tests"
+)]
+
+mod suite;
+
+use postgres::{Client, NoTls};
+use suite::Backend;
+use taskstore::{PostgresStore, Store, StoreError};
+
+/// The variable that names the test server.
+const URL: &str = "TASKSTORE_POSTGRES_URL";
+
+struct Postgres {
+    /// The server's URL with this test's schema first on the search path.
+    url: String,
+}
+
+impl Backend for Postgres {
+    type Store = PostgresStore;
+    fn open(&self) -> PostgresStore {
+        PostgresStore::connect(&self.url).unwrap()
+    }
+}
+
+/// The server's URL, or `None` to skip (never under CI).
+fn server() -> Option<String> {
+    match std::env::var(URL) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!(
+                "{URL} is not set and CI is: the PostgreSQL tests must run (use `cargo xtask test`)"
+            )
+        }
+        _ => {
+            eprintln!(
+                "skipping the PostgreSQL tests: {URL} is not set (`cargo xtask test` starts a server and sets it)"
+            );
+            None
+        }
+    }
+}
+
+/// A fresh schema for one test: dropped if left from an earlier run, created, and put
+/// first on the search path of every connection the test opens.
+fn postgres(name: &str) -> Option<Postgres> {
+    let url = server()?;
+    let mut admin = Client::connect(&url, NoTls)
+        .unwrap_or_else(|error| panic!("{URL}={url} does not answer: {error}"));
+    let schema = format!("t_{name}");
+    admin
+        .batch_execute(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
+        .unwrap();
+    let separator = if url.contains('?') { '&' } else { '?' };
+    Some(Postgres {
+        url: format!("{url}{separator}options=-csearch_path%3D{schema}"),
+    })
+}
+
+conformance!(postgres);
+
+#[test]
+fn a_database_of_a_newer_schema_is_refused() {
+    let Some(backend) = postgres("newer_schema") else {
+        return;
+    };
+    drop(backend.open());
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    client
+        .execute("UPDATE schema_version SET version = version + 1", &[])
+        .unwrap();
+    let error = PostgresStore::connect(&backend.url).unwrap_err();
+    assert!(
+        matches!(error, StoreError::SchemaTooNew { found, supported } if found == supported + 1),
+        "{error}"
+    );
+    // A database at version 1 (before actions) gains version 2 on open and keeps its tasks.
+    let backend = postgres("version_1").unwrap();
+    let task = suite::task("a", suite::at(0));
+    let mut store = backend.open();
+    store.create(&suite::tenant(), &task, suite::at(0)).unwrap();
+    drop(store);
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    client
+        .batch_execute("DROP TABLE actions; UPDATE schema_version SET version = 1")
+        .unwrap();
+    suite::a_version_1_database_migrates_on_open(&mut backend.open(), &task);
+}

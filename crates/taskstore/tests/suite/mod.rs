@@ -1,0 +1,77 @@
+//! The conformance suite: every test here runs unchanged against both engines
+//! (`tests/sqlite.rs` and `tests/postgres.rs` instantiate it with `conformance!`). A test
+//! that needs concurrency opens one store per thread, each with its own connection.
+#![allow(
+    dead_code,
+    unreachable_pub,
+    reason = "a test module shared by each engine's test file, which uses what it needs"
+)]
+
+mod actions;
+mod fields;
+mod fixtures;
+mod races;
+mod retention;
+mod rules;
+mod scenarios;
+
+pub use actions::*;
+pub use fields::*;
+pub use fixtures::*;
+pub use races::*;
+pub use retention::*;
+pub use rules::*;
+pub use scenarios::*;
+
+/// Instantiates every conformance test for a backend factory
+/// `fn(test_name: &str) -> Option<B>` (`None` skips, for a missing optional server).
+#[macro_export]
+macro_rules! conformance {
+    ($backend:path) => {
+        $crate::conformance!(@tests $backend;
+            claims_each_task_exactly_once_with_16_workers,
+            a_runner_at_capacity_claims_nothing,
+            cancel_racing_result_converges_and_never_loses_the_cancel,
+            expiry_racing_a_late_result_never_resurrects,
+            duplicate_start_heartbeat_and_result_are_idempotent,
+            a_conflicting_result_is_a_conflict,
+            a_terminal_task_rejects_every_change,
+            queue_order_is_deterministic,
+            log_lines_deduplicate_by_attempt_and_sequence,
+            keyset_pages_return_each_lasting_task_once_under_churn,
+            pages_equal_the_reference_evaluation,
+            another_tenant_sees_nothing,
+            a_stale_lease_cannot_heartbeat_log_or_report,
+            lease_expiry_requeues_then_exhausts_at_the_retry_limit,
+            in_flight_cancel_goes_cancelling_then_canceled,
+            a_stale_expected_version_is_a_retryable_conflict,
+            one_task_runs_at_a_time_in_a_slot,
+            admission_drops_queues_and_replaces,
+            claims_follow_the_runner_selector_and_kinds,
+            a_restart_is_not_claimed_before_it_is_due,
+            attempt_history_lists_every_attempt,
+            delete_refuses_a_running_task_and_removes_the_rest,
+            import_stores_all_tasks_or_none,
+            every_task_written_reads_back_equal,
+            a_uid_mismatch_is_gone,
+            a_uid_is_taken_once_in_a_tenant,
+            a_task_of_another_tenant_is_refused,
+            owned_lists_an_owners_tasks_in_pages,
+            ttl_expired_lists_finished_tasks_past_their_ttl,
+            due_actions_fire_once_in_due_order,
+            concurrent_tick_loops_fire_each_action_once,
+            an_action_ends_once_and_a_completed_one_recurs,
+            startup_recovery_fails_only_stale_running_actions
+        );
+    };
+    (@tests $backend:path; $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                if let Some(backend) = $backend(stringify!($name)) {
+                    suite::$name(&backend);
+                }
+            }
+        )*
+    };
+}

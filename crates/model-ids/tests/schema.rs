@@ -45,3 +45,14 @@ fn ids_are_named_definitions() {
     assert_eq!(schema["items"]["$ref"], "#/$defs/Slot", "{schema}");
     assert_eq!(schema["$defs"]["Slot"]["maxLength"], 64, "{schema}");
 }
+
+#[test]
+fn error_codes_are_an_enum_of_their_wire_names() {
+    let schema = serde_json::to_value(schemars::schema_for!(model_ids::ErrorCode)).unwrap();
+    let names: Vec<&str> = model_ids::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(schema["type"], "string", "{schema}");
+    assert_eq!(schema["enum"], json!(names), "{schema}");
+}

@@ -53,6 +53,9 @@ const _: () = {
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();
+    send_sync::<crate::Runner>();
+    send_sync::<crate::Fleet>();
+    send_sync::<model_fleet::FleetError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

@@ -1,5 +1,6 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
+use model_fleet::FleetError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
@@ -50,6 +51,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A runner, a fleet operation, a claim, an access check, an API error or a log batch is
+    /// refused (layer 3, [`model_fleet`]).
+    #[error(transparent)]
+    Fleet(#[from] FleetError),
 }
 
 impl Error {
@@ -62,6 +67,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Fleet(err) => err.kind(),
         }
     }
 }

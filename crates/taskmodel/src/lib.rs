@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query.
+//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -22,6 +22,7 @@
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
 //! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -60,6 +61,8 @@ mod error;
 pub mod prelude;
 
 #[doc(inline)]
+pub use model_fleet as fleet;
+#[doc(inline)]
 pub use model_ids as ids;
 #[doc(inline)]
 pub use model_policy as policy;
@@ -73,6 +76,7 @@ pub use model_task as task;
 pub use schemars;
 
 pub use crate::error::{Error, Result};
+pub use model_fleet::{Fleet, Liveness, LivenessTtl, Runner, RunnerState};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{ids, policy, query, selector, task};
+use taskmodel::{fleet, ids, policy, query, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -96,6 +96,9 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<ids::ErrorCode>("ErrorCode");
+    check::<fleet::Runner>("Runner");
+    check::<fleet::RunnerState>("RunnerState");
 }
 
 #[test]

@@ -134,3 +134,12 @@ fn kinds_of_query_errors() {
     );
     assert_eq!(err.kind(), ErrorKind::Invalid);
 }
+
+#[test]
+fn kinds_of_fleet_errors() {
+    use model_fleet::{Fleet, LivenessTtl};
+    let mut fleet = Fleet::new(LivenessTtl::default());
+    let unknown = RunnerId::new("nobody").unwrap();
+    check(fleet.drain(&unknown).unwrap_err(), ErrorKind::NotFound);
+    check(LivenessTtl::from_ms(0).unwrap_err(), ErrorKind::Invalid);
+}

@@ -1,0 +1,130 @@
+//! `FleetError`, the one error type of this crate, and its classification.
+
+use chrono::{DateTime, Utc};
+use model_ids::{ErrorKind, RunnerId};
+
+use crate::runner::{MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, RunnerState};
+
+/// Why a runner, a fleet operation, a claim, an access check, an API error or a log batch
+/// was refused.
+///
+/// Messages are lowercase, name the field or the runner, and quote the input (shortened to
+/// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters when long).
+/// [`FleetError::kind`] gives the category a caller branches on.
+///
+/// ```
+/// use model_fleet::{FleetError, Runner};
+/// use model_ids::{ErrorKind, RunnerId};
+/// use model_task::KindSet;
+///
+/// let err = Runner::builder(RunnerId::new("eu-1")?, KindSet::ALL)
+///     .max_concurrent(0)
+///     .build()
+///     .unwrap_err();
+/// assert!(matches!(err, FleetError::CapacityOutOfRange { input: 0, .. }));
+/// assert_eq!(err.to_string(), "invalid maxConcurrent: 0 is out of range (1 to 1024)");
+/// assert_eq!(err.kind(), ErrorKind::Invalid);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FleetError {
+    /// A runner's `maxConcurrent` is 0 or above [`MAX_RUNNER_CAPACITY`].
+    #[error("invalid maxConcurrent: {input} is out of range (1 to {MAX_RUNNER_CAPACITY})")]
+    #[non_exhaustive]
+    CapacityOutOfRange {
+        /// The capacity as given.
+        input: u64,
+    },
+
+    /// A liveness TTL of 0 or above [`MAX_LIVENESS_TTL_MS`].
+    #[error("invalid liveness ttl: {input} ms is out of range (1 to {MAX_LIVENESS_TTL_MS})")]
+    #[non_exhaustive]
+    TtlOutOfRange {
+        /// The TTL as given, in milliseconds.
+        input: u64,
+    },
+
+    /// An operation names a runner that is not registered.
+    #[error("runner \"{runner}\" is not registered")]
+    #[non_exhaustive]
+    UnknownRunner {
+        /// The runner.
+        runner: RunnerId,
+    },
+
+    /// A runner registers while its previous record is online or draining, and alive.
+    #[error("runner \"{runner}\" is already registered and {state}")]
+    #[non_exhaustive]
+    AlreadyRegistered {
+        /// The runner.
+        runner: RunnerId,
+        /// The state of its record.
+        state: RunnerState,
+    },
+
+    /// An offline runner heartbeats, drains or resumes: it must register again.
+    #[error("{operation} of runner \"{runner}\": the runner is offline and must register again")]
+    #[non_exhaustive]
+    RunnerOffline {
+        /// The runner.
+        runner: RunnerId,
+        /// `heartbeat`, `drain` or `resume`.
+        operation: &'static str,
+    },
+
+    /// A runner that is still alive is not marked offline.
+    #[error(
+        "runner \"{runner}\" is alive (last seen at {}, liveness ttl {ttl_ms} ms) and is not marked offline",
+        last_seen_at.map_or_else(|| "never".to_owned(), crate::runner::rfc3339)
+    )]
+    #[non_exhaustive]
+    RunnerAlive {
+        /// The runner.
+        runner: RunnerId,
+        /// When it was last seen.
+        last_seen_at: Option<DateTime<Utc>>,
+        /// The liveness TTL.
+        ttl_ms: u64,
+    },
+
+    /// A fleet is full: a new runner past [`MAX_RUNNERS`](model_selector::MAX_RUNNERS).
+    #[error("too many runners: the limit is {max}")]
+    #[non_exhaustive]
+    TooManyRunners {
+        /// The limit.
+        max: usize,
+    },
+}
+
+impl FleetError {
+    /// The category of this error: [`ErrorKind::Invalid`] for input to fix,
+    /// [`ErrorKind::NotFound`] for an unknown runner, [`ErrorKind::Conflict`] for a second
+    /// registration, [`ErrorKind::Gone`] for an offline runner (it registers again), and
+    /// [`ErrorKind::InvalidTransition`] for marking an alive runner offline.
+    ///
+    /// ```
+    /// use model_fleet::{Fleet, LivenessTtl};
+    /// use model_ids::{ErrorKind, RunnerId};
+    ///
+    /// let mut fleet = Fleet::new(LivenessTtl::default());
+    /// let err = fleet.drain(&RunnerId::new("nobody")?).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::NotFound);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            FleetError::CapacityOutOfRange { .. }
+            | FleetError::TtlOutOfRange { .. }
+            | FleetError::TooManyRunners { .. } => ErrorKind::Invalid,
+            FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
+            FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,
+            FleetError::RunnerOffline { .. } => ErrorKind::Gone,
+            FleetError::RunnerAlive { .. } => ErrorKind::InvalidTransition,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

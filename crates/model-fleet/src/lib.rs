@@ -1,0 +1,33 @@
+//! Runners and the work they take: runner records and liveness, queue order, claims,
+//! tenancy contexts and access checks, the API error envelope, and log batches.
+//!
+//! Layer 3. Depends on: model-ids, model-policy, model-selector, model-task.
+//!
+//! Architecture invariant: no I/O, no clock, no randomness; every decision takes `now`,
+//! and a store applies what this crate decides.
+//!
+//! Read first: [`Runner`] (a runner's record and the operations that change it) and
+//! [`Fleet`] (the runners of a control plane by id).
+//!
+//! | concept | what it holds |
+//! | --- | --- |
+//! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
+//! | error | [`FleetError`], classified by [`FleetError::kind`] |
+//!
+//! Every wire type is camelCase JSON read through a raw twin that checks it, with an
+//! example in `docs/wire-format.md`; with the `schema` feature each implements
+//! `schemars::JsonSchema`.
+#![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
+mod error;
+mod runner;
+#[cfg(feature = "schema")]
+mod schema;
+
+pub use crate::{
+    error::FleetError,
+    runner::{
+        DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,
+        MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Runner, RunnerBuilder, RunnerState,
+        RunnerUnavailable,
+    },
+};

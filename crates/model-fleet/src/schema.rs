@@ -1,0 +1,92 @@
+//! JSON Schema (feature `schema`) for this crate's wire types, written by hand from the raw
+//! twins that parsing goes through and the limits it enforces.
+//!
+//! What only parsing checks: the rules of the lower layers their own schemas leave out
+//! (label keys and values in full).
+
+use std::borrow::Cow;
+
+use chrono::{DateTime, Utc};
+use model_ids::RunnerId;
+use model_selector::Labels;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+
+use crate::runner::{MAX_RUNNER_CAPACITY, Runner, RunnerState};
+
+/// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
+macro_rules! schema {
+    ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
+        impl JsonSchema for $ty {
+            fn schema_name() -> Cow<'static, str> {
+                $name.into()
+            }
+
+            fn schema_id() -> Cow<'static, str> {
+                concat!("model_fleet::", $name).into()
+            }
+
+            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
+                $body
+            }
+        }
+    };
+}
+
+/// An RFC 3339 time with a description.
+fn time(generator: &mut SchemaGenerator, description: &str) -> Schema {
+    let mut schema = generator.subschema_for::<DateTime<Utc>>();
+    schema.insert("description".into(), description.into());
+    schema
+}
+
+/// The task kinds a runner runs: an array of kind names.
+fn kinds() -> Schema {
+    json_schema!({
+        "description": "The task kinds the runner runs, by name; repeats are ignored.",
+        "type": "array",
+        "items": { "enum": ["subprocess", "container", "wasm"] },
+    })
+}
+
+schema!(RunnerState, "RunnerState", |_generator| {
+    let names: Vec<&str> = RunnerState::ALL.iter().map(|s| s.as_str()).collect();
+    json_schema!({
+        "description": "Whether a runner takes new work: online, draining (finishes what it \
+            holds, takes nothing new) or offline (registers again before it takes work).",
+        "type": "string",
+        "enum": names,
+    })
+});
+
+schema!(Runner, "Runner", |generator| {
+    let id = generator.subschema_for::<RunnerId>();
+    let labels = generator.subschema_for::<Labels>();
+    let state = generator.subschema_for::<RunnerState>();
+    let last_seen = time(
+        generator,
+        "When the runner was last seen (registered or heartbeated); absent when never.",
+    );
+    json_schema!({
+        "description": "A runner as a control plane records it. Liveness is derived from \
+            lastSeenAt, a TTL and the time, never stored.",
+        "type": "object",
+        "required": ["id", "kinds"],
+        "properties": {
+            "id": id,
+            "labels": labels,
+            "kinds": kinds(),
+            "maxConcurrent": {
+                "description": "The most attempts the runner runs at once (default 1).",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_RUNNER_CAPACITY,
+            },
+            "state": state,
+            "lastSeenAt": last_seen,
+        },
+        "additionalProperties": false,
+    })
+});
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,128 @@
+//! Every `<!-- wire(fleet): Type -->` example in `docs/wire-format.md` parses as the type it
+//! names (or is rejected when the marker says so), and accepted examples survive a round
+//! trip.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
+
+use std::path::Path;
+
+use model_fleet::Runner;
+use serde::{Serialize, de::DeserializeOwned};
+
+/// One marked example: type name, whether it must be rejected, the JSON, its line.
+struct Example {
+    type_name: String,
+    rejected: bool,
+    json: String,
+    line: usize,
+}
+
+/// The `<!-- wire(fleet): Type [rejected] -->` markers and the ```json block after each.
+fn examples(markdown: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut lines = markdown.lines().enumerate();
+    while let Some((index, line)) = lines.next() {
+        let Some(marker) = line
+            .trim()
+            .strip_prefix("<!-- wire(fleet):")
+            .and_then(|m| m.strip_suffix("-->"))
+        else {
+            continue;
+        };
+        let words: Vec<&str> = marker.split_whitespace().collect();
+        let (type_name, rejected) = match words[..] {
+            [name] => (name, false),
+            [name, "rejected"] => (name, true),
+            _ => panic!("line {}: unexpected marker {line:?}", index + 1),
+        };
+        assert_eq!(
+            lines.next().map(|(_, l)| l.trim()),
+            Some("```json"),
+            "line {}: marker not followed by a json block",
+            index + 1
+        );
+        let json: Vec<&str> = lines
+            .by_ref()
+            .map(|(_, l)| l)
+            .take_while(|l| l.trim() != "```")
+            .collect();
+        found.push(Example {
+            type_name: type_name.to_owned(),
+            rejected,
+            json: json.join("\n"),
+            line: index + 1,
+        });
+    }
+    found
+}
+
+fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
+    let parsed = serde_json::from_str::<T>(&ex.json);
+    if ex.rejected {
+        assert!(
+            parsed.is_err(),
+            "line {}: {} example should be rejected",
+            ex.line,
+            ex.type_name
+        );
+        return;
+    }
+    let value =
+        parsed.unwrap_or_else(|e| panic!("line {}: {} example: {e}", ex.line, ex.type_name));
+    let again: T = serde_json::from_str(&serde_json::to_string(&value).unwrap()).unwrap();
+    assert_eq!(again, value, "line {}: round trip", ex.line);
+}
+
+fn markdown() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
+    std::fs::read_to_string(&path).expect("docs/wire-format.md")
+}
+
+/// The types with at least one accepted and one rejected example.
+const REQUIRED: &[&str] = &["Runner"];
+
+#[test]
+fn every_fleet_example_parses_as_marked() {
+    let examples = examples(&markdown());
+    let mut seen = std::collections::BTreeSet::new();
+    for ex in &examples {
+        match ex.type_name.as_str() {
+            "Runner" => check::<Runner>(ex),
+            other => panic!("line {}: unknown wire type {other:?}", ex.line),
+        }
+        seen.insert((ex.type_name.as_str(), ex.rejected));
+    }
+    for required in REQUIRED {
+        assert!(
+            seen.contains(&(required, false)),
+            "no accepted {required} example"
+        );
+        assert!(
+            seen.contains(&(required, true)),
+            "no rejected {required} example"
+        );
+    }
+}
+
+#[test]
+fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
+    let errors: Vec<String> = examples(&markdown())
+        .into_iter()
+        .filter(|e| e.rejected)
+        .map(|e| match e.type_name.as_str() {
+            "Runner" => serde_json::from_str::<Runner>(&e.json)
+                .unwrap_err()
+                .to_string(),
+            other => panic!("line {}: unknown wire type {other:?}", e.line),
+        })
+        .collect();
+    let want = ["invalid maxConcurrent: 0 is out of range (1 to 1024)"];
+    assert_eq!(errors.len(), want.len(), "{errors:?}");
+    for (error, want) in errors.iter().zip(want) {
+        assert!(error.starts_with(want), "{error}");
+    }
+}

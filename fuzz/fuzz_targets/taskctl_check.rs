@@ -3,18 +3,22 @@
 //! The target calls taskctl's library (`check_document`), the code the binary runs. Its
 //! report must agree with the library it diagnoses: no problem exactly when the document
 //! parses (and, for a spec, passes `validate`), a syntax error with its line and column
-//! exactly when the text is not JSON, the shape that a task's keys give, and a message for
-//! every problem.
+//! exactly when the text is not JSON, the shape that a schedule's or a task's keys give, and
+//! a message for every problem.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use taskctl::{Shape, check_document};
+use taskmodel::schedule::Schedule;
 use taskmodel::task::{Task, TaskSpec};
 
 /// The keys that make a document a task (docs/taskctl.md).
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+
+/// The key that makes a document a schedule, before the task keys (docs/taskctl.md).
+const SCHEDULE_KEY: &str = "trigger";
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
@@ -40,10 +44,12 @@ fuzz_target!(|data: &[u8]| {
     }
     // A value nested deeper than serde_json's recursion limit is JSON but no `Value`.
     if let Ok(value) = serde_json::from_str::<Value>(text) {
-        let is_task = value
-            .as_object()
-            .is_some_and(|o| TASK_KEYS.iter().any(|k| o.contains_key(*k)));
-        let shape = if is_task {
+        let object = value.as_object();
+        let is_schedule = object.is_some_and(|o| o.contains_key(SCHEDULE_KEY));
+        let is_task = object.is_some_and(|o| TASK_KEYS.iter().any(|k| o.contains_key(*k)));
+        let shape = if is_schedule {
+            Shape::Schedule
+        } else if is_task {
             Shape::Task
         } else {
             Shape::TaskSpec
@@ -52,6 +58,7 @@ fuzz_target!(|data: &[u8]| {
     }
     let library_ok = match checked.shape {
         Some(Shape::Task) => serde_json::from_str::<Task>(text).is_ok(),
+        Some(Shape::Schedule) => serde_json::from_str::<Schedule>(text).is_ok(),
         Some(Shape::TaskSpec) => {
             serde_json::from_str::<TaskSpec>(text).is_ok_and(|spec| spec.validate().is_ok())
         }

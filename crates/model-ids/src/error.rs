@@ -72,6 +72,20 @@ pub enum IdError {
         input: String,
     },
 
+    /// An input of a fixed-length kind ([`IdKind::ActionId`]) that is not that length.
+    #[error("invalid {kind} {input:?}: wrong length ({len} bytes, expected {expected})")]
+    #[non_exhaustive]
+    WrongLength {
+        /// The kind of identifier checked.
+        kind: IdKind,
+        /// The input, shortened if long.
+        input: String,
+        /// The length of the input in bytes.
+        len: usize,
+        /// The one length the kind allows, in bytes.
+        expected: usize,
+    },
+
     /// A base-36 slug whose value does not fit in a `u64`.
     #[error("invalid {kind} {input:?}: out of range (maximum {max})", max = crate::id::BASE36_U64_MAX)]
     #[non_exhaustive]
@@ -92,6 +106,7 @@ impl IdError {
             | IdError::TooLong { .. }
             | IdError::InvalidChar { .. }
             | IdError::Reserved { .. }
+            | IdError::WrongLength { .. }
             | IdError::Overflow { .. } => ErrorKind::Invalid,
         }
     }
@@ -103,6 +118,7 @@ impl IdError {
             | IdError::TooLong { kind, .. }
             | IdError::InvalidChar { kind, .. }
             | IdError::Reserved { kind, .. }
+            | IdError::WrongLength { kind, .. }
             | IdError::Overflow { kind, .. } => *kind,
         }
     }
@@ -115,6 +131,7 @@ impl IdError {
             IdError::TooLong { input, .. }
             | IdError::InvalidChar { input, .. }
             | IdError::Reserved { input, .. }
+            | IdError::WrongLength { input, .. }
             | IdError::Overflow { input, .. } => input,
         }
     }
@@ -151,6 +168,15 @@ impl IdError {
         IdError::Reserved {
             kind,
             input: shorten(input),
+        }
+    }
+
+    pub(crate) fn wrong_length(kind: IdKind, input: &str, expected: usize) -> Self {
+        IdError::WrongLength {
+            kind,
+            input: shorten(input),
+            len: input.len(),
+            expected,
         }
     }
 

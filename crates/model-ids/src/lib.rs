@@ -1,4 +1,4 @@
-//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`), their length limits, base-36 slugs, and the helpers every layer shares.
+//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId`), their length limits, base-36 slugs, and the helpers every layer shares.
 //!
 //! Layer 0. Depends on: nothing.
 //!
@@ -19,6 +19,9 @@
 //!
 //! To check a string without building a value, use `TaskId::validate(s)` (and the same
 //! on each type) or [`IdKind::validate`] when the kind is only known at run time.
+//!
+//! [`ActionId`] is different: 16 bytes ([`ACTION_ID_LEN`]), `Copy`, written as 32 hex digits
+//! ([`ACTION_ID_HEX_LEN`]), so that an action's storage key can hold it as bytes.
 //!
 //! # Base-36 slugs
 //!
@@ -73,10 +76,10 @@ pub use crate::{
     error::IdError,
     error_kind::{ErrorCode, ErrorKind},
     id::{
-        AGENT_ID_MAX_LEN, AgentId, BASE36_MAX_LEN, Base36, FLOW_ID_MAX_LEN, FlowId, IdKind,
-        JOB_NAME_MAX_LEN, JobName, RUNNER_ID_MAX_LEN, RunnerId, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN,
-        ScheduleId, Slot, TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN, TaskId, TenantId, decode_base36,
-        encode_base36,
+        ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, ActionId, AgentId, BASE36_MAX_LEN,
+        Base36, FLOW_ID_MAX_LEN, FlowId, IdKind, JOB_NAME_MAX_LEN, JobName, RUNNER_ID_MAX_LEN,
+        RunnerId, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, ScheduleId, Slot, TASK_ID_MAX_LEN,
+        TENANT_ID_MAX_LEN, TaskId, TenantId, decode_base36, encode_base36,
     },
     text::ERROR_INPUT_MAX_CHARS,
 };

@@ -153,3 +153,29 @@ fn slug_exact_pairs_and_overflow() {
         })
     ));
 }
+
+proptest! {
+    #[test]
+    fn action_id_text_and_json_round_trip(bytes in any::<[u8; 16]>()) {
+        let id = model_ids::ActionId::from_bytes(bytes);
+        let text = id.to_string();
+        prop_assert_eq!(text.len(), model_ids::ACTION_ID_HEX_LEN);
+        prop_assert_eq!(text.parse::<model_ids::ActionId>().unwrap(), id);
+        prop_assert_eq!(text.to_uppercase().parse::<model_ids::ActionId>().unwrap(), id);
+        let json = serde_json::to_string(&id).unwrap();
+        prop_assert_eq!(serde_json::from_str::<model_ids::ActionId>(&json).unwrap(), id);
+        prop_assert_eq!(model_ids::ActionId::from_u128(id.to_u128()), id);
+    }
+
+    #[test]
+    fn action_id_order_is_byte_order(a in any::<[u8; 16]>(), b in any::<[u8; 16]>()) {
+        let (x, y) = (model_ids::ActionId::from_bytes(a), model_ids::ActionId::from_bytes(b));
+        prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+        prop_assert_eq!(x.to_string().cmp(&y.to_string()), a.cmp(&b));
+    }
+
+    #[test]
+    fn action_id_parse_never_panics(input in "\\PC{0,40}|[0-9a-fA-Fg]{30,34}") {
+        let _ = input.parse::<model_ids::ActionId>();
+    }
+}

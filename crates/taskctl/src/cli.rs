@@ -8,8 +8,8 @@ use taskmodel::JitterPolicy;
 /// The largest `--retries` that `taskctl backoff` prints.
 pub(crate) const MAX_SCHEDULE_RETRIES: u32 = 10_000;
 
-/// taskctl: check task specs and tasks, explain selectors and routing, print retry schedules
-/// and JSON Schema.
+/// taskctl: check task specs, tasks and schedules, explain selectors and routing, print retry
+/// schedules, fire times and JSON Schema.
 ///
 /// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments, an unreadable file, or
 /// output that cannot be written).
@@ -53,6 +53,8 @@ pub(crate) enum Command {
     Selector(SelectorArgs),
     /// Print the JSON Schema of a wire type, or list the wire types.
     Schema(SchemaArgs),
+    /// Schedules: the next fire times of a schedule or a cron expression.
+    Schedule(ScheduleArgs),
 }
 
 /// Arguments of `taskctl check`.
@@ -109,6 +111,49 @@ pub(crate) struct SelectorArgs {
     /// Labels to match against, as k=v,k=v.
     #[arg(long, value_name = "K=V,...", allow_hyphen_values = true)]
     pub(crate) labels: Option<String>,
+}
+
+/// Arguments of `taskctl schedule`.
+#[derive(Debug, Args)]
+pub(crate) struct ScheduleArgs {
+    /// The schedule subcommand.
+    #[command(subcommand)]
+    pub(crate) command: ScheduleCommand,
+}
+
+/// The subcommands of `taskctl schedule`.
+#[derive(Debug, Subcommand)]
+pub(crate) enum ScheduleCommand {
+    /// Print the next fire times, in UTC and in the schedule's time zone (RFC 3339).
+    ///
+    /// Give a schedule (a JSON file, or - for stdin) or a cron expression with --cron.
+    /// Exit 0 with the times (none when the schedule never fires again), 1 when the schedule
+    /// or expression is invalid.
+    Next(NextArgs),
+}
+
+/// Arguments of `taskctl schedule next`.
+#[derive(Debug, Args)]
+pub(crate) struct NextArgs {
+    /// The schedule (a JSON file, or - for stdin).
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "cron",
+        conflicts_with = "cron"
+    )]
+    pub(crate) file: Option<PathBuf>,
+    /// A cron expression instead of a schedule: five fields, six with seconds, or a nickname.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    pub(crate) cron: Option<String>,
+    /// The IANA time zone of --cron (default UTC).
+    #[arg(long, value_name = "ZONE", requires = "cron")]
+    pub(crate) time_zone: Option<String>,
+    /// Times after this one (RFC 3339); the current time when absent.
+    #[arg(long, value_name = "TIME")]
+    pub(crate) from: Option<String>,
+    /// How many fire times to print.
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=i64::try_from(taskmodel::schedule::MAX_NEXT_FIRE_TIMES).unwrap_or(1000)))]
+    pub(crate) count: u16,
 }
 
 /// Arguments of `taskctl schema`.

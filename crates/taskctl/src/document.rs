@@ -4,16 +4,24 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use taskmodel::Slot;
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
+use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
 
 use crate::diagnose::{
-    Field, Problem, has_any_field, parse_fields, parse_json, parse_text, task_problem,
+    Field, Problem, has_any_field, parse_fields, parse_json, parse_text, plain_wire, task_problem,
 };
 
 /// The keys that make a document a whole task rather than a spec.
 const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+
+/// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
+/// first).
+const SCHEDULE_KEYS: [&str; 1] = ["trigger"];
+
+// Every rule of a schedule comes back from serde, each message naming its field path.
+plain_wire!(Schedule);
 
 /// What a document is, told by its shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -23,13 +31,18 @@ pub enum Shape {
     TaskSpec,
     /// A whole task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A schedule: a trigger and a task template, the template held to the submit-boundary
+    /// rules.
+    Schedule,
 }
 
 impl Shape {
-    /// A task has `metadata`, `spec` and `status`; a document with any of them is taken for a
-    /// task (and told what it lacks), anything else for a spec.
+    /// A schedule has a `trigger`; a task has `metadata`, `spec` and `status`, and a document
+    /// with any of them is taken for a task (and told what it lacks); anything else is a spec.
     fn of(value: &RawValue) -> Self {
-        if has_any_field(value, &TASK_KEYS) {
+        if has_any_field(value, &SCHEDULE_KEYS) {
+            Self::Schedule
+        } else if has_any_field(value, &TASK_KEYS) {
             Self::Task
         } else {
             Self::TaskSpec
@@ -41,6 +54,7 @@ impl Shape {
         match self {
             Self::TaskSpec => "task spec",
             Self::Task => "task",
+            Self::Schedule => "schedule",
         }
     }
 }
@@ -65,8 +79,8 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `metadata`, `spec` or `status` is a [`Task`]; anything else is a
-/// [`TaskSpec`], held to the submit-boundary rules. The diagnosis holds no more than a few
+/// A document with `trigger` is a [`Schedule`]; one with `metadata`, `spec` or `status` is a
+/// [`Task`]; anything else is a [`TaskSpec`], held to the submit-boundary rules. The diagnosis holds no more than a few
 /// times the text (docs/limits.md).
 ///
 /// ```
@@ -104,6 +118,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
 }
@@ -113,6 +128,7 @@ fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
 }
@@ -141,6 +157,14 @@ const TASK_FIELDS: &[Field] = &[
     },
     Field::of::<Option<Parsed<TaskStatus>>>("status"),
 ];
+
+/// The fields of a schedule checked on their own: the template, field by field and against
+/// the submit boundary (its problems' paths start with `spec`). The schedule's other rules
+/// come from parsing the whole, each error naming its field (`trigger.cron: ...`).
+const SCHEDULE_FIELDS: &[Field] = &[Field {
+    name: "spec",
+    check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+}];
 
 /// Parses a spec, reporting every bad field.
 fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {

@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use serde::Serialize;
 use taskmodel::selector::RequirementFailure;
 
+use crate::diagnose::Problem;
+
 /// Why a command could not do its job (exit code 2).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum CommandError {
@@ -24,6 +26,19 @@ pub(crate) enum CommandError {
 pub(crate) fn write_json(out: &mut dyn Write, value: &impl Serialize) -> Result<(), CommandError> {
     serde_json::to_writer_pretty(&mut *out, value).map_err(io::Error::from)?;
     writeln!(out)?;
+    Ok(())
+}
+
+/// Writes one problem of the input `name` on a line: `NAME:LINE:COLUMN: MESSAGE` for a syntax
+/// error, `NAME: PATH: MESSAGE` for a field, `NAME: MESSAGE` for the whole document.
+pub(crate) fn write_problem(out: &mut dyn Write, name: &str, problem: &Problem) -> io::Result<()> {
+    match (problem.line, problem.column, problem.path.as_str()) {
+        (Some(line), Some(column), _) => {
+            writeln!(out, "{name}:{line}:{column}: {}", problem.message)?
+        }
+        (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
+        (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
+    }
     Ok(())
 }
 

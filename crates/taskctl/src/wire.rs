@@ -2,6 +2,7 @@
 
 use clap::builder::PossibleValuesParser;
 use taskmodel::query::TaskQuery;
+use taskmodel::schedule::{Action, Schedule, Trigger};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
@@ -149,6 +150,21 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "TaskQuery",
         about: "a task listing's filters, order and page (JSON form)",
         schema: schema_of::<TaskQuery>,
+    },
+    WireType {
+        name: "Schedule",
+        about: "a task template fired by a trigger (cron, interval or once)",
+        schema: schema_of::<Schedule>,
+    },
+    WireType {
+        name: "Trigger",
+        about: "when a schedule fires: cron in a time zone, everyMs, or at",
+        schema: schema_of::<Trigger>,
+    },
+    WireType {
+        name: "Action",
+        about: "one firing (a scheduled tick or a webhook delivery) and its status",
+        schema: schema_of::<Action>,
     },
 ];
 

@@ -106,6 +106,9 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
+        "Schedule" => parse::<taskmodel::schedule::Schedule>(json),
+        "Trigger" => parse::<taskmodel::schedule::Trigger>(json),
+        "Action" => parse::<taskmodel::schedule::Action>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -211,6 +214,9 @@ fn every_example_file_validates_against_its_schema() {
         } else if name.starts_with("task") {
             both_accept("Task", &json, &what);
             "task"
+        } else if name.starts_with("schedule-") {
+            both_accept("Schedule", &json, &what);
+            "schedule"
         } else if name.starts_with("invalid-spec") {
             parser_rejects("TaskSpec", &json, Schema::Rejects, &what);
             "invalid spec"
@@ -229,7 +235,7 @@ fn every_example_file_validates_against_its_schema() {
         };
         *seen.entry(kind).or_default() += 1;
     }
-    for kind in ["spec", "task", "invalid spec", "inventory"] {
+    for kind in ["spec", "task", "schedule", "invalid spec", "inventory"] {
         assert!(seen.contains_key(kind), "no {kind} example in examples/");
     }
 }

@@ -28,6 +28,10 @@ const _: () = {
     send_sync::<model_selector::LabelSelector>();
     send_sync::<model_selector::SelectorError>();
     send_sync::<model_task::Task>();
+    send_sync::<model_schedule::Schedule>();
+    send_sync::<model_schedule::Action>();
+    send_sync::<model_schedule::ActionKey>();
+    send_sync::<model_schedule::ScheduleError>();
     send_sync::<model_task::TaskSpec>();
     send_sync::<model_task::TaskKind>();
     send_sync::<model_task::TaskStatus>();

@@ -4,6 +4,7 @@ use model_fleet::FleetError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
+use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
 
@@ -55,6 +56,10 @@ pub enum Error {
     /// refused (layer 3, [`model_fleet`]).
     #[error(transparent)]
     Fleet(#[from] FleetError),
+    /// A schedule, cron expression, time zone or action is invalid, or an action's status
+    /// change is refused (layer 3, [`model_schedule`]).
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
 }
 
 impl Error {
@@ -68,6 +73,7 @@ impl Error {
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
             Self::Fleet(err) => err.kind(),
+            Self::Schedule(err) => err.kind(),
         }
     }
 }

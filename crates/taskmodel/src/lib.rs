@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet.
+//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-schedule.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -23,6 +23,7 @@
 //! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
 //! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane |
+//! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -69,6 +70,8 @@ pub use model_policy as policy;
 #[doc(inline)]
 pub use model_query as query;
 #[doc(inline)]
+pub use model_schedule as schedule;
+#[doc(inline)]
 pub use model_selector as selector;
 #[doc(inline)]
 pub use model_task as task;
@@ -83,6 +86,9 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
+pub use model_schedule::{
+    Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
+};
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
     Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,

@@ -3,7 +3,8 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
 //! to runners (the router, its batches, kind sets, picks and explanations), runners and their
-//! fleet, queries and their pages, and the facade's error types. Layer-specific detail stays in the modules
+//! fleet, queries and their pages, schedules and their actions, and the facade's error
+//! types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -14,6 +15,9 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
+pub use model_schedule::{
+    Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
+};
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
     Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,

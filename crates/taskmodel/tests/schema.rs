@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{fleet, ids, policy, query, selector, task};
+use taskmodel::{fleet, ids, policy, query, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -99,6 +99,15 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<ids::ErrorCode>("ErrorCode");
     check::<fleet::Runner>("Runner");
     check::<fleet::RunnerState>("RunnerState");
+    check::<schedule::Schedule>("Schedule");
+    check::<schedule::Trigger>("Trigger");
+    check::<schedule::CronExpr>("CronExpr");
+    check::<schedule::Zone>("Zone");
+    check::<schedule::Interval>("Interval");
+    check::<schedule::OverlapPolicy>("OverlapPolicy");
+    check::<schedule::Action>("Action");
+    check::<schedule::ActionState>("ActionState");
+    check::<ids::ActionId>("ActionId");
 }
 
 #[test]

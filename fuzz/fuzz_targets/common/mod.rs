@@ -114,3 +114,9 @@ pub fn label_pairs(text: &str) -> Vec<(&str, &str)> {
         .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
         .collect()
 }
+
+/// Splits a fuzz input into a little-endian `i64` (its first 8 bytes) and the rest.
+pub fn leading_i64(data: &[u8]) -> Option<(i64, &[u8])> {
+    let (head, rest) = data.split_first_chunk::<8>()?;
+    Some((i64::from_le_bytes(*head), rest))
+}

@@ -105,7 +105,8 @@ fn kind_names() {
             "flow id",
             "job name",
             "schedule id",
-            "tenant id"
+            "tenant id",
+            "action id"
         ]
     );
     assert_eq!(format!("{:>6}", IdKind::Slot), "  slot");

@@ -2,7 +2,10 @@
 
 use std::fmt;
 
-use super::base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36};
+use super::{
+    action::decode_hex,
+    base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36},
+};
 use crate::error::IdError;
 
 /// Maximum length of a [`Slot`](crate::Slot), in bytes.
@@ -29,13 +32,24 @@ pub const SCHEDULE_ID_MAX_LEN: usize = 128;
 /// Maximum length of a [`TenantId`](crate::TenantId), in bytes.
 pub const TENANT_ID_MAX_LEN: usize = 64;
 
+/// Length of an [`ActionId`](crate::ActionId) in bytes.
+pub const ACTION_ID_LEN: usize = 16;
+
+/// Length of an [`ActionId`](crate::ActionId) written as hex digits, the only length its
+/// text form has.
+pub const ACTION_ID_HEX_LEN: usize = 2 * ACTION_ID_LEN;
+
+/// The characters an action id's text may hold, as error messages spell them.
+pub(crate) const HEX_ALLOWED: &str = "0-9 a-f A-F";
+
 /// The characters an identifier may hold, as error messages and docs spell them.
 pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
 
 /// The kind of identifier a check is about: it picks the limit, the rule and the error message.
 ///
-/// Every variant but the last is an identifier newtype; [`IdKind::Base36Slug`] is a
-/// base-36 display slug (see [`decode_base36`]).
+/// Most variants are identifier newtypes over `[A-Za-z0-9._-]`; [`IdKind::Base36Slug`] is
+/// a base-36 display slug (see [`decode_base36`]) and [`IdKind::ActionId`] is the hex text
+/// of a 16-byte [`ActionId`](crate::ActionId).
 ///
 /// ```
 /// use model_ids::IdKind;
@@ -66,11 +80,13 @@ pub enum IdKind {
     ScheduleId,
     /// A [`TenantId`](crate::TenantId): "tenant id".
     TenantId,
+    /// An [`ActionId`](crate::ActionId) in hex: "action id".
+    ActionId,
 }
 
 impl IdKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IdKind; 9] = [
+    pub const ALL: [IdKind; 10] = [
         IdKind::TaskId,
         IdKind::Slot,
         IdKind::AgentId,
@@ -80,10 +96,11 @@ impl IdKind {
         IdKind::JobName,
         IdKind::ScheduleId,
         IdKind::TenantId,
+        IdKind::ActionId,
     ];
 
     /// The lowercase name used in messages ("task id", "slot", "agent id", "runner id",
-    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id").
+    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id", "action id").
     pub const fn as_str(self) -> &'static str {
         match self {
             IdKind::TaskId => "task id",
@@ -95,10 +112,12 @@ impl IdKind {
             IdKind::JobName => "job name",
             IdKind::ScheduleId => "schedule id",
             IdKind::TenantId => "tenant id",
+            IdKind::ActionId => "action id",
         }
     }
 
-    /// The maximum length in bytes of a value of this kind.
+    /// The maximum length in bytes of a value of this kind (for [`IdKind::ActionId`], the
+    /// one length its hex text has).
     pub const fn max_len(self) -> usize {
         match self {
             IdKind::TaskId => TASK_ID_MAX_LEN,
@@ -110,6 +129,7 @@ impl IdKind {
             IdKind::JobName => JOB_NAME_MAX_LEN,
             IdKind::ScheduleId => SCHEDULE_ID_MAX_LEN,
             IdKind::TenantId => TENANT_ID_MAX_LEN,
+            IdKind::ActionId => ACTION_ID_HEX_LEN,
         }
     }
 
@@ -117,7 +137,8 @@ impl IdKind {
     ///
     /// For the identifier kinds this is the same check as their constructors
     /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
-    /// [`decode_base36`] with the value discarded.
+    /// [`decode_base36`] with the value discarded, and for [`IdKind::ActionId`] the hex
+    /// parse of [`ActionId`](crate::ActionId).
     ///
     /// # Errors
     ///
@@ -125,6 +146,7 @@ impl IdKind {
     pub fn validate(self, input: &str) -> Result<(), IdError> {
         match self {
             IdKind::Base36Slug => decode_base36(input).map(|_| ()),
+            IdKind::ActionId => decode_hex(input).map(|_| ()),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId
@@ -140,6 +162,7 @@ impl IdKind {
     pub(crate) const fn allowed(self) -> &'static str {
         match self {
             IdKind::Base36Slug => BASE36_ALLOWED,
+            IdKind::ActionId => HEX_ALLOWED,
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId

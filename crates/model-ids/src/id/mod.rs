@@ -5,6 +5,7 @@
 //! checks its rule ([`IdKind::validate`]); each newtype and the base-36 decoder check
 //! through it, and [`IdError`](crate::IdError) names it.
 
+mod action;
 mod base36;
 mod kind;
 mod newtype;
@@ -13,10 +14,12 @@ mod schema;
 
 pub(crate) use self::base36::BASE36_U64_MAX;
 pub use self::{
+    action::ActionId,
     base36::{BASE36_MAX_LEN, Base36, decode_base36, encode_base36},
     kind::{
-        AGENT_ID_MAX_LEN, FLOW_ID_MAX_LEN, IdKind, JOB_NAME_MAX_LEN, RUNNER_ID_MAX_LEN,
-        SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN, TENANT_ID_MAX_LEN,
+        ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, FLOW_ID_MAX_LEN, IdKind,
+        JOB_NAME_MAX_LEN, RUNNER_ID_MAX_LEN, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, TASK_ID_MAX_LEN,
+        TENANT_ID_MAX_LEN,
     },
     newtype::{AgentId, FlowId, JobName, RunnerId, ScheduleId, Slot, TaskId, TenantId},
 };

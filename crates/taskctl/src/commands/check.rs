@@ -13,7 +13,7 @@ use crate::diagnose::Problem;
 use crate::document::{Shape, check_document};
 use crate::input;
 use crate::outcome::Outcome;
-use crate::report::{CommandError, write_json};
+use crate::report::{CommandError, write_json, write_problem};
 
 /// The result for one file.
 #[derive(Debug, Serialize)]
@@ -150,13 +150,7 @@ impl Serialize for Each<'_, '_> {
 fn write_file(out: &mut dyn Write, file: &FileReport) -> io::Result<()> {
     let name = &file.file;
     for problem in &file.problems {
-        match (problem.line, problem.column, problem.path.as_str()) {
-            (Some(line), Some(column), _) => {
-                writeln!(out, "{name}:{line}:{column}: {}", problem.message)?;
-            }
-            (_, _, "") => writeln!(out, "{name}: {}", problem.message)?,
-            (_, _, path) => writeln!(out, "{name}: {path}: {}", problem.message)?,
-        }
+        write_problem(out, name, problem)?;
     }
     let what = file.shape.map_or("JSON document", Shape::describe);
     match file.problems.len() {

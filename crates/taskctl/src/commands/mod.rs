@@ -3,6 +3,7 @@
 mod backoff;
 mod check;
 mod route;
+mod schedule;
 mod schema;
 mod selector;
 
@@ -24,5 +25,6 @@ pub(crate) fn run(
         Command::Check(args) => check::run(args, cli.output, stdin, out),
         Command::Selector(args) => selector::run(args, cli.output, out),
         Command::Route(args) => route::run(args, cli.output, stdin, out),
+        Command::Schedule(args) => schedule::run(args, cli.output, stdin, out),
     }
 }

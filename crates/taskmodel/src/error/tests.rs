@@ -31,6 +31,20 @@ fn kinds_of_layer_errors() {
 }
 
 #[test]
+fn kinds_of_schedule_errors() {
+    use model_schedule::{Action, CronExpr};
+    check(
+        CronExpr::parse("0 0 32 * *").unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    let now = "2026-01-01T00:00:00Z".parse().unwrap();
+    let mut action =
+        Action::scheduled(model_ids::ActionId::from_u128(1), "a", now, None, now).unwrap();
+    action.start(now).unwrap();
+    check(action.start(now).unwrap_err(), ErrorKind::InvalidTransition);
+}
+
+#[test]
 fn kinds_of_selector_and_task_errors() {
     use model_selector::{LabelSelector, Labels};
     use model_task::TaskPhase;

@@ -88,6 +88,16 @@ pub enum FleetError {
         ttl_ms: u64,
     },
 
+    /// Bytes that are not a [`QueueKey`](crate::QueueKey)'s encoding.
+    #[error("invalid queue key ({len} bytes): {reason}")]
+    #[non_exhaustive]
+    InvalidQueueKey {
+        /// How many bytes were given.
+        len: usize,
+        /// What is wrong with them.
+        reason: &'static str,
+    },
+
     /// A fleet is full: a new runner past [`MAX_RUNNERS`](model_selector::MAX_RUNNERS).
     #[error("too many runners: the limit is {max}")]
     #[non_exhaustive]
@@ -117,7 +127,8 @@ impl FleetError {
         match self {
             FleetError::CapacityOutOfRange { .. }
             | FleetError::TtlOutOfRange { .. }
-            | FleetError::TooManyRunners { .. } => ErrorKind::Invalid,
+            | FleetError::TooManyRunners { .. }
+            | FleetError::InvalidQueueKey { .. } => ErrorKind::Invalid,
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,
             FleetError::RunnerOffline { .. } => ErrorKind::Gone,

@@ -12,6 +12,7 @@
 //! | concept | what it holds |
 //! | --- | --- |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
+//! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order |
 //! | error | [`FleetError`], classified by [`FleetError::kind`] |
 //!
 //! Every wire type is camelCase JSON read through a raw twin that checks it, with an
@@ -19,12 +20,14 @@
 //! `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
+mod queue;
 mod runner;
 #[cfg(feature = "schema")]
 mod schema;
 
 pub use crate::{
     error::FleetError,
+    queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, QueueKey},
     runner::{
         DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,
         MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Runner, RunnerBuilder, RunnerState,

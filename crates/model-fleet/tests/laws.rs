@@ -3,8 +3,12 @@
 #![allow(clippy::unwrap_used, reason = "test setup fails loudly")]
 
 use chrono::{DateTime, Utc};
-use model_fleet::{LivenessTtl, MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Runner, RunnerState};
-use model_ids::RunnerId;
+use std::cmp::{Ordering, Reverse};
+
+use model_fleet::{
+    LivenessTtl, MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, QueueKey, Runner, RunnerState,
+};
+use model_ids::{RunnerId, TaskId};
 use model_selector::Labels;
 use model_task::KindSet;
 use proptest::prelude::*;
@@ -100,5 +104,76 @@ proptest! {
         let reasons = runner.unavailable(active, now, ttl);
         prop_assert_eq!(free > 0, reasons.is_empty(), "{:?}", reasons);
         prop_assert!(free <= runner.max_concurrent());
+    }
+}
+
+/// A priority: anywhere in `i32`, with the ends and a few small values often, so that
+/// ties are common.
+fn any_priority() -> impl Strategy<Value = i32> {
+    prop_oneof![any::<i32>(), -2..=2, Just(i32::MIN), Just(i32::MAX)]
+}
+
+/// A time: anywhere chrono can hold, with the ends, the epoch and a leap second often.
+fn any_queue_time() -> impl Strategy<Value = DateTime<Utc>> {
+    let fixed = [
+        DateTime::<Utc>::MIN_UTC,
+        DateTime::<Utc>::MAX_UTC,
+        DateTime::from_timestamp(0, 0).unwrap(),
+        DateTime::from_timestamp(-1, 999_999_999).unwrap(),
+        DateTime::from_timestamp(1_483_228_799, 1_500_000_000).unwrap(),
+    ];
+    prop_oneof![any_time(), prop::sample::select(fixed.to_vec())]
+}
+
+/// A task id: short ids over a small alphabet (ties and prefixes) or any valid id.
+fn any_task_id() -> impl Strategy<Value = TaskId> {
+    prop_oneof!["[ab.]{1,3}", "[A-Za-z0-9._-]{1,256}"]
+        .prop_filter_map("a task id", |id| TaskId::new(id).ok())
+}
+
+fn any_key() -> impl Strategy<Value = QueueKey> {
+    (any_priority(), any_queue_time(), any_task_id())
+        .prop_map(|(priority, at, id)| QueueKey::new(priority, at, id))
+}
+
+/// The queue order written plainly: priority descending, then time, then id as text.
+fn plain(a: &QueueKey, b: &QueueKey) -> Ordering {
+    let tuple = |k: &QueueKey| {
+        (
+            Reverse(k.priority()),
+            k.queued_at(),
+            k.id().as_str().to_owned(),
+        )
+    };
+    tuple(a).cmp(&tuple(b))
+}
+
+proptest! {
+    #[test]
+    fn queue_keys_order_as_the_plain_comparator_in_value_and_in_bytes(
+        a in any_key(),
+        b in any_key(),
+    ) {
+        let want = plain(&a, &b);
+        prop_assert_eq!(a.cmp(&b), want);
+        prop_assert_eq!(a.to_bytes().cmp(&b.to_bytes()), want, "{} vs {}", a, b);
+        prop_assert_eq!(QueueKey::from_bytes(&a.to_bytes()).unwrap(), a);
+    }
+
+    #[test]
+    fn a_sorted_queue_sorts_the_same_by_bytes(mut keys in prop::collection::vec(any_key(), 0..40)) {
+        let mut by_bytes: Vec<Vec<u8>> = keys.iter().map(QueueKey::to_bytes).collect();
+        keys.sort_by(plain);
+        by_bytes.sort();
+        let decoded: Vec<QueueKey> =
+            by_bytes.iter().map(|b| QueueKey::from_bytes(b).unwrap()).collect();
+        prop_assert_eq!(decoded, keys);
+    }
+
+    #[test]
+    fn any_bytes_read_as_a_key_or_an_error(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(key) = QueueKey::from_bytes(&bytes) {
+            prop_assert_eq!(key.to_bytes(), bytes);
+        }
     }
 }

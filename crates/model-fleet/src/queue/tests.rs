@@ -1,0 +1,131 @@
+//! Unit tests for `queue`: the key's order and encoding at the edges.
+
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use model_ids::{ErrorKind, TaskId};
+
+use super::*;
+use crate::error::FleetError;
+
+fn key(priority: i32, at: DateTime<Utc>, id: &str) -> QueueKey {
+    QueueKey::new(priority, at, TaskId::new(id).unwrap())
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap()
+}
+
+#[test]
+fn keys_in_queue_order_encode_in_byte_order() {
+    let (min, max) = (DateTime::<Utc>::MIN_UTC, DateTime::<Utc>::MAX_UTC);
+    let leap = DateTime::from_timestamp(1_483_228_799, 1_500_000_000).unwrap();
+    // Each key comes strictly after the one before it in the queue.
+    let ordered = [
+        key(i32::MAX, max, "a"),
+        key(1, min, "z"),
+        key(0, min, "a"),
+        key(0, DateTime::from_timestamp(-1, 999_999_999).unwrap(), "a"),
+        key(0, DateTime::from_timestamp(0, 0).unwrap(), "a"),
+        key(
+            0,
+            DateTime::from_timestamp(1_483_228_799, 999_999_999).unwrap(),
+            "a",
+        ),
+        key(0, leap, "a"),
+        key(0, DateTime::from_timestamp(1_483_228_800, 0).unwrap(), "a"),
+        key(0, t0(), "a"),
+        key(0, t0(), "a.b"),
+        key(0, t0(), "a0"),
+        key(0, t0(), "b"),
+        key(0, t0() + TimeDelta::nanoseconds(1), "a"),
+        key(0, max, "a"),
+        key(-1, min, "a"),
+        key(i32::MIN, min, "a"),
+        key(i32::MIN, max, &"z".repeat(TASK_ID_MAX)),
+    ];
+    for pair in ordered.windows(2) {
+        let [a, b] = pair else { unreachable!() };
+        assert!(a < b, "{a} before {b}");
+        assert!(a.to_bytes() < b.to_bytes(), "{a} before {b} as bytes");
+    }
+    for k in &ordered {
+        assert_eq!(QueueKey::from_bytes(&k.to_bytes()).unwrap(), *k);
+        assert_eq!(
+            k.to_bytes().len(),
+            QUEUE_KEY_PREFIX_LEN + k.id().as_str().len()
+        );
+    }
+}
+
+const TASK_ID_MAX: usize = model_ids::TASK_ID_MAX_LEN;
+
+#[test]
+fn the_encoding_is_as_documented() {
+    let k = key(1, DateTime::from_timestamp(1, 2).unwrap(), "t");
+    assert_eq!(
+        k.to_bytes(),
+        [
+            0x7f, 0xff, 0xff, 0xfe, // !(1 ^ 0x8000_0000)
+            0x80, 0, 0, 0, 0, 0, 0, 1, // 1 s
+            0, 0, 0, 2, // 2 ns
+            b't'
+        ]
+    );
+    let mut prefixed = b"acme\0".to_vec();
+    k.write_bytes(&mut prefixed);
+    assert_eq!(prefixed.get(5..), Some(k.to_bytes().as_slice()));
+    assert_eq!(MAX_QUEUE_KEY_LEN, 16 + 256);
+    assert_eq!(
+        key(-5, t0(), "job-1").to_string(),
+        "priority -5, queued 2026-11-22T10:00:00Z, task job-1"
+    );
+}
+
+#[test]
+fn bytes_that_are_no_key_are_refused() {
+    let good = key(0, t0(), "t").to_bytes();
+    let check = |bytes: &[u8], reason: &str| {
+        let err = QueueKey::from_bytes(bytes).unwrap_err();
+        assert_eq!(
+            err,
+            FleetError::InvalidQueueKey {
+                len: bytes.len(),
+                reason: match reason {
+                    "short" => "shorter than the prefix",
+                    "long" => "longer than the longest key",
+                    "time" => "the time is out of range",
+                    _ => "the id is not a task id",
+                }
+            },
+            "{bytes:?}"
+        );
+        assert_eq!(err.kind(), ErrorKind::Invalid);
+    };
+    check(&[], "short");
+    check(good.get(..15).unwrap(), "short");
+    check(good.get(..16).unwrap(), "id");
+    let mut bad_id = good.clone();
+    bad_id.push(b' ');
+    check(&bad_id, "id");
+    let mut not_utf8 = good.get(..16).unwrap().to_vec();
+    not_utf8.push(0xff);
+    check(&not_utf8, "id");
+    let mut nanos = good.clone();
+    nanos.splice(12..16, 2_000_000_000u32.to_be_bytes());
+    check(&nanos, "time");
+    let mut seconds = good.clone();
+    seconds.splice(4..12, [0xff; 8]);
+    check(&seconds, "time");
+    let mut long = good.get(..16).unwrap().to_vec();
+    long.extend(std::iter::repeat_n(b'a', TASK_ID_MAX));
+    assert!(QueueKey::from_bytes(&long).is_ok(), "the longest key reads");
+    long.push(b'a');
+    check(&long, "long");
+    assert_eq!(
+        FleetError::InvalidQueueKey {
+            len: 3,
+            reason: "shorter than the prefix"
+        }
+        .to_string(),
+        "invalid queue key (3 bytes): shorter than the prefix"
+    );
+}

@@ -98,6 +98,18 @@ pub enum FleetError {
         reason: &'static str,
     },
 
+    /// A message or a line longer than its bound.
+    #[error("invalid {field}: {len} bytes is longer than {max}")]
+    #[non_exhaustive]
+    MessageTooLong {
+        /// The field.
+        field: &'static str,
+        /// Its length in bytes.
+        len: usize,
+        /// The bound.
+        max: usize,
+    },
+
     /// A fleet is full: a new runner past [`MAX_RUNNERS`](model_selector::MAX_RUNNERS).
     #[error("too many runners: the limit is {max}")]
     #[non_exhaustive]
@@ -128,7 +140,8 @@ impl FleetError {
             FleetError::CapacityOutOfRange { .. }
             | FleetError::TtlOutOfRange { .. }
             | FleetError::TooManyRunners { .. }
-            | FleetError::InvalidQueueKey { .. } => ErrorKind::Invalid,
+            | FleetError::InvalidQueueKey { .. }
+            | FleetError::MessageTooLong { .. } => ErrorKind::Invalid,
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,
             FleetError::RunnerOffline { .. } => ErrorKind::Gone,

@@ -13,12 +13,14 @@
 //! | --- | --- |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
 //! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order |
+//! | api | [`ApiError`], the envelope `{"error":{"code","message"}}` with the [`ErrorCode`] of each kind and its HTTP status |
 //! | error | [`FleetError`], classified by [`FleetError::kind`] |
 //!
 //! Every wire type is camelCase JSON read through a raw twin that checks it, with an
 //! example in `docs/wire-format.md`; with the `schema` feature each implements
 //! `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
+mod api;
 mod error;
 mod queue;
 mod runner;
@@ -26,6 +28,7 @@ mod runner;
 mod schema;
 
 pub use crate::{
+    api::{ApiError, ErrorCode, MAX_API_ERROR_MESSAGE_BYTES},
     error::FleetError,
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, QueueKey},
     runner::{

@@ -1,16 +1,18 @@
 //! JSON Schema (feature `schema`) for this crate's wire types, written by hand from the raw
 //! twins that parsing goes through and the limits it enforces.
 //!
-//! What only parsing checks: the rules of the lower layers their own schemas leave out
-//! (label keys and values in full).
+//! What only parsing checks: byte lengths of non-ASCII text (`maxLength` counts
+//! characters, the limits count UTF-8 bytes), and the rules of the lower layers their own
+//! schemas leave out (label keys and values in full).
 
 use std::borrow::Cow;
 
 use chrono::{DateTime, Utc};
-use model_ids::RunnerId;
+use model_ids::{ErrorCode, RunnerId};
 use model_selector::Labels;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
+use crate::api::{ApiError, MAX_API_ERROR_MESSAGE_BYTES};
 use crate::runner::{MAX_RUNNER_CAPACITY, Runner, RunnerState};
 
 /// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
@@ -83,6 +85,31 @@ schema!(Runner, "Runner", |generator| {
             },
             "state": state,
             "lastSeenAt": last_seen,
+        },
+        "additionalProperties": false,
+    })
+});
+
+schema!(ApiError, "ApiError", |generator| {
+    let code = generator.subschema_for::<ErrorCode>();
+    json_schema!({
+        "description": "An error as an API answers it.",
+        "type": "object",
+        "required": ["error"],
+        "properties": {
+            "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                    "code": code,
+                    "message": {
+                        "description": "The error for people to read.",
+                        "type": "string",
+                        "maxLength": MAX_API_ERROR_MESSAGE_BYTES,
+                    },
+                },
+                "additionalProperties": false,
+            },
         },
         "additionalProperties": false,
     })

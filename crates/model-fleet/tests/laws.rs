@@ -6,7 +6,8 @@ use chrono::{DateTime, Utc};
 use std::cmp::{Ordering, Reverse};
 
 use model_fleet::{
-    LivenessTtl, MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, QueueKey, Runner, RunnerState,
+    ApiError, ErrorCode, LivenessTtl, MAX_API_ERROR_MESSAGE_BYTES, MAX_LIVENESS_TTL_MS,
+    MAX_RUNNER_CAPACITY, QueueKey, Runner, RunnerState,
 };
 use model_ids::{RunnerId, TaskId};
 use model_selector::Labels;
@@ -175,5 +176,20 @@ proptest! {
         if let Ok(key) = QueueKey::from_bytes(&bytes) {
             prop_assert_eq!(key.to_bytes(), bytes);
         }
+    }
+}
+
+proptest! {
+    #[test]
+    fn api_errors_read_back_equal_and_stay_bounded(
+        code in prop::sample::select(ErrorCode::ALL.to_vec()),
+        message in prop_oneof![".*", "[aé€😀]{1000,1400}"],
+    ) {
+        let answer = ApiError::new(code, message.clone());
+        prop_assert!(answer.message().len() <= MAX_API_ERROR_MESSAGE_BYTES);
+        prop_assert!(message.starts_with(answer.message()));
+        prop_assert_eq!(answer.message().len() == message.len(), message.len() <= MAX_API_ERROR_MESSAGE_BYTES);
+        let json = serde_json::to_string(&answer).unwrap();
+        prop_assert_eq!(serde_json::from_str::<ApiError>(&json).unwrap(), answer);
     }
 }

@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use model_fleet::Runner;
+use model_fleet::{ApiError, Runner};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// One marked example: type name, whether it must be rejected, the JSON, its line.
@@ -60,21 +60,24 @@ fn examples(markdown: &str) -> Vec<Example> {
     found
 }
 
-fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
-    let parsed = serde_json::from_str::<T>(&ex.json);
-    if ex.rejected {
-        assert!(
-            parsed.is_err(),
-            "line {}: {} example should be rejected",
-            ex.line,
-            ex.type_name
-        );
-        return;
-    }
-    let value =
-        parsed.unwrap_or_else(|e| panic!("line {}: {} example: {e}", ex.line, ex.type_name));
+/// Parses `ex` as `T`: the error's text, or, for a value that parses, a check that it
+/// survives a round trip.
+fn parse<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
+    ex: &Example,
+) -> Result<(), String> {
+    let value = serde_json::from_str::<T>(&ex.json).map_err(|e| e.to_string())?;
     let again: T = serde_json::from_str(&serde_json::to_string(&value).unwrap()).unwrap();
     assert_eq!(again, value, "line {}: round trip", ex.line);
+    Ok(())
+}
+
+/// Parses `ex` as the type its marker names.
+fn parse_as_marked(ex: &Example) -> Result<(), String> {
+    match ex.type_name.as_str() {
+        "Runner" => parse::<Runner>(ex),
+        "ApiError" => parse::<ApiError>(ex),
+        other => panic!("line {}: unknown wire type {other:?}", ex.line),
+    }
 }
 
 fn markdown() -> String {
@@ -83,26 +86,30 @@ fn markdown() -> String {
 }
 
 /// The types with at least one accepted and one rejected example.
-const REQUIRED: &[&str] = &["Runner"];
+const REQUIRED: &[&str] = &["Runner", "ApiError"];
 
 #[test]
 fn every_fleet_example_parses_as_marked() {
     let examples = examples(&markdown());
     let mut seen = std::collections::BTreeSet::new();
     for ex in &examples {
-        match ex.type_name.as_str() {
-            "Runner" => check::<Runner>(ex),
-            other => panic!("line {}: unknown wire type {other:?}", ex.line),
-        }
+        let parsed = parse_as_marked(ex);
+        assert_eq!(
+            parsed.is_err(),
+            ex.rejected,
+            "line {}: {} example: {parsed:?}",
+            ex.line,
+            ex.type_name
+        );
         seen.insert((ex.type_name.as_str(), ex.rejected));
     }
     for required in REQUIRED {
         assert!(
-            seen.contains(&(required, false)),
+            seen.contains(&(*required, false)),
             "no accepted {required} example"
         );
         assert!(
-            seen.contains(&(required, true)),
+            seen.contains(&(*required, true)),
             "no rejected {required} example"
         );
     }
@@ -111,16 +118,14 @@ fn every_fleet_example_parses_as_marked() {
 #[test]
 fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
     let errors: Vec<String> = examples(&markdown())
-        .into_iter()
+        .iter()
         .filter(|e| e.rejected)
-        .map(|e| match e.type_name.as_str() {
-            "Runner" => serde_json::from_str::<Runner>(&e.json)
-                .unwrap_err()
-                .to_string(),
-            other => panic!("line {}: unknown wire type {other:?}", e.line),
-        })
+        .filter_map(|e| parse_as_marked(e).err())
         .collect();
-    let want = ["invalid maxConcurrent: 0 is out of range (1 to 1024)"];
+    let want = [
+        "invalid maxConcurrent: 0 is out of range (1 to 1024)",
+        r#"unknown error code "teapot""#,
+    ];
     assert_eq!(errors.len(), want.len(), "{errors:?}");
     for (error, want) in errors.iter().zip(want) {
         assert!(error.starts_with(want), "{error}");

@@ -59,6 +59,8 @@ const _: () = {
     send_sync::<model_query::QueryError>();
     send_sync::<crate::Runner>();
     send_sync::<crate::Fleet>();
+    send_sync::<crate::ApiError>();
+    send_sync::<crate::QueueKey>();
     send_sync::<model_fleet::FleetError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();

@@ -8,7 +8,7 @@
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
-pub use model_fleet::{Fleet, Liveness, LivenessTtl, QueueKey, Runner, RunnerState};
+pub use model_fleet::{ApiError, Fleet, Liveness, LivenessTtl, QueueKey, Runner, RunnerState};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{

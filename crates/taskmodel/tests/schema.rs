@@ -99,6 +99,7 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<ids::ErrorCode>("ErrorCode");
     check::<fleet::Runner>("Runner");
     check::<fleet::RunnerState>("RunnerState");
+    check::<fleet::ApiError>("ApiError");
     check::<schedule::Schedule>("Schedule");
     check::<schedule::Trigger>("Trigger");
     check::<schedule::CronExpr>("CronExpr");

@@ -25,3 +25,19 @@ fn the_runner_schema_states_its_fields_and_bounds() {
     );
     assert_eq!(schema["properties"]["lastSeenAt"]["format"], "date-time");
 }
+
+#[test]
+fn the_api_error_schema_is_the_envelope() {
+    let schema = schema_of::<ApiError>();
+    let body = &schema["properties"]["error"];
+    assert_eq!(schema["required"], json!(["error"]));
+    assert_eq!(body["required"], json!(["code", "message"]));
+    assert_eq!(body["properties"]["message"]["maxLength"], 4096);
+    assert_eq!(body["additionalProperties"], false);
+    assert_eq!(
+        schema["$defs"]["ErrorCode"]["enum"]
+            .as_array()
+            .map(Vec::len),
+        Some(7)
+    );
+}

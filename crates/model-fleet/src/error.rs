@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 use model_ids::{ErrorKind, RunnerId};
 
+use crate::access::{Actor, Denial};
 use crate::runner::{MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, RunnerState};
 
 /// Why a runner, a fleet operation, a claim, an access check, an API error or a log batch
@@ -110,6 +111,31 @@ pub enum FleetError {
         max: usize,
     },
 
+    /// A context's list holds more than [`MAX_CONTEXT_MEMBERS`](crate::MAX_CONTEXT_MEMBERS)
+    /// actors.
+    #[error("invalid {field}: more than {max} entries")]
+    #[non_exhaustive]
+    TooManyMembers {
+        /// `admins`, `readers` or `executors`.
+        field: &'static str,
+        /// The bound.
+        max: usize,
+    },
+
+    /// A context's list names an actor twice.
+    #[error("invalid {field}: actor \"{actor}\" is listed twice")]
+    #[non_exhaustive]
+    DuplicateMember {
+        /// `admins`, `readers` or `executors`.
+        field: &'static str,
+        /// The actor.
+        actor: Actor,
+    },
+
+    /// An access check denied an operation.
+    #[error("forbidden: {0}")]
+    Forbidden(Denial),
+
     /// A fleet is full: a new runner past [`MAX_RUNNERS`](model_selector::MAX_RUNNERS).
     #[error("too many runners: the limit is {max}")]
     #[non_exhaustive]
@@ -141,7 +167,10 @@ impl FleetError {
             | FleetError::TtlOutOfRange { .. }
             | FleetError::TooManyRunners { .. }
             | FleetError::InvalidQueueKey { .. }
-            | FleetError::MessageTooLong { .. } => ErrorKind::Invalid,
+            | FleetError::MessageTooLong { .. }
+            | FleetError::TooManyMembers { .. }
+            | FleetError::DuplicateMember { .. } => ErrorKind::Invalid,
+            FleetError::Forbidden(_) => ErrorKind::Forbidden,
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,
             FleetError::RunnerOffline { .. } => ErrorKind::Gone,

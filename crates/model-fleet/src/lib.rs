@@ -13,6 +13,7 @@
 //! | --- | --- |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
 //! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order |
+//! | access | a tenant's [`Context`] (admins, readers, executors) and [`authorize`]: may an [`Actor`] perform an [`Operation`], and why |
 //! | api | [`ApiError`], the envelope `{"error":{"code","message"}}` with the [`ErrorCode`] of each kind and its HTTP status |
 //! | error | [`FleetError`], classified by [`FleetError::kind`] |
 //!
@@ -20,6 +21,7 @@
 //! example in `docs/wire-format.md`; with the `schema` feature each implements
 //! `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
+mod access;
 mod api;
 mod error;
 mod queue;
@@ -28,6 +30,10 @@ mod runner;
 mod schema;
 
 pub use crate::{
+    access::{
+        Actor, Context, ContextBuilder, Decision, Denial, MAX_CONTEXT_MEMBERS, Operation, Role,
+        authorize, authorize_in,
+    },
     api::{ApiError, ErrorCode, MAX_API_ERROR_MESSAGE_BYTES},
     error::FleetError,
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, QueueKey},

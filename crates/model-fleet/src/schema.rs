@@ -8,10 +8,11 @@
 use std::borrow::Cow;
 
 use chrono::{DateTime, Utc};
-use model_ids::{ErrorCode, RunnerId};
+use model_ids::{AgentId, ErrorCode, RunnerId, TenantId};
 use model_selector::Labels;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
+use crate::access::{Actor, Context, MAX_CONTEXT_MEMBERS};
 use crate::api::{ApiError, MAX_API_ERROR_MESSAGE_BYTES};
 use crate::runner::{MAX_RUNNER_CAPACITY, Runner, RunnerState};
 
@@ -110,6 +111,42 @@ schema!(ApiError, "ApiError", |generator| {
                 },
                 "additionalProperties": false,
             },
+        },
+        "additionalProperties": false,
+    })
+});
+
+schema!(Actor, "Actor", |generator| {
+    let mut schema = AgentId::json_schema(generator);
+    schema.insert(
+        "description".into(),
+        "Who asks: a person or a service, by its agent id.".into(),
+    );
+    schema
+});
+
+schema!(Context, "Context", |generator| {
+    let tenant = generator.subschema_for::<TenantId>();
+    let actor = generator.subschema_for::<Actor>();
+    let list = |description: &str| {
+        json_schema!({
+            "description": description,
+            "type": "array",
+            "items": actor,
+            "maxItems": MAX_CONTEXT_MEMBERS,
+            "uniqueItems": true,
+        })
+    };
+    json_schema!({
+        "description": "A tenant's permission lists: admins may do everything, executors \
+            read and run work, readers read.",
+        "type": "object",
+        "required": ["tenant"],
+        "properties": {
+            "tenant": tenant,
+            "admins": list("Actors with every right, the context's administration included."),
+            "readers": list("Actors that read the tenant's tasks, flows and schedules."),
+            "executors": list("Actors that read and run the tenant's work."),
         },
         "additionalProperties": false,
     })

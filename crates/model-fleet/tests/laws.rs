@@ -6,10 +6,11 @@ use chrono::{DateTime, Utc};
 use std::cmp::{Ordering, Reverse};
 
 use model_fleet::{
-    ApiError, ErrorCode, LivenessTtl, MAX_API_ERROR_MESSAGE_BYTES, MAX_LIVENESS_TTL_MS,
-    MAX_RUNNER_CAPACITY, QueueKey, Runner, RunnerState,
+    Actor, ApiError, Context, ErrorCode, LivenessTtl, MAX_API_ERROR_MESSAGE_BYTES,
+    MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Operation, QueueKey, Role, Runner, RunnerState,
+    authorize,
 };
-use model_ids::{RunnerId, TaskId};
+use model_ids::{AgentId, RunnerId, TaskId, TenantId};
 use model_selector::Labels;
 use model_task::KindSet;
 use proptest::prelude::*;
@@ -191,5 +192,62 @@ proptest! {
         prop_assert_eq!(answer.message().len() == message.len(), message.len() <= MAX_API_ERROR_MESSAGE_BYTES);
         let json = serde_json::to_string(&answer).unwrap();
         prop_assert_eq!(serde_json::from_str::<ApiError>(&json).unwrap(), answer);
+    }
+}
+
+fn any_actors() -> impl Strategy<Value = Vec<Actor>> {
+    prop::collection::btree_set("[a-e]", 0..5).prop_map(|ids| {
+        ids.into_iter()
+            .map(|id| Actor::new(AgentId::new(id).unwrap()))
+            .collect()
+    })
+}
+
+prop_compose! {
+    fn any_context()(admins in any_actors(), readers in any_actors(), executors in any_actors())
+        -> Context
+    {
+        let mut builder = Context::builder(TenantId::new("acme").unwrap());
+        for actor in admins {
+            builder = builder.admin(actor);
+        }
+        for actor in readers {
+            builder = builder.reader(actor);
+        }
+        for actor in executors {
+            builder = builder.executor(actor);
+        }
+        builder.build().unwrap()
+    }
+}
+
+proptest! {
+    #[test]
+    fn contexts_read_back_equal(context in any_context()) {
+        let json = serde_json::to_string(&context).unwrap();
+        prop_assert_eq!(serde_json::from_str::<Context>(&json).unwrap(), context);
+    }
+
+    #[test]
+    fn an_operation_is_allowed_exactly_when_a_held_role_allows_it(
+        context in any_context(),
+        id in "[a-f]",
+        operation in prop::sample::select(Operation::ALL.to_vec()),
+    ) {
+        let actor = Actor::new(AgentId::new(id).unwrap());
+        let held: Vec<Role> = Role::ALL
+            .into_iter()
+            .filter(|role| {
+                let list = match role {
+                    Role::Admin => context.admins(),
+                    Role::Executor => context.executors(),
+                    _ => context.readers(),
+                };
+                list.contains(&actor)
+            })
+            .collect();
+        let decision = authorize(&actor, operation, &context);
+        let first_allowing = held.iter().copied().find(|role| role.allows(operation));
+        prop_assert_eq!(decision.into_result().ok(), first_allowing);
     }
 }

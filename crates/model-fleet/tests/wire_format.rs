@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use model_fleet::{ApiError, Runner};
+use model_fleet::{ApiError, Context, Runner};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// One marked example: type name, whether it must be rejected, the JSON, its line.
@@ -76,6 +76,7 @@ fn parse_as_marked(ex: &Example) -> Result<(), String> {
     match ex.type_name.as_str() {
         "Runner" => parse::<Runner>(ex),
         "ApiError" => parse::<ApiError>(ex),
+        "Context" => parse::<Context>(ex),
         other => panic!("line {}: unknown wire type {other:?}", ex.line),
     }
 }
@@ -86,7 +87,7 @@ fn markdown() -> String {
 }
 
 /// The types with at least one accepted and one rejected example.
-const REQUIRED: &[&str] = &["Runner", "ApiError"];
+const REQUIRED: &[&str] = &["Runner", "ApiError", "Context"];
 
 #[test]
 fn every_fleet_example_parses_as_marked() {
@@ -125,6 +126,7 @@ fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
     let want = [
         "invalid maxConcurrent: 0 is out of range (1 to 1024)",
         r#"unknown error code "teapot""#,
+        r#"invalid readers: actor "bob" is listed twice"#,
     ];
     assert_eq!(errors.len(), want.len(), "{errors:?}");
     for (error, want) in errors.iter().zip(want) {

@@ -61,6 +61,8 @@ const _: () = {
     send_sync::<crate::Fleet>();
     send_sync::<crate::ApiError>();
     send_sync::<crate::QueueKey>();
+    send_sync::<crate::Context>();
+    send_sync::<model_fleet::Decision>();
     send_sync::<model_fleet::FleetError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();

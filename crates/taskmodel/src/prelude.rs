@@ -8,7 +8,10 @@
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
-pub use model_fleet::{ApiError, Fleet, Liveness, LivenessTtl, QueueKey, Runner, RunnerState};
+pub use model_fleet::{
+    Actor, ApiError, Context, Fleet, Liveness, LivenessTtl, Operation, QueueKey, Runner,
+    RunnerState, authorize,
+};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
 pub use model_policy::{

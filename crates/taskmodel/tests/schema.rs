@@ -100,6 +100,8 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<fleet::Runner>("Runner");
     check::<fleet::RunnerState>("RunnerState");
     check::<fleet::ApiError>("ApiError");
+    check::<fleet::Context>("Context");
+    check::<fleet::Actor>("Actor");
     check::<schedule::Schedule>("Schedule");
     check::<schedule::Trigger>("Trigger");
     check::<schedule::CronExpr>("CronExpr");

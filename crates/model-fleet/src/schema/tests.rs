@@ -41,3 +41,16 @@ fn the_api_error_schema_is_the_envelope() {
         Some(7)
     );
 }
+
+#[test]
+fn the_context_schema_bounds_each_list() {
+    let schema = schema_of::<Context>();
+    assert_eq!(schema["required"], json!(["tenant"]));
+    for list in ["admins", "readers", "executors"] {
+        let list = &schema["properties"][list];
+        assert_eq!(list["maxItems"], 1000, "{list}");
+        assert_eq!(list["uniqueItems"], true, "{list}");
+        assert_eq!(list["items"]["$ref"], "#/$defs/Actor", "{list}");
+    }
+    assert_eq!(schema["$defs"]["Actor"]["maxLength"], 128);
+}

@@ -212,7 +212,7 @@ impl ContextBuilder {
     ///
     /// # Errors
     ///
-    /// [`FleetError::TooManyMembers`] for a list of more than [`MAX_CONTEXT_MEMBERS`];
+    /// [`FleetError::TooManyEntries`] for a list of more than [`MAX_CONTEXT_MEMBERS`];
     /// [`FleetError::DuplicateMember`] for an actor listed twice in one list.
     pub fn build(self) -> Result<Context, FleetError> {
         Ok(Context {
@@ -227,7 +227,7 @@ impl ContextBuilder {
 /// `actors` sorted, if there are not too many and none is listed twice.
 fn members(field: &'static str, mut actors: Vec<Actor>) -> Result<Vec<Actor>, FleetError> {
     if actors.len() > MAX_CONTEXT_MEMBERS {
-        return Err(FleetError::TooManyMembers {
+        return Err(FleetError::TooManyEntries {
             field,
             max: MAX_CONTEXT_MEMBERS,
         });

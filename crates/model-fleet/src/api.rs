@@ -130,8 +130,8 @@ impl TryFrom<ApiErrorRaw> for ApiError {
     fn try_from(raw: ApiErrorRaw) -> Result<Self, FleetError> {
         let ApiErrorBodyRaw { code, message } = raw.error;
         if message.len() > MAX_API_ERROR_MESSAGE_BYTES {
-            return Err(FleetError::MessageTooLong {
-                field: "error.message",
+            return Err(FleetError::TooLong {
+                field: "error.message".to_owned(),
                 len: message.len(),
                 max: MAX_API_ERROR_MESSAGE_BYTES,
             });

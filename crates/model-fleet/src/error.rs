@@ -99,24 +99,25 @@ pub enum FleetError {
         reason: &'static str,
     },
 
-    /// A message or a line longer than its bound.
+    /// A message or a log line longer than its bound.
     #[error("invalid {field}: {len} bytes is longer than {max}")]
     #[non_exhaustive]
-    MessageTooLong {
-        /// The field.
-        field: &'static str,
+    TooLong {
+        /// The field's path: `error.message`, `lines[3].line`.
+        field: String,
         /// Its length in bytes.
         len: usize,
         /// The bound.
         max: usize,
     },
 
-    /// A context's list holds more than [`MAX_CONTEXT_MEMBERS`](crate::MAX_CONTEXT_MEMBERS)
-    /// actors.
+    /// A list holds more than its bound: a context's list more than
+    /// [`MAX_CONTEXT_MEMBERS`](crate::MAX_CONTEXT_MEMBERS) actors, a log batch more than
+    /// [`MAX_LOG_BATCH_LINES`](crate::MAX_LOG_BATCH_LINES) lines.
     #[error("invalid {field}: more than {max} entries")]
     #[non_exhaustive]
-    TooManyMembers {
-        /// `admins`, `readers` or `executors`.
+    TooManyEntries {
+        /// `admins`, `readers`, `executors` or `lines`.
         field: &'static str,
         /// The bound.
         max: usize,
@@ -130,6 +131,28 @@ pub enum FleetError {
         field: &'static str,
         /// The actor.
         actor: Actor,
+    },
+
+    /// A log batch of attempt 0.
+    #[error("invalid attempt: must be greater than zero")]
+    InvalidAttempt,
+
+    /// A log batch without lines.
+    #[error("invalid lines: a batch holds at least one line")]
+    EmptyLogBatch,
+
+    /// A log line whose sequence is not above the one before it in its batch.
+    #[error(
+        "invalid lines[{index}].sequence: {sequence} is not above the line before it ({before})"
+    )]
+    #[non_exhaustive]
+    LogSequenceOrder {
+        /// The line's place in the batch.
+        index: usize,
+        /// Its sequence.
+        sequence: u64,
+        /// The sequence of the line before it.
+        before: u64,
     },
 
     /// An access check denied an operation.
@@ -167,9 +190,12 @@ impl FleetError {
             | FleetError::TtlOutOfRange { .. }
             | FleetError::TooManyRunners { .. }
             | FleetError::InvalidQueueKey { .. }
-            | FleetError::MessageTooLong { .. }
-            | FleetError::TooManyMembers { .. }
-            | FleetError::DuplicateMember { .. } => ErrorKind::Invalid,
+            | FleetError::TooLong { .. }
+            | FleetError::TooManyEntries { .. }
+            | FleetError::DuplicateMember { .. }
+            | FleetError::InvalidAttempt
+            | FleetError::EmptyLogBatch
+            | FleetError::LogSequenceOrder { .. } => ErrorKind::Invalid,
             FleetError::Forbidden(_) => ErrorKind::Forbidden,
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,

@@ -12,6 +12,7 @@
 //! | concept | what it holds |
 //! | --- | --- |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
+//! | log | [`LogBatch`]es of [`LogLine`]s a runner uploads, bounded, and which lines are new (dedupe by attempt and sequence) |
 //! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order |
 //! | access | a tenant's [`Context`] (admins, readers, executors) and [`authorize`]: may an [`Actor`] perform an [`Operation`], and why |
 //! | api | [`ApiError`], the envelope `{"error":{"code","message"}}` with the [`ErrorCode`] of each kind and its HTTP status |
@@ -24,6 +25,7 @@
 mod access;
 mod api;
 mod error;
+mod log;
 mod queue;
 mod runner;
 #[cfg(feature = "schema")]
@@ -36,6 +38,7 @@ pub use crate::{
     },
     api::{ApiError, ErrorCode, MAX_API_ERROR_MESSAGE_BYTES},
     error::FleetError,
+    log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES},
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, QueueKey},
     runner::{
         DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,

@@ -2,7 +2,8 @@
 //! twins that parsing goes through and the limits it enforces.
 //!
 //! What only parsing checks: byte lengths of non-ASCII text (`maxLength` counts
-//! characters, the limits count UTF-8 bytes), and the rules of the lower layers their own
+//! characters, the limits count UTF-8 bytes), a log batch's sequences in increasing order,
+//! each actor once in a context's list (`uniqueItems` says it), and the rules of the lower layers their own
 //! schemas leave out (label keys and values in full).
 
 use std::borrow::Cow;
@@ -14,6 +15,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use crate::access::{Actor, Context, MAX_CONTEXT_MEMBERS};
 use crate::api::{ApiError, MAX_API_ERROR_MESSAGE_BYTES};
+use crate::log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
 use crate::runner::{MAX_RUNNER_CAPACITY, Runner, RunnerState};
 
 /// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
@@ -147,6 +149,63 @@ schema!(Context, "Context", |generator| {
             "admins": list("Actors with every right, the context's administration included."),
             "readers": list("Actors that read the tenant's tasks, flows and schedules."),
             "executors": list("Actors that read and run the tenant's work."),
+        },
+        "additionalProperties": false,
+    })
+});
+
+schema!(LogStream, "LogStream", |_generator| json_schema!({
+    "description": "The stream a log line came from.",
+    "type": "string",
+    "enum": ["stdout", "stderr"],
+}));
+
+schema!(LogLine, "LogLine", |generator| {
+    let stream = generator.subschema_for::<LogStream>();
+    let logged_at = time(generator, "When the runner read the line.");
+    json_schema!({
+        "description": "One line of an attempt's output.",
+        "type": "object",
+        "required": ["sequence", "stream", "line", "loggedAt"],
+        "properties": {
+            "sequence": {
+                "description": "The line's number within its attempt, increasing.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": u64::MAX,
+            },
+            "stream": stream,
+            "line": {
+                "description": "The text, at most 8 KiB.",
+                "type": "string",
+                "maxLength": MAX_LOG_LINE_BYTES,
+            },
+            "loggedAt": logged_at,
+        },
+        "additionalProperties": false,
+    })
+});
+
+schema!(LogBatch, "LogBatch", |generator| {
+    let line = generator.subschema_for::<LogLine>();
+    json_schema!({
+        "description": "Lines of one attempt as a runner uploads them, in increasing \
+            sequence order.",
+        "type": "object",
+        "required": ["attempt", "lines"],
+        "properties": {
+            "attempt": {
+                "description": "The attempt the lines belong to, from 1.",
+                "type": "integer",
+                "minimum": 1,
+                "maximum": u32::MAX,
+            },
+            "lines": {
+                "type": "array",
+                "items": line,
+                "minItems": 1,
+                "maxItems": MAX_LOG_BATCH_LINES,
+            },
         },
         "additionalProperties": false,
     })

@@ -6,13 +6,14 @@ use chrono::{DateTime, Utc};
 use std::cmp::{Ordering, Reverse};
 
 use model_fleet::{
-    Actor, ApiError, Context, ErrorCode, LivenessTtl, MAX_API_ERROR_MESSAGE_BYTES,
-    MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Operation, QueueKey, Role, Runner, RunnerState,
-    authorize,
+    Actor, ApiError, Context, ErrorCode, LivenessTtl, LogBatch, LogLine, LogStream,
+    MAX_API_ERROR_MESSAGE_BYTES, MAX_LIVENESS_TTL_MS, MAX_LOG_BATCH_LINES, MAX_RUNNER_CAPACITY,
+    Operation, QueueKey, Role, Runner, RunnerState, authorize,
 };
 use model_ids::{AgentId, RunnerId, TaskId, TenantId};
 use model_selector::Labels;
 use model_task::KindSet;
+use model_task::attempt::{LogCursor, LogKey};
 use proptest::prelude::*;
 
 /// Any time chrono can hold, leap seconds included.
@@ -249,5 +250,56 @@ proptest! {
         let decision = authorize(&actor, operation, &context);
         let first_allowing = held.iter().copied().find(|role| role.allows(operation));
         prop_assert_eq!(decision.into_result().ok(), first_allowing);
+    }
+}
+
+prop_compose! {
+    fn any_batch()(
+        attempt in 1..4u32,
+        first in prop_oneof![0..20u64, Just(u64::MAX - 200)],
+        gaps in prop::collection::vec(1..3u64, 0..MAX_LOG_BATCH_LINES),
+        stderr in any::<bool>(),
+        at in any_time(),
+    ) -> LogBatch {
+        let stream = if stderr { LogStream::Stderr } else { LogStream::Stdout };
+        let sequences = gaps.iter().scan(first, |s, gap| {
+            *s += gap;
+            Some(*s)
+        });
+        let lines = std::iter::once(first)
+            .chain(sequences)
+            .map(|s| LogLine::new(s, stream, s.to_string(), at).unwrap())
+            .collect();
+        LogBatch::new(attempt, lines).unwrap()
+    }
+}
+
+proptest! {
+    #[test]
+    fn log_batches_read_back_equal(batch in any_batch()) {
+        let json = serde_json::to_string(&batch).unwrap();
+        prop_assert_eq!(serde_json::from_str::<LogBatch>(&json).unwrap(), batch);
+    }
+
+    /// Uploads (resent, overlapping, of other attempts) store each line once: what `accept`
+    /// keeps is what the cursor lets through line by line.
+    #[test]
+    fn accepting_a_batch_keeps_what_the_cursor_lets_through_line_by_line(
+        batches in prop::collection::vec(any_batch(), 1..6),
+        resend in prop::collection::vec(0..6usize, 0..6),
+    ) {
+        let mut cursor = LogCursor::new();
+        let mut reference = LogCursor::new();
+        let uploads = batches.iter().chain(resend.iter().filter_map(|i| batches.get(*i)));
+        for batch in uploads {
+            let kept: Vec<LogKey> = batch
+                .accept(&mut cursor)
+                .iter()
+                .map(|line| LogKey::new(batch.attempt(), line.sequence()))
+                .collect();
+            let want: Vec<LogKey> = batch.keys().filter(|key| reference.accept(*key)).collect();
+            prop_assert_eq!(kept, want);
+            prop_assert_eq!(cursor, reference);
+        }
     }
 }

@@ -63,6 +63,7 @@ const _: () = {
     send_sync::<crate::QueueKey>();
     send_sync::<crate::Context>();
     send_sync::<model_fleet::Decision>();
+    send_sync::<crate::LogBatch>();
     send_sync::<model_fleet::FleetError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();

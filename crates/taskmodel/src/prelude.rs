@@ -9,7 +9,7 @@
 
 pub use crate::error::{Error, Result};
 pub use model_fleet::{
-    Actor, ApiError, Context, Fleet, Liveness, LivenessTtl, Operation, QueueKey, Runner,
+    Actor, ApiError, Context, Fleet, Liveness, LivenessTtl, LogBatch, Operation, QueueKey, Runner,
     RunnerState, authorize,
 };
 pub use model_ids::ErrorKind;

@@ -102,6 +102,9 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<fleet::ApiError>("ApiError");
     check::<fleet::Context>("Context");
     check::<fleet::Actor>("Actor");
+    check::<fleet::LogBatch>("LogBatch");
+    check::<fleet::LogLine>("LogLine");
+    check::<fleet::LogStream>("LogStream");
     check::<schedule::Schedule>("Schedule");
     check::<schedule::Trigger>("Trigger");
     check::<schedule::CronExpr>("CronExpr");

@@ -193,7 +193,7 @@ fn lists_are_bounded_sorted_and_without_repeats() {
     );
     assert_eq!(
         build(MAX_CONTEXT_MEMBERS + 1),
-        Err(FleetError::TooManyMembers {
+        Err(FleetError::TooManyEntries {
             field: "readers",
             max: MAX_CONTEXT_MEMBERS
         })

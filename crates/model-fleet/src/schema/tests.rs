@@ -54,3 +54,22 @@ fn the_context_schema_bounds_each_list() {
     }
     assert_eq!(schema["$defs"]["Actor"]["maxLength"], 128);
 }
+
+#[test]
+fn the_log_batch_schema_bounds_lines_and_text() {
+    let schema = schema_of::<LogBatch>();
+    let lines = &schema["properties"]["lines"];
+    assert_eq!(
+        (lines["minItems"].clone(), lines["maxItems"].clone()),
+        (json!(1), json!(100))
+    );
+    assert_eq!(
+        schema["$defs"]["LogLine"]["properties"]["line"]["maxLength"],
+        8192
+    );
+    assert_eq!(
+        schema["$defs"]["LogStream"]["enum"],
+        json!(["stdout", "stderr"])
+    );
+    assert_eq!(schema["properties"]["attempt"]["minimum"], 1);
+}

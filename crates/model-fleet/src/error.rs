@@ -1,7 +1,9 @@
 //! `FleetError`, the one error type of this crate, and its classification.
 
 use chrono::{DateTime, Utc};
-use model_ids::{ErrorKind, RunnerId};
+use model_ids::{ErrorKind, RunnerId, TaskId};
+use model_selector::SelectorError;
+use model_task::TaskPhase;
 
 use crate::access::{Actor, Denial};
 use crate::runner::{MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, RunnerState};
@@ -159,6 +161,30 @@ pub enum FleetError {
     #[error("forbidden: {0}")]
     Forbidden(Denial),
 
+    /// A task that is not Pending has no place in the queue.
+    #[error("task {task} is not queued: it is {phase}")]
+    #[non_exhaustive]
+    NotQueued {
+        /// The task.
+        task: TaskId,
+        /// Its phase.
+        phase: TaskPhase,
+    },
+
+    /// An embedded task runs in process and is never claimed by a runner.
+    #[error("task {task} is not routable: {kind} tasks run in process")]
+    #[non_exhaustive]
+    NotRoutable {
+        /// The task.
+        task: TaskId,
+        /// Its kind's name.
+        kind: &'static str,
+    },
+
+    /// A queue's selector index refused a task (it is full).
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+
     /// A fleet is full: a new runner past [`MAX_RUNNERS`](model_selector::MAX_RUNNERS).
     #[error("too many runners: the limit is {max}")]
     #[non_exhaustive]
@@ -197,6 +223,9 @@ impl FleetError {
             | FleetError::EmptyLogBatch
             | FleetError::LogSequenceOrder { .. } => ErrorKind::Invalid,
             FleetError::Forbidden(_) => ErrorKind::Forbidden,
+            FleetError::NotQueued { .. } => ErrorKind::InvalidTransition,
+            FleetError::NotRoutable { .. } => ErrorKind::Invalid,
+            FleetError::Selector(err) => err.kind(),
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,
             FleetError::RunnerOffline { .. } => ErrorKind::Gone,

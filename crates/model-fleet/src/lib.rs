@@ -13,7 +13,8 @@
 //! | --- | --- |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
 //! | log | [`LogBatch`]es of [`LogLine`]s a runner uploads, bounded, and which lines are new (dedupe by attempt and sequence) |
-//! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order |
+//! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order; [`QueueEntry`]; [`Queue`], one tenant's queued tasks indexed by runner selector |
+//! | claim | [`ClaimRequest`]: may this runner take this task now; [`Queue::claim`], [`Queue::claim_many`] and [`Queue::explain`] ([`ClaimExplanation`]) |
 //! | access | a tenant's [`Context`] (admins, readers, executors) and [`authorize`]: may an [`Actor`] perform an [`Operation`], and why |
 //! | api | [`ApiError`], the envelope `{"error":{"code","message"}}` with the [`ErrorCode`] of each kind and its HTTP status |
 //! | error | [`FleetError`], classified by [`FleetError::kind`] |
@@ -24,6 +25,7 @@
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod access;
 mod api;
+mod claim;
 mod error;
 mod log;
 mod queue;
@@ -37,9 +39,10 @@ pub use crate::{
         authorize, authorize_in,
     },
     api::{ApiError, ErrorCode, MAX_API_ERROR_MESSAGE_BYTES},
+    claim::{ClaimBlocker, ClaimExplanation, ClaimRequest},
     error::FleetError,
     log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES},
-    queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, QueueKey},
+    queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, Queue, QueueEntry, QueueKey, QueuedTask},
     runner::{
         DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,
         MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Runner, RunnerBuilder, RunnerState,

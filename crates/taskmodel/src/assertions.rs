@@ -64,6 +64,9 @@ const _: () = {
     send_sync::<crate::Context>();
     send_sync::<model_fleet::Decision>();
     send_sync::<crate::LogBatch>();
+    send_sync::<crate::Queue>();
+    send_sync::<crate::ClaimRequest<'static>>();
+    send_sync::<crate::ClaimExplanation>();
     send_sync::<model_fleet::FleetError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();

@@ -9,8 +9,8 @@
 
 pub use crate::error::{Error, Result};
 pub use model_fleet::{
-    Actor, ApiError, Context, Fleet, Liveness, LivenessTtl, LogBatch, Operation, QueueKey, Runner,
-    RunnerState, authorize,
+    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, Liveness, LivenessTtl,
+    LogBatch, Operation, Queue, QueueKey, Runner, RunnerState, authorize,
 };
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId};

@@ -1,7 +1,11 @@
-//! Unit tests for `queue`: the key's order and encoding at the edges.
+//! Unit tests for `queue`: the key's order and encoding at the edges, entries, and the
+//! in-memory queue following tasks.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::{ErrorKind, TaskId};
+use model_ids::{ErrorKind, Slot, TaskId, TenantId};
+use model_policy::AdmissionPolicy;
+use model_selector::LabelSelector;
+use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec};
 
 use super::*;
 use crate::error::FleetError;
@@ -128,4 +132,125 @@ fn bytes_that_are_no_key_are_refused() {
         .to_string(),
         "invalid queue key (3 bytes): shorter than the prefix"
     );
+}
+
+// ---- the in-memory queue
+
+fn entry(
+    name: &str,
+    priority: i32,
+    slot: &str,
+    kind: KindSet,
+    admission: AdmissionPolicy,
+) -> QueueEntry {
+    QueueEntry::new(
+        key(priority, t0(), name),
+        Slot::new(slot).unwrap(),
+        kind,
+        admission,
+        LabelSelector::new(),
+    )
+}
+
+fn order(queue: &Queue) -> Vec<String> {
+    queue.iter().map(|t| t.key().id().to_string()).collect()
+}
+
+fn task(name: &str, slot: &str) -> Task {
+    let mode = SubprocessMode::command("/bin/true".into(), vec![]).unwrap();
+    let kind = TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap();
+    let spec = TaskSpec::builder(slot, kind, 60_000).build().unwrap();
+    Task::new(TaskId::new(name).unwrap(), spec, t0())
+}
+
+#[test]
+fn entries_replace_by_task_and_iterate_in_queue_order_across_kinds() {
+    use AdmissionPolicy::{DropIfRunning, Queue as Wait};
+    let mut queue = Queue::new(TenantId::new("acme").unwrap());
+    assert!(queue.is_empty());
+    queue
+        .insert(entry("b", 0, "s", KindSet::SUBPROCESS, Wait))
+        .unwrap();
+    queue
+        .insert(entry("a", 0, "s", KindSet::WASM, Wait))
+        .unwrap();
+    queue
+        .insert(entry("c", 5, "s", KindSet::CONTAINER, Wait))
+        .unwrap();
+    assert_eq!(order(&queue), ["c", "a", "b"]);
+    // Same key, new slot and policy: the entry is replaced, in place.
+    queue
+        .insert(entry("b", 0, "t", KindSet::SUBPROCESS, DropIfRunning))
+        .unwrap();
+    let b = queue.get(&TaskId::new("b").unwrap()).unwrap();
+    assert_eq!((b.slot().as_str(), b.admission()), ("t", DropIfRunning));
+    // New priority and kind: it moves.
+    queue
+        .insert(entry("b", 9, "t", KindSet::WASM, Wait))
+        .unwrap();
+    assert_eq!(order(&queue), ["b", "c", "a"]);
+    assert_eq!(
+        queue.get(&TaskId::new("b").unwrap()).unwrap().kind(),
+        &KindSet::WASM
+    );
+    assert_eq!(queue.len(), 3);
+    assert!(queue.remove(&TaskId::new("c").unwrap()));
+    assert!(!queue.remove(&TaskId::new("c").unwrap()));
+    assert_eq!(order(&queue), ["b", "a"]);
+    assert_eq!(queue.tenant().as_str(), "acme");
+}
+
+#[test]
+fn update_follows_a_task_through_its_phases() {
+    let mut queue = Queue::new(TenantId::new("acme").unwrap());
+    let mut t = task("job", "lane");
+    let slot = Slot::new("lane").unwrap();
+    queue.update(&t).unwrap();
+    assert_eq!(order(&queue), ["job"]);
+    assert!(queue.running(&slot).is_none());
+    t.begin_attempt(None, t0()).unwrap();
+    queue.update(&t).unwrap();
+    assert!(queue.is_empty());
+    assert_eq!(
+        queue.running(&slot).map(Task::phase),
+        Some(TaskPhase::Running)
+    );
+    t.cancel(None, t0()).unwrap();
+    queue.update(&t).unwrap();
+    assert!(queue.is_empty());
+    assert!(queue.running(&slot).is_none());
+    assert!(!queue.remove(t.id()));
+    // An embedded task is never queued.
+    let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
+        .build()
+        .unwrap();
+    queue
+        .update(&Task::new(TaskId::new("inline").unwrap(), spec, t0()))
+        .unwrap();
+    assert!(queue.is_empty());
+}
+
+#[test]
+fn entries_come_only_from_pending_routable_tasks() {
+    let mut t = task("job", "lane");
+    let entry = QueueEntry::of(&t).unwrap();
+    assert_eq!(entry.key().id().as_str(), "job");
+    assert_eq!(entry.slot().as_str(), "lane");
+    assert_eq!(entry.kind(), &KindSet::SUBPROCESS);
+    assert_eq!(entry.admission(), AdmissionPolicy::DropIfRunning);
+    assert_eq!(entry.selector(), &LabelSelector::new());
+    assert_eq!(entry.as_queued().key(), entry.key());
+    t.begin_attempt(None, t0()).unwrap();
+    let err = QueueEntry::of(&t).unwrap_err();
+    assert_eq!(err.to_string(), "task job is not queued: it is running");
+    assert_eq!(err.kind(), ErrorKind::InvalidTransition);
+    let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
+        .build()
+        .unwrap();
+    let err = QueueEntry::of(&Task::new(TaskId::new("inline").unwrap(), spec, t0())).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "task inline is not routable: embedded tasks run in process"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
 }

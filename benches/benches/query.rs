@@ -9,10 +9,10 @@ use std::hint::black_box;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_query::{Queryable, SortKey, TaskQuery};
 use model_selector::Labels;
-use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 
 const TASKS: u32 = 100_000;
 const ZONES: [&str; 4] = ["eu", "us", "ap", "sa"];
@@ -27,6 +27,7 @@ fn tasks() -> Vec<Task> {
     )
     .unwrap();
     let t0 = DateTime::<Utc>::from_timestamp(1_700_000_000, 0).unwrap();
+    let tenant = TenantId::new("bench").unwrap();
     let mut tasks: Vec<Task> = (0..TASKS)
         .map(|i| {
             let labels = Labels::from_pairs([
@@ -39,7 +40,9 @@ fn tasks() -> Vec<Task> {
                 .build()
                 .unwrap();
             let created = t0 + TimeDelta::milliseconds(i64::from(i / 2) * 10);
-            let mut task = Task::new(TaskId::new(format!("task-{i:06}")).unwrap(), spec, created);
+            let manifest = TaskManifest::named(TaskId::new(format!("task-{i:06}")).unwrap(), spec);
+            let uid = Uid::from_u128(u128::from(i));
+            let mut task = Task::create(manifest, tenant.clone(), uid, created).unwrap();
             let later = created + TimeDelta::seconds(1);
             match i % 3 {
                 0 => {

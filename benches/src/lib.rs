@@ -30,10 +30,10 @@ impl Rng {
 pub mod backlog {
     use chrono::{DateTime, TimeDelta, TimeZone, Utc};
     use model_fleet::{QueueEntry, QueueKey, Runner};
-    use model_ids::{RunnerId, Slot, TaskId};
+    use model_ids::{RunnerId, Slot, TaskId, TenantId, Uid};
     use model_policy::AdmissionPolicy;
     use model_selector::{LabelSelector, Labels};
-    use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+    use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 
     use super::Rng;
 
@@ -197,7 +197,14 @@ pub mod backlog {
             .build()
             .unwrap_or_else(|_| unreachable!());
         let id = TaskId::new(format!("running-{slot}")).unwrap_or_else(|_| unreachable!());
-        let mut task = Task::new(id, spec, now() - TimeDelta::hours(2));
+        let tenant = TenantId::new("acme").unwrap_or_else(|_| unreachable!());
+        let mut task = Task::create(
+            TaskManifest::named(id, spec),
+            tenant,
+            Uid::from_u128(1),
+            now() - TimeDelta::hours(2),
+        )
+        .unwrap_or_else(|_| unreachable!());
         let _ = task.begin_attempt(None, now() - TimeDelta::hours(2));
         task
     }

@@ -12,10 +12,10 @@ use std::sync::LazyLock;
 
 use chrono::{DateTime, TimeDelta, Utc};
 use libfuzzer_sys::fuzz_target;
-use taskmodel::TaskId;
+use taskmodel::{TaskId, TenantId, Uid};
 use taskmodel::query::{Queryable, SortKey, TaskQuery};
 use taskmodel::selector::Labels;
-use taskmodel::task::{Task, TaskKind, TaskSpec};
+use taskmodel::task::{Task, TaskKind, TaskManifest, TaskSpec};
 
 /// 40 tasks in two slots, with creation-time ties, a few labels and several phases.
 static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
@@ -33,11 +33,10 @@ static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
                 .build()
                 .expect("valid spec");
             let created = t0 + TimeDelta::milliseconds(i / 3 * 500);
-            let mut task = Task::new(
-                TaskId::new(format!("t{}", 97 - i)).expect("id"),
-                spec,
-                created,
-            );
+            let manifest = TaskManifest::named(TaskId::new(format!("t{}", 97 - i)).expect("id"), spec);
+            let tenant = TenantId::new("fuzz").expect("tenant");
+            let uid = Uid::from_u128(u128::try_from(i).expect("positive"));
+            let mut task = Task::create(manifest, tenant, uid, created).expect("created");
             if i % 4 == 0 {
                 task.begin_attempt(None, created).expect("starts");
             }

@@ -12,10 +12,20 @@ use serde::de::IgnoredAny;
 use serde_json::Value;
 use taskctl::{Shape, check_document};
 use taskmodel::schedule::Schedule;
-use taskmodel::task::{Task, TaskSpec};
+use taskmodel::task::{Task, TaskManifest, TaskSpec};
 
-/// The keys that make a document a task (docs/taskctl.md).
-const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+/// The keys that make a document a task or a manifest (docs/taskctl.md).
+const RESOURCE_KEYS: [&str; 4] = ["apiVersion", "metadata", "spec", "status"];
+
+/// The metadata keys that make a resource a stored task rather than a manifest.
+const STORED_META_KEYS: [&str; 6] = [
+    "uid",
+    "tenant",
+    "resourceVersion",
+    "generation",
+    "createdAt",
+    "updatedAt",
+];
 
 /// The key that makes a document a schedule, before the task keys (docs/taskctl.md).
 const SCHEDULE_KEY: &str = "trigger";
@@ -46,19 +56,26 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(value) = serde_json::from_str::<Value>(text) {
         let object = value.as_object();
         let is_schedule = object.is_some_and(|o| o.contains_key(SCHEDULE_KEY));
-        let is_task = object.is_some_and(|o| TASK_KEYS.iter().any(|k| o.contains_key(*k)));
-        let shape = if is_schedule {
-            Shape::Schedule
-        } else if is_task {
-            Shape::Task
-        } else {
-            Shape::TaskSpec
+        let resource = object.is_some_and(|o| RESOURCE_KEYS.iter().any(|k| o.contains_key(*k)));
+        let stored = object.is_some_and(|o| {
+            o.contains_key("status")
+                || o.get("metadata")
+                    .and_then(Value::as_object)
+                    .is_some_and(|m| STORED_META_KEYS.iter().any(|k| m.contains_key(*k)))
+        });
+        let shape = match (is_schedule, resource, stored) {
+            (true, _, _) => Shape::Schedule,
+            (false, false, _) => Shape::TaskSpec,
+            (false, true, true) => Shape::Task,
+            (false, true, false) => Shape::TaskManifest,
         };
         assert_eq!(checked.shape, Some(shape), "{text}");
     }
     let library_ok = match checked.shape {
         Some(Shape::Task) => serde_json::from_str::<Task>(text).is_ok(),
         Some(Shape::Schedule) => serde_json::from_str::<Schedule>(text).is_ok(),
+        Some(Shape::TaskManifest) => serde_json::from_str::<TaskManifest>(text)
+            .is_ok_and(|manifest| manifest.validate().is_ok()),
         Some(Shape::TaskSpec) => {
             serde_json::from_str::<TaskSpec>(text).is_ok_and(|spec| spec.validate().is_ok())
         }

@@ -36,9 +36,9 @@ use crate::runner::{LivenessTtl, Runner, RunnerUnavailable};
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
 /// use model_fleet::{ClaimRequest, LivenessTtl, Queue, Runner};
-/// use model_ids::{RunnerId, TaskId, TenantId};
+/// use model_ids::{RunnerId, TaskId, TenantId, Uid};
 /// use model_selector::Labels;
-/// use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+/// use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 ///
 /// let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
 /// let ttl = LivenessTtl::default();
@@ -47,9 +47,12 @@ use crate::runner::{LivenessTtl, Runner, RunnerUnavailable};
 ///     let kind = TaskKind::subprocess(mode, TaskEnv::default(), None)?;
 ///     Ok(TaskSpec::builder(slot, kind, 60_000).runner_selector(selector.parse()?).build()?)
 /// };
-/// let mut queue = Queue::new(TenantId::new("acme")?);
-/// queue.update(&Task::new(TaskId::new("us-job")?, spec("a", "zone=us")?, t0))?;
-/// queue.update(&Task::new(TaskId::new("eu-job")?, spec("b", "zone=eu")?, t0))?;
+/// let acme = TenantId::new("acme")?;
+/// let mut queue = Queue::new(acme.clone());
+/// for (n, name, slot, selector) in [(1, "us-job", "a", "zone=us"), (2, "eu-job", "b", "zone=eu")] {
+///     let manifest = TaskManifest::named(TaskId::new(name)?, spec(slot, selector)?);
+///     queue.update(&Task::create(manifest, acme.clone(), Uid::from_u128(n), t0)?)?;
+/// }
 ///
 /// let runner = Runner::builder(RunnerId::new("eu-1")?, KindSet::ALL)
 ///     .labels(Labels::from_pairs([("zone", "eu")])?)

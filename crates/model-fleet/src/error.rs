@@ -1,7 +1,7 @@
 //! `FleetError`, the one error type of this crate, and its classification.
 
 use chrono::{DateTime, Utc};
-use model_ids::{ErrorKind, RunnerId, TaskId};
+use model_ids::{ErrorKind, RunnerId, TaskId, TenantId};
 use model_selector::SelectorError;
 use model_task::TaskPhase;
 
@@ -171,6 +171,18 @@ pub enum FleetError {
         phase: TaskPhase,
     },
 
+    /// A queue holds one tenant's tasks: a task of another tenant is refused.
+    #[error("task {task} belongs to tenant \"{tenant}\", not to the queue's tenant \"{queue}\"")]
+    #[non_exhaustive]
+    OtherTenant {
+        /// The task.
+        task: TaskId,
+        /// Its tenant.
+        tenant: TenantId,
+        /// The queue's tenant.
+        queue: TenantId,
+    },
+
     /// An embedded task runs in process and is never claimed by a runner.
     #[error("task {task} is not routable: {kind} tasks run in process")]
     #[non_exhaustive]
@@ -222,7 +234,7 @@ impl FleetError {
             | FleetError::InvalidAttempt
             | FleetError::EmptyLogBatch
             | FleetError::LogSequenceOrder { .. } => ErrorKind::Invalid,
-            FleetError::Forbidden(_) => ErrorKind::Forbidden,
+            FleetError::Forbidden(_) | FleetError::OtherTenant { .. } => ErrorKind::Forbidden,
             FleetError::NotQueued { .. } => ErrorKind::InvalidTransition,
             FleetError::NotRoutable { .. } => ErrorKind::Invalid,
             FleetError::Selector(err) => err.kind(),

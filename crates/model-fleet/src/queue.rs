@@ -78,8 +78,16 @@ impl Queue {
     ///
     /// # Errors
     ///
-    /// [`FleetError::Selector`] when a kind's index is full; the queue is unchanged then.
+    /// [`FleetError::OtherTenant`] for a task of another tenant; [`FleetError::Selector`]
+    /// when a kind's index is full. The queue is unchanged then.
     pub fn update(&mut self, task: &Task) -> Result<(), FleetError> {
+        if task.metadata().tenant() != &self.tenant {
+            return Err(FleetError::OtherTenant {
+                task: task.id().clone(),
+                tenant: task.metadata().tenant().clone(),
+                queue: self.tenant.clone(),
+            });
+        }
         match task.phase() {
             TaskPhase::Pending => match QueueEntry::of(task) {
                 Ok(entry) => {

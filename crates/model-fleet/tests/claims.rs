@@ -16,10 +16,10 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_fleet::{
     ClaimRequest, LivenessTtl, Queue, QueueEntry, QueueKey, QueuedTask, Runner, RunnerState,
 };
-use model_ids::{Slot, TaskId, TenantId};
+use model_ids::{Slot, TaskId, TenantId, Uid};
 use model_policy::AdmissionPolicy;
 use model_selector::{LabelSelector, Labels};
-use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskSpec};
+use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 use proptest::prelude::*;
 
 fn now() -> DateTime<Utc> {
@@ -86,7 +86,9 @@ fn running(i: usize) -> Task {
     let spec = TaskSpec::builder(format!("slot-{i}"), kind, 60_000)
         .build()
         .unwrap();
-    let mut task = Task::new(TaskId::new(format!("running-{i}")).unwrap(), spec, now());
+    let manifest = TaskManifest::named(TaskId::new(format!("running-{i}")).unwrap(), spec);
+    let tenant = TenantId::new("acme").unwrap();
+    let mut task = Task::create(manifest, tenant, Uid::from_u128(i as u128), now()).unwrap();
     task.begin_attempt(None, now()).unwrap();
     task
 }

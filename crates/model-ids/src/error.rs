@@ -72,7 +72,8 @@ pub enum IdError {
         input: String,
     },
 
-    /// An input of a fixed-length kind ([`IdKind::ActionId`]) that is not that length.
+    /// An input of a fixed-length kind ([`IdKind::ActionId`], [`IdKind::Uid`]) that is not
+    /// that length.
     #[error("invalid {kind} {input:?}: wrong length ({len} bytes, expected {expected})")]
     #[non_exhaustive]
     WrongLength {

@@ -1,4 +1,4 @@
-//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId`), their length limits, base-36 slugs, and the helpers every layer shares.
+//! Identity newtypes (`TaskId`, `Slot`, `AgentId`, `RunnerId`, `FlowId`, `JobName`, `ScheduleId`, `TenantId`, and the 16-byte `ActionId` and `Uid`), their length limits, base-36 slugs, and the helpers every layer shares.
 //!
 //! Layer 0. Depends on: nothing.
 //!
@@ -20,8 +20,11 @@
 //! To check a string without building a value, use `TaskId::validate(s)` (and the same
 //! on each type) or [`IdKind::validate`] when the kind is only known at run time.
 //!
-//! [`ActionId`] is different: 16 bytes ([`ACTION_ID_LEN`]), `Copy`, written as 32 hex digits
-//! ([`ACTION_ID_HEX_LEN`]), so that an action's storage key can hold it as bytes.
+//! [`ActionId`] and [`Uid`] are different: 16 bytes ([`ACTION_ID_LEN`], [`UID_LEN`]),
+//! `Copy`, made by one macro. An action id is written as 32 hex digits
+//! ([`ACTION_ID_HEX_LEN`]), so that an action's storage key can hold it as bytes; a uid, the
+//! identity of one incarnation of a resource, in the lowercase UUID layout
+//! ([`UID_TEXT_LEN`]). The caller makes the bytes.
 //!
 //! # Base-36 slugs
 //!
@@ -79,7 +82,8 @@ pub use crate::{
         ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, ActionId, AgentId, BASE36_MAX_LEN,
         Base36, FLOW_ID_MAX_LEN, FlowId, IdKind, JOB_NAME_MAX_LEN, JobName, RUNNER_ID_MAX_LEN,
         RunnerId, SCHEDULE_ID_MAX_LEN, SLOT_MAX_LEN, ScheduleId, Slot, TASK_ID_MAX_LEN,
-        TENANT_ID_MAX_LEN, TaskId, TenantId, decode_base36, encode_base36,
+        TENANT_ID_MAX_LEN, TaskId, TenantId, UID_LEN, UID_TEXT_LEN, Uid, decode_base36,
+        encode_base36,
     },
     text::ERROR_INPUT_MAX_CHARS,
 };

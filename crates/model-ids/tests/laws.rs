@@ -179,3 +179,30 @@ proptest! {
         let _ = input.parse::<model_ids::ActionId>();
     }
 }
+
+proptest! {
+    #[test]
+    fn uid_text_and_json_round_trip(bytes in any::<[u8; 16]>()) {
+        let uid = model_ids::Uid::from_bytes(bytes);
+        let text = uid.to_string();
+        prop_assert_eq!(text.len(), model_ids::UID_TEXT_LEN);
+        prop_assert_eq!(text.parse::<model_ids::Uid>().unwrap(), uid);
+        let json = serde_json::to_string(&uid).unwrap();
+        prop_assert_eq!(serde_json::from_str::<model_ids::Uid>(&json).unwrap(), uid);
+        prop_assert_eq!(model_ids::Uid::from_u128(uid.to_u128()), uid);
+        // Text order is byte order, so a store may sort uids as text.
+        prop_assert_eq!(text.replace('-', ""), model_ids::ActionId::from_bytes(bytes).to_string());
+    }
+
+    #[test]
+    fn uid_order_is_text_order(a in any::<[u8; 16]>(), b in any::<[u8; 16]>()) {
+        let (x, y) = (model_ids::Uid::from_bytes(a), model_ids::Uid::from_bytes(b));
+        prop_assert_eq!(x.cmp(&y), a.cmp(&b));
+        prop_assert_eq!(x.to_string().cmp(&y.to_string()), a.cmp(&b));
+    }
+
+    #[test]
+    fn uid_parse_never_panics(input in "\\PC{0,40}|[0-9a-fA-F-]{34,38}") {
+        let _ = input.parse::<model_ids::Uid>();
+    }
+}

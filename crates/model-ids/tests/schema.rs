@@ -56,3 +56,15 @@ fn error_codes_are_an_enum_of_their_wire_names() {
     assert_eq!(schema["type"], "string", "{schema}");
     assert_eq!(schema["enum"], json!(names), "{schema}");
 }
+
+#[test]
+fn sixteen_byte_ids_are_patterned_strings() {
+    let uid = serde_json::to_value(schemars::schema_for!(model_ids::Uid)).unwrap();
+    assert_eq!(uid["type"], "string", "{uid}");
+    assert_eq!(
+        uid["pattern"], "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+        "{uid}"
+    );
+    let action = serde_json::to_value(schemars::schema_for!(model_ids::ActionId)).unwrap();
+    assert_eq!(action["pattern"], "^[0-9a-fA-F]{32}$", "{action}");
+}

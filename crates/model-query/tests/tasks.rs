@@ -7,10 +7,10 @@
 )]
 
 use chrono::{DateTime, TimeDelta, Utc};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_query::{QueryError, SortOrder, TaskPage, TaskQuery};
 use model_selector::Labels;
-use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec};
+use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec};
 use proptest::prelude::*;
 
 fn at(secs: i64) -> DateTime<Utc> {
@@ -30,7 +30,9 @@ fn task(n: u32, created: i64, slot: &str, zone: &str, phase: TaskPhase, later: i
         .labels(Labels::from_pairs([("zone", zone)]).unwrap())
         .build()
         .unwrap();
-    let mut task = Task::new(TaskId::new(format!("task-{n}")).unwrap(), spec, at(created));
+    let manifest = TaskManifest::named(TaskId::new(format!("task-{n}")).unwrap(), spec);
+    let tenant = TenantId::new("tenant").unwrap();
+    let mut task = Task::create(manifest, tenant, Uid::from_u128(n.into()), at(created)).unwrap();
     let then = at(created) + TimeDelta::seconds(later);
     match phase {
         TaskPhase::Running => {

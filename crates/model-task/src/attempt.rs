@@ -13,7 +13,7 @@ use model_policy::RandomSource;
 
 use crate::error::{InvalidReason, TaskError};
 use crate::lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase};
-use crate::task::Task;
+use crate::task::{Precondition, Task};
 
 mod lease;
 mod log;
@@ -92,7 +92,7 @@ impl<T> Applied<T> {
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
-/// use model_ids::{RunnerId, TaskId};
+/// use model_ids::{RunnerId, TaskId, TenantId, Uid};
 /// use model_policy::{RestartPolicy, SeededRandom};
 /// use model_task::*;
 /// use model_task::attempt::GoneReason;
@@ -101,7 +101,7 @@ impl<T> Applied<T> {
 /// let secs = |s| t0 + TimeDelta::seconds(s);
 /// let kind = TaskKind::subprocess(SubprocessMode::command("/bin/true".into(), vec![])?, TaskEnv::empty(), None)?;
 /// let spec = TaskSpec::builder("lane", kind, 1_000).restart(RestartPolicy::OnFailure).max_retries(0).build()?;
-/// let mut task = Task::new(TaskId::new("job")?, spec, t0);
+/// let mut task = Task::create(TaskManifest::named(TaskId::new("job")?, spec), TenantId::new("infra")?, Uid::from_u128(1), t0)?;
 /// let mut rng = SeededRandom::new(1);
 ///
 /// let lease = LeaseId::new(7);
@@ -140,14 +140,14 @@ impl Task {
     /// ([`TaskError::Invalid`]), then those of [`begin_attempt`](Self::begin_attempt).
     pub fn lease_attempt(
         &mut self,
-        expected: Option<u64>,
+        expected: impl Into<Precondition>,
         previous: Option<&TaskRun>,
         runner: RunnerId,
         lease: LeaseId,
         lease_expires_at: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> Result<TaskRun, TaskError> {
-        self.metadata().check_version(expected)?;
+        self.metadata().check(&expected.into())?;
         match previous {
             None if self.status().attempt() > 0 => {
                 return Err(TaskError::invalid(
@@ -287,11 +287,11 @@ impl Task {
     /// [`cancel`](Self::cancel).
     pub fn cancel_attempt(
         &mut self,
-        expected: Option<u64>,
+        expected: impl Into<Precondition>,
         run: &mut TaskRun,
         now: DateTime<Utc>,
     ) -> Result<Applied, TaskError> {
-        self.metadata().check_version(expected)?;
+        self.metadata().check(&expected.into())?;
         self.check_pair(run)?;
         self.phase().check_transition(TaskPhase::Canceled)?;
         match run.state {

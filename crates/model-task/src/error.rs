@@ -118,6 +118,19 @@ pub enum TaskError {
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
     },
+    /// A write named a uid that is not the task's: the task the caller read was deleted and
+    /// another was created under the same name. Gone, not a conflict: re-reading cannot
+    /// give the caller back the task it meant (see
+    /// [`Precondition`](crate::task::Precondition)).
+    #[error(
+        "gone: expected uid {expected}, found {actual}: the task was deleted and created again"
+    )]
+    UidMismatch {
+        /// The uid the caller expected.
+        expected: model_ids::Uid,
+        /// The task's uid.
+        actual: model_ids::Uid,
+    },
     /// The resource version is at `u64::MAX` and cannot go up.
     #[error("resource version {version} cannot be incremented")]
     VersionOverflow {
@@ -257,6 +270,25 @@ pub enum InvalidReason {
         /// Which rule is broken.
         rule: &'static str,
     },
+    /// A key is not a Kubernetes qualified name (the label key rule).
+    NotQualifiedName {
+        /// Which part of the rule it breaks.
+        rule: &'static str,
+    },
+    /// The number is outside its range.
+    OutOfRange {
+        /// The value.
+        value: i64,
+        /// The smallest allowed.
+        min: i64,
+        /// The largest allowed.
+        max: i64,
+    },
+    /// The field must hold one exact value (an `apiVersion`, a `kind`).
+    Expected {
+        /// The value it must hold.
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for InvalidReason {
@@ -278,6 +310,11 @@ impl fmt::Display for InvalidReason {
                 f.write_str("an embedded task runs in process and cannot be submitted")
             }
             Self::Inconsistent { rule } => f.write_str(rule),
+            Self::NotQualifiedName { rule } => write!(f, "not a qualified name: {rule}"),
+            Self::OutOfRange { value, min, max } => {
+                write!(f, "{value} is outside the range {min} to {max}")
+            }
+            Self::Expected { expected } => write!(f, "expected {expected}"),
         }
     }
 }
@@ -399,7 +436,8 @@ impl TaskError {
             Self::LeaseReused { .. } => ErrorKind::Invalid,
             // A number at the end of its range: no retry helps.
             Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
-            Self::Gone { .. } => ErrorKind::Gone,
+            // The task the caller meant was deleted; its write can never apply.
+            Self::Gone { .. } | Self::UidMismatch { .. } => ErrorKind::Gone,
         }
     }
 

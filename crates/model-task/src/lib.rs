@@ -10,7 +10,7 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`]; `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
 //! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
@@ -47,6 +47,9 @@ pub use crate::{
     lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
     route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
-    task::{ObjectMeta, Task},
+    task::{
+        Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
+        TaskManifest,
+    },
     wire::Parsed,
 };

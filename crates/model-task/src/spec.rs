@@ -27,7 +27,8 @@ pub use self::{
     kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
     limits::{
         MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
-        MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS,
+        MAX_PATH_BYTES, MAX_PRIORITY, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
+        MAX_TIMEOUT_MS, MAX_TTL_AFTER_FINISHED_MS, MIN_PRIORITY,
     },
     timeout::Timeout,
 };
@@ -46,9 +47,10 @@ pub(crate) use self::{
 /// the submit boundary.
 ///
 /// On the wire, camelCase: `slot`, `kind`, `timeoutMs` (required), `restart`, `backoff`,
-/// `admission`, `runnerSelector`, `labels`, `maxRetries` (optional; policies take their
-/// defaults, selector and labels are empty, `maxRetries` absent means unlimited). Unknown
-/// fields are rejected. Errors name the field path (`kind.mode.body`,
+/// `admission`, `runnerSelector`, `labels`, `maxRetries`, `priority`, `ttlAfterFinishedMs`
+/// (optional; policies take their defaults, selector and labels are empty, `maxRetries`
+/// absent means unlimited, `priority` is 0, no `ttlAfterFinishedMs` keeps a finished task
+/// until it is deleted). Unknown fields are rejected. Errors name the field path (`kind.mode.body`,
 /// `runnerSelector.matchExpressions[1].values`, `labels["x"]`).
 ///
 /// ```
@@ -89,6 +91,19 @@ pub struct TaskSpec {
     labels: Labels,
     #[serde(skip_serializing_if = "Option::is_none")]
     max_retries: Option<u32>,
+    #[serde(skip_serializing_if = "is_zero")]
+    priority: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl_after_finished_ms: Option<u64>,
+}
+
+/// Whether a priority is the default, left out on the wire.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_zero(priority: &i32) -> bool {
+    *priority == 0
 }
 
 impl TaskSpec {
@@ -156,6 +171,19 @@ impl TaskSpec {
     /// Attempts allowed after the first; `None` means unlimited.
     pub const fn max_retries(&self) -> Option<u32> {
         self.max_retries
+    }
+
+    /// The priority, from [`MIN_PRIORITY`] to [`MAX_PRIORITY`] (default 0): among due
+    /// tasks, a higher one is leased first (`docs/attempts.md`, "Queue order").
+    pub const fn priority(&self) -> i32 {
+        self.priority
+    }
+
+    /// How long a finished task is kept before it may be collected, in milliseconds (at most
+    /// [`MAX_TTL_AFTER_FINISHED_MS`]; 0 collects it once it has finished); `None` keeps it
+    /// until it is deleted. Kubernetes' `ttlSecondsAfterFinished`, in milliseconds.
+    pub const fn ttl_after_finished_ms(&self) -> Option<u64> {
+        self.ttl_after_finished_ms
     }
 
     /// [`decide_restart`] with this spec's restart policy, `max_retries` and backoff.

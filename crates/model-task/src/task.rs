@@ -1,13 +1,13 @@
-//! The aggregate: [`Task`] (metadata, spec and status) with [`ObjectMeta`], the lifecycle
-//! operations that change a task under optimistic concurrency, and [`admit`], what a new
-//! task does when its slot is busy.
+//! The aggregate: [`Task`] (metadata, spec and status), made from a [`TaskManifest`] with
+//! [`ObjectMeta`]; the lifecycle operations that change a task under a [`Precondition`];
+//! and [`admit`], what a new task does when its slot is busy.
 
 use chrono::{DateTime, SecondsFormat, Utc};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_policy::RandomSource;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
-use crate::error::{InvalidReason, TaskError};
+use crate::error::{InvalidReason, TaskError, broken_rule};
 use crate::lifecycle::{
     AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, RestartDecision, TaskPhase, TaskStatus,
     TaskStatusRaw, plan, time_plan, truncate_on_char_boundary,
@@ -15,21 +15,32 @@ use crate::lifecycle::{
 use crate::spec::{TaskSpec, TaskSpecRaw};
 
 mod admission;
+mod manifest;
 mod meta;
 
-pub(crate) use self::meta::ObjectMetaRaw;
+pub(crate) use self::manifest::{ManifestMetaRaw, TaskManifestRaw};
+pub(crate) use self::meta::{ObjectMetaRaw, check_not_self};
 pub use self::{
     admission::{AdmissionDecision, admit},
-    meta::ObjectMeta,
+    manifest::{
+        MAX_TASK_MANIFEST_BYTES, ManifestMeta, TASK_API_VERSION, TASK_KIND, TaskManifest,
+        check_type,
+    },
+    meta::{
+        Annotations, MAX_ANNOTATIONS, MAX_ANNOTATIONS_BYTES, MAX_OWNER_REFERENCES, ObjectMeta,
+        OwnerKind, OwnerReference, Precondition,
+    },
 };
 
-/// A task: metadata (identity, version, times), spec (desired state) and status (observed
-/// state), in the Kubernetes shape.
+/// A task: metadata (identity, versions, times, labels, owners), spec (desired state) and
+/// status (observed state), in the Kubernetes shape; made from a [`TaskManifest`] by
+/// [`Task::create`].
 ///
-/// Every change goes through a method that takes `now` and, optionally, the resource
-/// version the caller expects. A method either fails and leaves the task unchanged, or
-/// applies one change: the version goes up by one and `updated_at` becomes `now` (it never
-/// goes backwards). Checks run in this order: expected version ([`TaskError::Conflict`]),
+/// Every change goes through a method that takes `now` and what the caller expects of the
+/// task (a [`Precondition`]: `None`, `Some(version)`, or a version and a uid). A method
+/// either fails and leaves the task unchanged, or applies one change: the version goes up
+/// by one and `updated_at` becomes `now` (it never goes backwards). Checks run in this
+/// order: expected uid ([`TaskError::UidMismatch`]) and version ([`TaskError::Conflict`]),
 /// lifecycle ([`TaskError::InvalidTransition`] naming both phases, see
 /// [`TaskPhase::can_become`]), other preconditions, version overflow.
 ///
@@ -43,7 +54,7 @@ pub use self::{
 ///
 /// ```
 /// use chrono::{TimeDelta, TimeZone, Utc};
-/// use model_ids::TaskId;
+/// use model_ids::{TaskId, TenantId, Uid};
 /// use model_policy::{BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 /// use model_task::*;
 ///
@@ -54,7 +65,9 @@ pub use self::{
 ///     .backoff(BackoffPolicy::new(JitterPolicy::None, 500, 10_000, 2.0)?)
 ///     .max_retries(1)
 ///     .build()?;
-/// let mut task = Task::new(TaskId::new("job-1")?, spec, t0);
+/// let manifest = TaskManifest::new(ManifestMeta::new(TaskId::new("job-1")?), spec);
+/// let mut task = Task::create(manifest, TenantId::new("infra")?, Uid::from_u128(1), t0)?;
+/// assert_eq!(task.status().queued_at(), Some(t0));
 /// let mut rng = SeededRandom::new(1);
 ///
 /// task.begin_attempt(Some(1), t0)?;
@@ -75,7 +88,7 @@ pub use self::{
 /// assert!(matches!(err, TaskError::Conflict { expected: 4, actual: 5 }));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(try_from = "TaskRaw")]
 pub struct Task {
     metadata: ObjectMeta,
@@ -84,16 +97,52 @@ pub struct Task {
 }
 
 impl Task {
-    /// A new task created at `now`: version 1, Pending, no attempt yet.
-    pub fn new(id: TaskId, spec: TaskSpec, now: DateTime<Utc>) -> Self {
-        Self {
-            metadata: ObjectMeta::new(id, now),
+    /// The task `manifest` describes, created at `now` for `tenant` with `uid` (which the
+    /// caller mints, a random UUID as a rule): version 1, generation 1, Pending, queued at
+    /// `now`, no attempt yet. Fails when an owner reference is the task itself by uid
+    /// ([`TaskError::Invalid`] at `metadata.ownerReferences[i]`); by name the manifest
+    /// already refused it.
+    pub fn create(
+        manifest: TaskManifest,
+        tenant: TenantId,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<Self, TaskError> {
+        let (metadata, spec) = manifest.into_parts();
+        let (id, labels, annotations, owner_references) = metadata.into_parts();
+        check_not_self(&owner_references, &id, Some(uid))
+            .map_err(|e| e.at("metadata.ownerReferences"))?;
+        Ok(Self {
+            metadata: ObjectMeta {
+                id,
+                uid,
+                tenant,
+                resource_version: 1,
+                generation: 1,
+                created_at: now,
+                updated_at: now,
+                labels,
+                annotations,
+                owner_references,
+            },
             spec,
-            status: TaskStatus::default(),
-        }
+            status: TaskStatus::queued(now),
+        })
     }
 
-    /// Identity, version and timestamps.
+    /// The desired state: the manifest that [`create`](Self::create) would make this task
+    /// from (name, labels, annotations, owners and spec).
+    pub fn manifest(&self) -> TaskManifest {
+        let meta = &self.metadata;
+        let metadata = ManifestMeta::new(meta.id.clone())
+            .with_labels(meta.labels.clone())
+            .with_annotations(meta.annotations.clone());
+        // The owners were checked when they were set; they keep holding.
+        let metadata = ManifestMeta::with_checked_owners(metadata, meta.owner_references.clone());
+        TaskManifest::new(metadata, self.spec.clone())
+    }
+
+    /// Identity, versions, timestamps, labels and owners.
     pub const fn metadata(&self) -> &ObjectMeta {
         &self.metadata
     }
@@ -128,10 +177,10 @@ impl Task {
     /// ([`TaskError::RestartNotDue`]).
     pub fn begin_attempt(
         &mut self,
-        expected: Option<u64>,
+        expected: impl Into<Precondition>,
         now: DateTime<Utc>,
     ) -> Result<u32, TaskError> {
-        self.metadata.check_version(expected)?;
+        self.metadata.check(&expected.into())?;
         self.phase().check_transition(TaskPhase::Running)?;
         if let Some(due) = self.status.next_attempt_at
             && now < due
@@ -159,6 +208,8 @@ impl Task {
             error: None,
             next_attempt_at: None,
             last_delay_ms: self.status.last_delay_ms,
+            queued_at: None,
+            finished_at: None,
         };
         self.metadata.touch(version, now);
         Ok(attempt)
@@ -177,12 +228,12 @@ impl Task {
     /// task is canceled with [`cancel`](Self::cancel)).
     pub fn end_attempt<R: RandomSource + ?Sized>(
         &mut self,
-        expected: Option<u64>,
+        expected: impl Into<Precondition>,
         result: AttemptResult,
         rng: &mut R,
         now: DateTime<Utc>,
     ) -> Result<RestartDecision, TaskError> {
-        self.metadata.check_version(expected)?;
+        self.metadata.check(&expected.into())?;
         let plan = plan(
             self.spec.restart(),
             self.spec.max_retries(),
@@ -228,6 +279,7 @@ impl Task {
             }
             other => (other.phase(), None, self.status.last_delay_ms),
         };
+        self.metadata.touch(version, now);
         self.status = TaskStatus {
             phase,
             attempt: self.status.attempt,
@@ -236,8 +288,9 @@ impl Task {
             error: error.map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
             next_attempt_at,
             last_delay_ms,
+            queued_at: next_attempt_at,
+            finished_at: phase.is_final().then_some(self.metadata.updated_at),
         };
-        self.metadata.touch(version, now);
         Ok(decision)
     }
 
@@ -256,8 +309,12 @@ impl Task {
     /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the attempt left behind).
     /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the attempt
     /// goes to Cancelling and the task ends Canceled when the attempt does.
-    pub fn cancel(&mut self, expected: Option<u64>, now: DateTime<Utc>) -> Result<(), TaskError> {
-        self.metadata.check_version(expected)?;
+    pub fn cancel(
+        &mut self,
+        expected: impl Into<Precondition>,
+        now: DateTime<Utc>,
+    ) -> Result<(), TaskError> {
+        self.metadata.check(&expected.into())?;
         self.phase().check_transition(TaskPhase::Canceled)?;
         let version = self.metadata.next_version()?;
         if self.phase() == TaskPhase::Running {
@@ -265,18 +322,35 @@ impl Task {
             self.status.exit_code = None;
             self.status.error = None;
         }
+        self.metadata.touch(version, now);
         self.status.phase = TaskPhase::Canceled;
         self.status.next_attempt_at = None;
-        self.metadata.touch(version, now);
+        self.status.queued_at = None;
+        self.status.finished_at = Some(self.metadata.updated_at);
         Ok(())
+    }
+}
+
+impl Serialize for Task {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("Task", 5)?;
+        out.serialize_field("apiVersion", TASK_API_VERSION)?;
+        out.serialize_field("kind", TASK_KIND)?;
+        out.serialize_field("metadata", &self.metadata)?;
+        out.serialize_field("spec", &self.spec)?;
+        out.serialize_field("status", &self.status)?;
+        out.end()
     }
 }
 
 /// The wire form of [`Task`]: each part goes through its raw twin so its errors get the
 /// `metadata.`, `spec.` or `status.` prefix. An absent status is a new task's status.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct TaskRaw {
+    api_version: String,
+    kind: String,
     metadata: ObjectMetaRaw,
     spec: TaskSpecRaw,
     #[serde(default)]
@@ -287,16 +361,46 @@ impl TryFrom<TaskRaw> for Task {
     type Error = TaskError;
 
     fn try_from(raw: TaskRaw) -> Result<Self, TaskError> {
+        check_type(&raw.api_version, &raw.kind)?;
         let metadata = ObjectMeta::try_from(raw.metadata).map_err(|e| e.at("metadata"))?;
         let spec = TaskSpec::try_from(raw.spec).map_err(|e| e.at("spec"))?;
         let status = match raw.status {
             Some(status) => TaskStatus::try_from(status).map_err(|e| e.at("status"))?,
-            None => TaskStatus::default(),
+            None => TaskStatus::queued(metadata.created_at),
         };
-        Ok(Self {
+        let task = Self {
             metadata,
             spec,
             status,
-        })
+        };
+        task.check_times().map_err(|e| e.at("status"))?;
+        Ok(task)
+    }
+}
+
+impl Task {
+    /// Checks the status's times against the metadata's: a task that never ran is queued
+    /// since its creation, and a final task finished between its creation and its last
+    /// change. Paths are relative to the status.
+    fn check_times(&self) -> Result<(), TaskError> {
+        let (meta, status) = (&self.metadata, &self.status);
+        if status.attempt == 0
+            && status.phase == TaskPhase::Pending
+            && status.queued_at != Some(meta.created_at)
+        {
+            return broken_rule(
+                "queuedAt",
+                "a task that never ran is queued since createdAt",
+            );
+        }
+        if let Some(finished) = status.finished_at
+            && (finished < meta.created_at || finished > meta.updated_at)
+        {
+            return broken_rule(
+                "finishedAt",
+                "finishedAt is between createdAt and updatedAt",
+            );
+        }
+        Ok(())
     }
 }

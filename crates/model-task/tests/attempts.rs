@@ -9,13 +9,13 @@
 )]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::{RunnerId, TaskId};
+use model_ids::{RunnerId, TaskId, TenantId, Uid};
 use model_policy::{BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 use model_task::attempt::{GoneReason, LogCursor};
 use model_task::lifecycle::MAX_STATUS_ERROR_BYTES;
 use model_task::{
     Applied, AttemptOutcome, AttemptResult, AttemptState, LeaseId, RestartDecision, SubprocessMode,
-    Task, TaskEnv, TaskError, TaskKind, TaskPhase, TaskRun, TaskSpec,
+    Task, TaskEnv, TaskError, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec,
 };
 use proptest::prelude::*;
 
@@ -36,11 +36,13 @@ fn spec(restart: RestartPolicy, max_retries: Option<u32>) -> TaskSpec {
 }
 
 fn task(restart: RestartPolicy, max_retries: Option<u32>) -> Task {
-    Task::new(
-        TaskId::new("job").unwrap(),
-        spec(restart, max_retries),
+    Task::create(
+        TaskManifest::named(TaskId::new("job").unwrap(), spec(restart, max_retries)),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(1),
         t(0),
     )
+    .unwrap()
 }
 
 fn runner() -> RunnerId {
@@ -1044,7 +1046,7 @@ proptest! {
         ops in prop::collection::vec(op(), 0..60),
         seed in any::<u64>(),
     ) {
-        let mut task = Task::new(TaskId::new("job").unwrap(), spec(restart, max_retries), t(0));
+        let mut task = task(restart, max_retries);
         let mut rng = SeededRandom::new(seed);
         let mut runs: Vec<TaskRun> = Vec::new();
         let mut now = t(0);

@@ -27,7 +27,7 @@ fn spec_with_nested_unknown(depth: usize) -> String {
 /// A task around [`spec_with_nested_unknown`] (nesting `depth + 3` deep).
 fn task_with_nested_unknown(depth: usize) -> String {
     format!(
-        r#"{{"metadata":{{"id":"t","resourceVersion":1,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}},"spec":{}}}"#,
+        r#"{{"apiVersion":"taskmodel.io/v1","kind":"Task","metadata":{{"name":"t","uid":"00000000-0000-0000-0000-000000000001","tenant":"a","resourceVersion":1,"generation":1,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}},"spec":{}}}"#,
         spec_with_nested_unknown(depth)
     )
 }
@@ -162,7 +162,7 @@ fn huge_numbers_are_refused_cleanly() {
 
     let meta = |version: &str| {
         format!(
-            r#"{{"metadata":{{"id":"t","resourceVersion":{version},"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}},"spec":{}}}"#,
+            r#"{{"apiVersion":"taskmodel.io/v1","kind":"Task","metadata":{{"name":"t","uid":"00000000-0000-0000-0000-000000000001","tenant":"a","resourceVersion":{version},"generation":1,"createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z"}},"spec":{}}}"#,
             spec_with("labels", "{}")
         )
     };

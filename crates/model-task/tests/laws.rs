@@ -8,13 +8,13 @@
 )]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 use model_selector::{LabelSelector, Labels, SelectorRequirement};
 use model_task::spec::{EnvVar, Interpreter, ScriptBody, Timeout};
 use model_task::{
-    AttemptOutcome, AttemptResult, SubprocessMode, Task, TaskEnv, TaskError, TaskKind, TaskPhase,
-    TaskSpec, TaskStatus,
+    AttemptOutcome, AttemptResult, SubprocessMode, Task, TaskEnv, TaskError, TaskKind,
+    TaskManifest, TaskPhase, TaskSpec, TaskStatus,
 };
 use proptest::prelude::*;
 
@@ -186,7 +186,7 @@ fn op() -> impl Strategy<Value = Op> {
 proptest! {
     #[test]
     fn random_operations_keep_the_invariants(spec in spec(), ops in proptest::collection::vec(op(), 0..40), seed in any::<u64>()) {
-        let mut task = Task::new(TaskId::new("job").unwrap(), spec, t0());
+        let mut task = Task::create(TaskManifest::named(TaskId::new("job").unwrap(), spec), TenantId::new("tenant").unwrap(), Uid::from_u128(1), t0()).unwrap();
         let mut rng = SeededRandom::new(seed);
         let mut now = t0();
         for op in ops {
@@ -280,7 +280,7 @@ proptest! {
 
     #[test]
     fn status_round_trips(spec in spec(), outcomes in proptest::collection::vec(outcome(), 0..4), seed in any::<u64>()) {
-        let mut task = Task::new(TaskId::new("job").unwrap(), spec, t0());
+        let mut task = Task::create(TaskManifest::named(TaskId::new("job").unwrap(), spec), TenantId::new("tenant").unwrap(), Uid::from_u128(1), t0()).unwrap();
         let mut rng = SeededRandom::new(seed);
         let mut now = t0();
         for outcome in outcomes {

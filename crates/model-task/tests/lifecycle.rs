@@ -8,13 +8,13 @@
 )]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 use model_task::lifecycle::MAX_STATUS_ERROR_BYTES;
 use model_task::task::{AdmissionDecision, admit};
 use model_task::{
     AttemptOutcome, AttemptResult, RestartDecision, SubprocessMode, Task, TaskEnv, TaskError,
-    TaskKind, TaskPhase, TaskSpec,
+    TaskKind, TaskManifest, TaskPhase, TaskSpec,
 };
 
 fn t(secs: i64) -> DateTime<Utc> {
@@ -33,7 +33,13 @@ fn task(restart: RestartPolicy, max_retries: Option<u32>) -> Task {
     if let Some(max) = max_retries {
         builder = builder.max_retries(max);
     }
-    Task::new(TaskId::new("job").unwrap(), builder.build().unwrap(), t(0))
+    Task::create(
+        TaskManifest::named(TaskId::new("job").unwrap(), builder.build().unwrap()),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(1),
+        t(0),
+    )
+    .unwrap()
 }
 
 fn rng() -> SeededRandom {

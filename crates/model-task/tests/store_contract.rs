@@ -11,11 +11,11 @@
 )]
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::{RunnerId, TaskId};
+use model_ids::{RunnerId, TaskId, TenantId, Uid};
 use model_policy::{BackoffPolicy, JitterPolicy, RestartPolicy, SeededRandom};
 use model_task::{
     AttemptOutcome, AttemptResult, AttemptState, LeaseId, SubprocessMode, Task, TaskEnv, TaskError,
-    TaskKind, TaskPhase, TaskRun, TaskSpec,
+    TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec,
 };
 use proptest::prelude::*;
 
@@ -32,7 +32,13 @@ fn task(restart: RestartPolicy, max_retries: u32) -> Task {
         .max_retries(max_retries)
         .build()
         .unwrap();
-    Task::new(TaskId::new("job").unwrap(), spec, t0())
+    Task::create(
+        TaskManifest::named(TaskId::new("job").unwrap(), spec),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(1),
+        t0(),
+    )
+    .unwrap()
 }
 
 /// What a store keeps: the task and its current attempt, written together.

@@ -11,7 +11,8 @@ use std::path::Path;
 
 use model_task::attempt::LogKey;
 use model_task::{
-    AttemptState, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    AttemptState, ObjectMeta, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -92,6 +93,8 @@ fn every_wire_format_example_parses_as_marked() {
     for ex in &examples {
         match ex.type_name.as_str() {
             "Task" => check::<Task>(ex),
+            "TaskManifest" => check::<TaskManifest>(ex),
+            "OwnerReference" => check::<OwnerReference>(ex),
             "TaskSpec" => check::<TaskSpec>(ex),
             "TaskKind" => check::<TaskKind>(ex),
             "TaskStatus" => check::<TaskStatus>(ex),
@@ -109,6 +112,8 @@ fn every_wire_format_example_parses_as_marked() {
     }
     for required in [
         "Task",
+        "TaskManifest",
+        "OwnerReference",
         "TaskSpec",
         "TaskKind",
         "TaskStatus",

@@ -132,7 +132,16 @@ macro_rules! plain_wire_impl {
 
 pub(crate) use plain_wire_impl as plain_wire;
 
-plain_wire!(Slot, TaskId, RestartPolicy, AdmissionPolicy, u32);
+plain_wire!(
+    Slot,
+    TaskId,
+    RestartPolicy,
+    AdmissionPolicy,
+    String,
+    u32,
+    i32,
+    u64
+);
 
 /// Checks that `text` is one JSON value and keeps it as text, or the syntax error with its
 /// line and column.
@@ -246,6 +255,12 @@ impl<'de> Visitor<'de> for FieldsVisitor {
         }
         Ok(fields)
     }
+}
+
+/// The value of `value`'s field `name` (the last, when the object names it twice), or `None`
+/// when `value` is not an object or has no such field.
+pub(crate) fn field_value<'a>(value: &'a RawValue, name: &str) -> Option<&'a RawValue> {
+    fields(value).and_then(|fields| fields.get(name).copied())
 }
 
 /// Whether `value` is an object with a field named one of `names`; reads the keys, builds nothing.

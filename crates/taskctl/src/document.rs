@@ -7,14 +7,28 @@ use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
-use taskmodel::task::{ObjectMeta, Parsed, Task, TaskKind, TaskSpec, TaskStatus};
-
-use crate::diagnose::{
-    Field, Problem, has_any_field, parse_fields, parse_json, parse_text, plain_wire, task_problem,
+use taskmodel::task::task::{TASK_API_VERSION, TASK_KIND, check_type};
+use taskmodel::task::{
+    ManifestMeta, ObjectMeta, Parsed, Task, TaskKind, TaskManifest, TaskSpec, TaskStatus,
 };
 
-/// The keys that make a document a whole task rather than a spec.
-const TASK_KEYS: [&str; 3] = ["metadata", "spec", "status"];
+use crate::diagnose::{
+    Field, Problem, field_value, has_any_field, parse_all, parse_fields, parse_json, parse_text,
+    plain_wire, task_problem,
+};
+
+/// The keys that make a document a task or a manifest rather than a spec.
+const RESOURCE_KEYS: [&str; 4] = ["apiVersion", "metadata", "spec", "status"];
+
+/// The metadata keys the control plane owns: a document whose metadata has one is a stored task.
+const STORED_META_KEYS: [&str; 6] = [
+    "uid",
+    "tenant",
+    "resourceVersion",
+    "generation",
+    "createdAt",
+    "updatedAt",
+];
 
 /// The key that makes a document a schedule (a schedule has a `spec` too, so it is looked at
 /// first).
@@ -29,7 +43,10 @@ plain_wire!(Schedule);
 pub enum Shape {
     /// A task spec, held to the submit-boundary rules ([`TaskSpec::validate`]).
     TaskSpec,
-    /// A whole task: metadata, spec and status, held to the parsing rules.
+    /// A manifest, what a caller submits: held to the submit-boundary rules
+    /// ([`TaskManifest::validate`]).
+    TaskManifest,
+    /// A whole stored task: metadata, spec and status, held to the parsing rules.
     Task,
     /// A schedule: a trigger and a task template, the template held to the submit-boundary
     /// rules.
@@ -37,15 +54,23 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// A schedule has a `trigger`; a task has `metadata`, `spec` and `status`, and a document
-    /// with any of them is taken for a task (and told what it lacks); anything else is a spec.
+    /// A schedule has a `trigger`. A document with `apiVersion`, `metadata`, `spec` or
+    /// `status` is a resource (and is told what it lacks): a stored task when it has a status
+    /// or metadata the control plane owns (a uid, versions, times), else a manifest. Anything
+    /// else is a spec.
     fn of(value: &RawValue) -> Self {
         if has_any_field(value, &SCHEDULE_KEYS) {
-            Self::Schedule
-        } else if has_any_field(value, &TASK_KEYS) {
+            return Self::Schedule;
+        }
+        if !has_any_field(value, &RESOURCE_KEYS) {
+            return Self::TaskSpec;
+        }
+        let stored_meta = field_value(value, "metadata")
+            .is_some_and(|meta| has_any_field(meta, &STORED_META_KEYS));
+        if has_any_field(value, &["status"]) || stored_meta {
             Self::Task
         } else {
-            Self::TaskSpec
+            Self::TaskManifest
         }
     }
 
@@ -53,6 +78,7 @@ impl Shape {
     pub(crate) const fn describe(self) -> &'static str {
         match self {
             Self::TaskSpec => "task spec",
+            Self::TaskManifest => "task manifest",
             Self::Task => "task",
             Self::Schedule => "schedule",
         }
@@ -79,9 +105,11 @@ impl Checked {
 /// Checks one document as `taskctl check` does: a syntax error (with its line and column),
 /// or the shape and every problem of every field, each with its path from the root.
 ///
-/// A document with `trigger` is a [`Schedule`]; one with `metadata`, `spec` or `status` is a
-/// [`Task`]; anything else is a [`TaskSpec`], held to the submit-boundary rules. The diagnosis holds no more than a few
-/// times the text (docs/limits.md).
+/// A document with `trigger` is a [`Schedule`]; one with `apiVersion`, `metadata`, `spec`
+/// or `status` is a [`Task`] (when it has a status or stored metadata) or a [`TaskManifest`];
+/// anything else is a [`TaskSpec`]. Specs, manifests and schedule templates are held to the
+/// submit-boundary rules. The diagnosis holds no more than a few times the text
+/// (docs/limits.md).
 ///
 /// ```
 /// let checked = taskctl::check_document(r#"{"slot": "a b", "kind": {"type": "wasm", "module": "m"}, "timeoutMs": 0}"#);
@@ -117,6 +145,7 @@ pub fn check_document(text: &str) -> Checked {
 fn check_text(shape: Shape, text: &str) -> Option<Problem> {
     let read = match shape {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
+        Shape::TaskManifest => parse_text::<TaskManifest>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
         Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
@@ -127,6 +156,8 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
 fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
     let result = match shape {
         Shape::TaskSpec => parse_spec(value).and_then(|spec| submit(&spec)),
+        Shape::TaskManifest => parse_fields::<Parsed<TaskManifest>>(value, MANIFEST_FIELDS)
+            .and_then(|manifest| manifest.validate().map_err(|err| vec![task_problem(&err)])),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
         Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
@@ -146,10 +177,46 @@ const SPEC_FIELDS: &[Field] = &[
     Field::of::<Option<Parsed<LabelSelector>>>("runnerSelector"),
     Field::of::<Option<Parsed<Labels>>>("labels"),
     Field::of::<Option<u32>>("maxRetries"),
+    Field::of::<Option<i32>>("priority"),
+    Field::of::<Option<u64>>("ttlAfterFinishedMs"),
+];
+
+/// `apiVersion`, checked as the library checks it.
+const API_VERSION: Field = Field {
+    name: "apiVersion",
+    check: |value| type_field(value, |text| check_type(text, TASK_KIND)),
+};
+
+/// `kind`, checked as the library checks it.
+const KIND: Field = Field {
+    name: "kind",
+    check: |value| type_field(value, |text| check_type(TASK_API_VERSION, text)),
+};
+
+/// A type field's value: a string the library accepts.
+fn type_field(
+    value: &RawValue,
+    check: fn(&str) -> Result<(), taskmodel::task::TaskError>,
+) -> Result<(), Vec<Problem>> {
+    let text = parse_all::<String>(value)?;
+    check(&text).map_err(|err| vec![Problem::at("", err.message())])
+}
+
+/// The fields of a manifest; the spec is checked field by field too.
+const MANIFEST_FIELDS: &[Field] = &[
+    API_VERSION,
+    KIND,
+    Field::of::<Parsed<ManifestMeta>>("metadata"),
+    Field {
+        name: "spec",
+        check: |value| parse_spec(value).map(drop),
+    },
 ];
 
 /// The fields of a task; the spec is checked field by field too.
 const TASK_FIELDS: &[Field] = &[
+    API_VERSION,
+    KIND,
     Field::of::<Parsed<ObjectMeta>>("metadata"),
     Field {
         name: "spec",

@@ -8,11 +8,12 @@ use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::spec::RunnerEnv;
 use taskmodel::task::{
-    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus,
+    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
+    Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
+    TenantId, Uid,
 };
 
 /// A wire type: its name, what it is, and how to make its schema.
@@ -52,6 +53,16 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         schema: schema_of::<RunnerId>,
     },
     WireType {
+        name: "TenantId",
+        about: "the tenant a resource belongs to",
+        schema: schema_of::<TenantId>,
+    },
+    WireType {
+        name: "Uid",
+        about: "the identity of one incarnation of a resource (UUID layout)",
+        schema: schema_of::<Uid>,
+    },
+    WireType {
         name: "RestartPolicy",
         about: "whether an ended attempt is followed by another",
         schema: schema_of::<RestartPolicy>,
@@ -82,14 +93,34 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         schema: schema_of::<LabelSelector>,
     },
     WireType {
+        name: "TaskManifest",
+        about: "what a caller submits: apiVersion, kind, metadata and spec",
+        schema: schema_of::<TaskManifest>,
+    },
+    WireType {
+        name: "ManifestMeta",
+        about: "a manifest's metadata: name, labels, annotations and owners",
+        schema: schema_of::<ManifestMeta>,
+    },
+    WireType {
         name: "Task",
-        about: "a whole task: metadata, spec and status",
+        about: "a whole stored task: metadata, spec and status",
         schema: schema_of::<Task>,
     },
     WireType {
         name: "ObjectMeta",
-        about: "a task's identity, resource version and times",
+        about: "a task's identity, versions, times, labels and owners",
         schema: schema_of::<ObjectMeta>,
+    },
+    WireType {
+        name: "OwnerReference",
+        about: "a reference to the flow, schedule or task that owns a resource",
+        schema: schema_of::<OwnerReference>,
+    },
+    WireType {
+        name: "Annotations",
+        about: "free-form metadata: label keys mapped to any text",
+        schema: schema_of::<Annotations>,
     },
     WireType {
         name: "TaskSpec",

@@ -40,7 +40,8 @@ fn the_invalid_example_reports_each_problem_with_its_path() {
         "runnerSelector.matchExpressions[0].values: operator In needs at least one value, got 0",
         r#"labels["-bad-key"]: invalid label key "-bad-key": a name must start and end with an ASCII letter or digit"#,
         "retries: unknown field `retries`, expected one of `slot`, `kind`, `timeoutMs`, `restart`, \
-         `backoff`, `admission`, `runnerSelector`, `labels`, `maxRetries`",
+         `backoff`, `admission`, `runnerSelector`, `labels`, `maxRetries`, `priority`, \
+         `ttlAfterFinishedMs`",
         "invalid task spec (8 problems)",
     ];
     let lines: Vec<&str> = out.stdout.lines().collect();
@@ -87,7 +88,7 @@ fn nested_paths_are_written_once() {
         "backoff.firstMs: must be greater than 0, got 0",
     );
     let task = format!(
-        r#"{{"metadata":{{"id":"t","resourceVersion":0,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}},"spec":{}}}"#,
+        r#"{{"apiVersion":"taskmodel.io/v1","kind":"Task","metadata":{{"name":"t","uid":"00000000-0000-4000-8000-000000000001","tenant":"a","resourceVersion":0,"generation":1,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}},"spec":{}}}"#,
         spec(
             r#"{"type":"subprocess","mode":{"type":"command","command":""}}"#,
             ""
@@ -166,11 +167,58 @@ fn a_document_with_metadata_spec_and_status_is_a_task() {
         "{}",
         out.stdout
     );
-    // A document with only some of the three is a task that lacks the rest.
-    let out = taskctl(&["check", "-"], r#"{"spec": {}}"#);
+    // A document with a status or stored metadata is a task that lacks the rest.
+    let out = taskctl(
+        &["check", "-o", "json", "-"],
+        r#"{"spec": {}, "status": {}}"#,
+    );
+    assert_eq!(out.json()["files"][0]["shape"], "task");
+    let out = taskctl(&["check", "-"], r#"{"spec": {}, "status": {}}"#);
+    assert!(
+        out.stdout.contains("missing field `apiVersion`"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_document_with_a_type_and_no_stored_metadata_is_a_manifest() {
+    let manifest = r#"{"apiVersion": "taskmodel.io/v1", "kind": "Task",
+        "metadata": {"name": "thumbs", "labels": {"team": "media"}},
+        "spec": {"slot": "s", "kind": {"type": "wasm", "module": "m.wasm"}, "timeoutMs": 1000}}"#;
+    let out = taskctl(&["check", "-o", "json", "-"], manifest);
+    assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
+    assert_eq!(out.json()["files"][0]["shape"], "taskManifest");
+    let out = taskctl(&["check", "-"], manifest);
+    assert_eq!(out.stdout, "<stdin>: valid task manifest\n");
+    // Every bad field is reported, each with its path from the root.
+    let broken = manifest
+        .replace("taskmodel.io/v1", "v2")
+        .replace(r#""team""#, r#""bad key""#)
+        .replace("1000}", "0}");
+    let out = taskctl(&["check", "-"], &broken);
+    assert_eq!(out.code, 1);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            r#"<stdin>: apiVersion: "v2": expected taskmodel.io/v1"#,
+            r#"<stdin>: metadata.labels["bad key"]: invalid label key "bad key": a name may contain only ASCII letters, digits, '-', '_' and '.'"#,
+            "<stdin>: spec.timeoutMs: must be greater than zero",
+            "<stdin>: invalid task manifest (3 problems)",
+        ],
+        "{}",
+        out.stdout
+    );
+    // The submit boundary: an embedded task cannot be submitted.
+    let embedded = manifest.replace(
+        r#"{"type": "wasm", "module": "m.wasm"}"#,
+        r#"{"type": "embedded"}"#,
+    );
+    let out = taskctl(&["check", "-"], &embedded);
     assert_eq!(out.code, 1);
     assert!(
-        out.stdout.contains("missing field `metadata`"),
+        out.stdout.starts_with("<stdin>: spec.kind.type: "),
         "{}",
         out.stdout
     );
@@ -225,9 +273,12 @@ fn null_reads_as_absent_like_the_library() {
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
     assert_eq!(out.stdout, "<stdin>: valid task spec\n");
 
-    let task = r#"{"metadata":{"id":"t","resourceVersion":1,"createdAt":"2025-01-01T00:00:00Z",
-        "updatedAt":"2025-01-01T00:00:00Z"},"spec":{"slot":"s","kind":{"type":"embedded"},
-        "timeoutMs":1,"backoff":null},"status":null}"#;
+    let task = r#"{"apiVersion":"taskmodel.io/v1","kind":"Task","metadata":{"name":"t",
+        "uid":"00000000-0000-4000-8000-000000000001","tenant":"a","resourceVersion":1,
+        "generation":1,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z",
+        "labels":null,"annotations":null,"ownerReferences":null},"spec":{"slot":"s",
+        "kind":{"type":"embedded"},"timeoutMs":1,"backoff":null,"priority":null,
+        "ttlAfterFinishedMs":null},"status":null}"#;
     let out = taskctl(&["check", "-"], task);
     assert_eq!(out.code, 0, "{}{}", out.stdout, out.stderr);
 
@@ -257,9 +308,12 @@ fn a_field_named_twice_is_invalid_like_the_library() {
         out.stdout
     );
 
-    let task = r#"{"metadata":{"id":"t","resourceVersion":1,"createdAt":"2025-01-01T00:00:00Z",
-        "updatedAt":"2025-01-01T00:00:00Z"},"spec":{"slot":"s","kind":{"type":"wasm","module":"m"},
-        "timeoutMs":1},"status":{"phase":"pending","attempt":0},"status":{"phase":"pending","attempt":0}}"#;
+    let task = r#"{"apiVersion":"taskmodel.io/v1","kind":"Task","metadata":{"name":"t",
+        "uid":"00000000-0000-4000-8000-000000000001","tenant":"a","resourceVersion":1,
+        "generation":1,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"},
+        "spec":{"slot":"s","kind":{"type":"wasm","module":"m"},"timeoutMs":1},
+        "status":{"phase":"pending","attempt":0,"queuedAt":"2025-01-01T00:00:00Z"},
+        "status":{"phase":"pending","attempt":0,"queuedAt":"2025-01-01T00:00:00Z"}}"#;
     let out = taskctl(&["check", "-"], task);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     assert!(

@@ -24,12 +24,14 @@ use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::lifecycle::MAX_STATUS_ERROR_BYTES;
+use taskmodel::task::spec::{MAX_PRIORITY, MAX_TTL_AFTER_FINISHED_MS, MIN_PRIORITY};
 use taskmodel::task::spec::{MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv};
+use taskmodel::task::task::MAX_ANNOTATIONS_BYTES;
 use taskmodel::task::{
-    AttemptOutcome, AttemptState, LeaseId, ObjectMeta, Task, TaskEnv, TaskKind, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus,
+    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
+    Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
-use taskmodel::{AgentId, RunnerId, Slot, TaskId};
+use taskmodel::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 
 use common::{root, run};
 
@@ -92,8 +94,14 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "AdmissionPolicy" => parse::<AdmissionPolicy>(json),
         "Labels" => parse::<Labels>(json),
         "LabelSelector" => parse::<LabelSelector>(json),
+        "TenantId" => parse::<TenantId>(json),
+        "Uid" => parse::<Uid>(json),
         "Task" => parse::<Task>(json),
+        "TaskManifest" => parse::<TaskManifest>(json),
+        "ManifestMeta" => parse::<ManifestMeta>(json),
         "ObjectMeta" => parse::<ObjectMeta>(json),
+        "OwnerReference" => parse::<OwnerReference>(json),
+        "Annotations" => parse::<Annotations>(json),
         "TaskSpec" => parse::<TaskSpec>(json),
         "TaskKind" => parse::<TaskKind>(json),
         "TaskEnv" => parse::<TaskEnv>(json),
@@ -306,6 +314,11 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         r#""finishedAt": "2025-01-01T00:00:04Z""#,
         "finishedAt is not before startedAt",
     ),
+    (
+        "ObjectMeta",
+        r#"{ "kind": "Task", "name": "job-1""#,
+        "a task never owns itself",
+    ),
 ];
 
 #[test]
@@ -398,7 +411,19 @@ fn selector(requirement: Value) -> String {
     spec(json!({ "runnerSelector": { "matchExpressions": [requirement] } }))
 }
 
-fn status(doc: Value) -> String {
+/// A status with the time fields its phase needs, unless `doc` gives them: `queuedAt` while
+/// pending (the restart's `nextAttemptAt`, else T0) and `finishedAt` in a final phase.
+fn status(mut doc: Value) -> String {
+    let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
+    let object = doc.as_object_mut().unwrap();
+    if phase == "pending" && !object.contains_key("queuedAt") {
+        let queued = object.get("nextAttemptAt").cloned().unwrap_or(json!(T0));
+        object.insert("queuedAt".into(), queued);
+    }
+    let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
+    if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
+        object.insert("finishedAt".into(), json!(T1));
+    }
     doc.to_string()
 }
 
@@ -414,6 +439,21 @@ fn reject(type_name: &str, json: String, schema: Schema, what: &str) {
 
 const T0: &str = "2025-01-01T00:00:00Z";
 const T1: &str = "2025-01-01T00:00:01Z";
+const UID1: &str = "00000000-0000-4000-8000-000000000001";
+const UID2: &str = "00000000-0000-4000-8000-000000000002";
+const UID3: &str = "00000000-0000-4000-8000-000000000003";
+
+/// Metadata of task `t` created and updated at T0, with `patch`'s fields set.
+fn meta_doc(patch: Value) -> String {
+    let mut meta = json!({
+        "name": "t", "uid": UID1, "tenant": "infra", "resourceVersion": 1, "generation": 1,
+        "createdAt": T0, "updatedAt": T0,
+    });
+    for (key, value) in patch.as_object().unwrap() {
+        meta[key] = value.clone();
+    }
+    meta.to_string()
+}
 
 #[test]
 fn documents_at_the_limits_are_accepted_by_both() {
@@ -495,32 +535,68 @@ fn documents_at_the_limits_are_accepted_by_both() {
     );
     accept(
         "TaskStatus",
-        status(json!({ "phase": "canceled", "attempt": 0 })),
+        status(json!({ "phase": "canceled", "attempt": 0, "finishedAt": T0 })),
         "canceled before any attempt",
     );
     accept(
         "TaskStatus",
-        status(json!({ "phase": "canceled", "attempt": 2, "outcome": "canceled" })),
+        status(
+            json!({ "phase": "canceled", "attempt": 2, "outcome": "canceled", "finishedAt": T0 }),
+        ),
         "canceled during an attempt",
     );
     accept(
         "TaskStatus",
-        status(
-            json!({ "phase": "succeeded", "attempt": 1, "outcome": "succeeded", "exitCode": 0 }),
-        ),
+        status(json!({
+            "phase": "succeeded", "attempt": 1, "outcome": "succeeded", "exitCode": 0,
+            "finishedAt": T1,
+        })),
         "succeeded",
     );
     accept(
         "TaskStatus",
-        status(
-            json!({ "phase": "pending", "attempt": 1, "outcome": "timeout", "nextAttemptAt": T1 }),
-        ),
+        status(json!({
+            "phase": "pending", "attempt": 1, "outcome": "timeout", "nextAttemptAt": T1,
+            "queuedAt": T1,
+        })),
         "pending after a timeout",
     );
     accept(
         "ObjectMeta",
-        json!({ "id": "t", "resourceVersion": 1, "createdAt": T0, "updatedAt": T0 }).to_string(),
+        meta_doc(json!({})),
         "created and updated at once",
+    );
+    accept(
+        "ObjectMeta",
+        meta_doc(json!({
+            "resourceVersion": 5, "generation": 5,
+            "annotations": { "example.com/note": "x".repeat(MAX_ANNOTATIONS_BYTES - 16) },
+            "ownerReferences": [
+                { "kind": "Flow", "name": "f".repeat(128), "uid": UID2, "controller": true },
+                { "kind": "Schedule", "name": "s", "uid": UID3 },
+            ],
+        })),
+        "generation at resourceVersion, annotations at their size, one controller",
+    );
+    accept(
+        "TaskSpec",
+        spec(json!({ "priority": MIN_PRIORITY, "ttlAfterFinishedMs": 0 })),
+        "the lowest priority and no time to keep",
+    );
+    accept(
+        "TaskSpec",
+        spec(json!({ "priority": MAX_PRIORITY, "ttlAfterFinishedMs": MAX_TTL_AFTER_FINISHED_MS })),
+        "the highest priority and the longest time to keep",
+    );
+    accept(
+        "TaskManifest",
+        json!({
+            "apiVersion": "taskmodel.io/v1", "kind": "Task",
+            "metadata": { "name": "t", "labels": labels(64) },
+            "spec": serde_json::from_str::<Value>(&spec(json!({}))).unwrap(),
+        })
+        .to_string(),
+        "a manifest with 64 labels",
     );
     accept("TaskQuery", "{}".to_owned(), "the empty query");
     accept(
@@ -542,8 +618,7 @@ fn documents_at_the_limits_are_accepted_by_both() {
 fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema() {
     use Schema::{CannotExpress, Rejects};
     let meta = |created: &str, updated: &str, version: u64| {
-        json!({ "id": "t", "resourceVersion": version, "createdAt": created, "updatedAt": updated })
-            .to_string()
+        meta_doc(json!({ "resourceVersion": version, "createdAt": created, "updatedAt": updated }))
     };
     // Specs: fields, ids, timeout, policies.
     reject(
@@ -869,6 +944,116 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
         meta(T1, T0, 1),
         CannotExpress,
         "updatedAt before createdAt",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "generation": 2 })),
+        CannotExpress,
+        "generation above resourceVersion",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "uid": "x" })),
+        Rejects,
+        "a uid that is no uid",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "uid": "00000000-0000-4000-8000-00000000000A" })),
+        Rejects,
+        "an uppercase uid",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "id": "t" })),
+        Rejects,
+        "the old id field",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "annotations": { "bad key": "x" } })),
+        Rejects,
+        "an annotation key that is no label key",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "annotations": { "a": "x".repeat(MAX_ANNOTATIONS_BYTES) } })),
+        CannotExpress,
+        "annotations over their size in all",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "ownerReferences": [
+            { "kind": "Flow", "name": "a", "uid": UID2, "controller": true },
+            { "kind": "Flow", "name": "b", "uid": UID3, "controller": true },
+        ] })),
+        Rejects,
+        "two controllers",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "ownerReferences": [
+            { "kind": "Flow", "name": "a", "uid": UID2 },
+            { "kind": "Flow", "name": "b", "uid": UID2 },
+        ] })),
+        CannotExpress,
+        "an owner uid twice",
+    );
+    reject(
+        "ObjectMeta",
+        meta_doc(json!({ "ownerReferences": [{ "kind": "Flow", "name": "a", "uid": UID1 }] })),
+        CannotExpress,
+        "an owner with the task's own uid",
+    );
+    reject(
+        "OwnerReference",
+        json!({ "kind": "Flow", "name": "a b", "uid": UID2 }).to_string(),
+        Rejects,
+        "an owner name that is no id",
+    );
+    reject(
+        "TaskSpec",
+        spec(json!({ "priority": MAX_PRIORITY + 1 })),
+        Rejects,
+        "a priority over the highest",
+    );
+    reject(
+        "TaskSpec",
+        spec(json!({ "ttlAfterFinishedMs": MAX_TTL_AFTER_FINISHED_MS + 1 })),
+        Rejects,
+        "a time to keep over the longest",
+    );
+    reject(
+        "TaskManifest",
+        json!({
+            "apiVersion": "taskmodel.io/v1", "kind": "Pod",
+            "metadata": { "name": "t" },
+            "spec": serde_json::from_str::<Value>(&spec(json!({}))).unwrap(),
+        })
+        .to_string(),
+        Rejects,
+        "a manifest of another kind",
+    );
+    reject(
+        "TaskStatus",
+        json!({ "phase": "pending", "attempt": 0 }).to_string(),
+        Rejects,
+        "pending without queuedAt",
+    );
+    reject(
+        "TaskStatus",
+        json!({ "phase": "failed", "attempt": 1, "outcome": "failed" }).to_string(),
+        Rejects,
+        "final without finishedAt",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "pending", "attempt": 1, "outcome": "failed", "nextAttemptAt": T1,
+            "queuedAt": T0, "lastDelayMs": 1000,
+        })),
+        CannotExpress,
+        "a restart queued before it is due",
     );
     reject(
         "TaskStatus",

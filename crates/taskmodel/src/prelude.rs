@@ -13,7 +13,7 @@ pub use model_fleet::{
     LogBatch, Operation, Queue, QueueKey, Runner, RunnerState, authorize,
 };
 pub use model_ids::ErrorKind;
-pub use model_ids::{AgentId, RunnerId, Slot, TaskId};
+pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
@@ -23,6 +23,7 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Applied, AttemptState, KindSet, LeaseId, ObjectMeta, Pick, RestartDecision, RouteExplanation,
-    RouterBatch, RunnerRouter, Task, TaskKind, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
+    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
+    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };

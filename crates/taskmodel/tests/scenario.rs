@@ -15,6 +15,18 @@ use taskmodel::selector::FailureReason;
 use taskmodel::task::route::{RouteOutcome, rendezvous_weight};
 use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv, TaskError};
 
+/// A task named `id` created from `spec` at `now`, for the tenant "infra".
+fn new_task(id: TaskId, spec: TaskSpec, now: DateTime<Utc>) -> Task {
+    let uid = Uid::from_u128(u128::try_from(now.timestamp_micros()).unwrap());
+    Task::create(
+        TaskManifest::named(id, spec),
+        TenantId::new("infra").unwrap(),
+        uid,
+        now,
+    )
+    .unwrap()
+}
+
 fn at(seconds: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(1_735_689_600 + seconds, 0).unwrap()
 }
@@ -168,7 +180,7 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
     }
 
     // The attempt is leased to the picked runner.
-    let mut task = Task::new(id.clone(), spec.clone(), at(0));
+    let mut task = new_task(id.clone(), spec.clone(), at(0));
     let lease = LeaseId::new(1);
     let mut run = task
         .lease_attempt(Some(1), None, pick.runner.clone(), lease, at(30), at(1))
@@ -225,7 +237,7 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
 #[test]
 fn two_attempts_with_a_failure_and_a_backoff_then_cancel() {
     let mut rng = SeededRandom::new(7);
-    let mut task = Task::new(TaskId::new("nightly-backup.1").unwrap(), spec(), at(0));
+    let mut task = new_task(TaskId::new("nightly-backup.1").unwrap(), spec(), at(0));
     assert_eq!(task.phase(), TaskPhase::Pending);
     assert_eq!(task.resource_version(), 1);
 
@@ -273,7 +285,7 @@ fn two_attempts_with_a_failure_and_a_backoff_then_cancel() {
 #[test]
 fn attempts_under_leases_fail_back_off_and_end_canceled() {
     let mut rng = SeededRandom::new(7);
-    let mut task = Task::new(TaskId::new("nightly-backup.2").unwrap(), spec(), at(0));
+    let mut task = new_task(TaskId::new("nightly-backup.2").unwrap(), spec(), at(0));
     let runner = RunnerId::new("r-1").unwrap();
     let (lease1, lease2) = (LeaseId::new(1), LeaseId::new(2));
 
@@ -401,7 +413,7 @@ fn fleet() -> Vec<Task> {
                 .unwrap();
             // Ids run against creation order, so the order is not the ids' order.
             let id = TaskId::new(format!("task-{:02}", 11 - i)).unwrap();
-            let mut task = Task::new(id, spec, at(i));
+            let mut task = new_task(id, spec, at(i));
             if i % 3 == 0 {
                 task.begin_attempt(None, at(i)).unwrap();
             }

@@ -3,10 +3,10 @@
 
 use chrono::{TimeDelta, TimeZone};
 use model_ids::RunnerId;
-use model_ids::TenantId;
+use model_ids::{TenantId, Uid};
 use model_policy::AdmissionPolicy;
 use model_selector::{LabelSelector, Labels};
-use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 
 use super::*;
 use crate::queue::{QueueEntry, QueueKey};
@@ -18,6 +18,10 @@ fn t(s: i64) -> DateTime<Utc> {
 
 fn id(s: &str) -> TaskId {
     TaskId::new(s).unwrap()
+}
+
+fn acme() -> TenantId {
+    TenantId::new("acme").unwrap()
 }
 
 fn ttl() -> LivenessTtl {
@@ -40,7 +44,13 @@ fn running(name: &str, slot: &str) -> Task {
     let mode = SubprocessMode::command("/bin/true".into(), vec![]).unwrap();
     let kind = TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap();
     let spec = TaskSpec::builder(slot, kind, 60_000).build().unwrap();
-    let mut task = Task::new(id(name), spec, t(-100));
+    let mut task = Task::create(
+        TaskManifest::named(id(name), spec),
+        acme(),
+        Uid::from_u128(1),
+        t(-100),
+    )
+    .unwrap();
     task.begin_attempt(None, t(-100)).unwrap();
     task
 }

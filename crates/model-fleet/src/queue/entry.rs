@@ -66,7 +66,7 @@ impl QueueEntry {
             kind: spec.kind().type_name(),
         })?;
         Ok(Self {
-            key: QueueKey::new(priority(task), queued_at(task), task.id().clone()),
+            key: QueueKey::new(spec.priority(), queued_at(task), task.id().clone()),
             slot: spec.slot().clone(),
             kind,
             admission: spec.admission(),
@@ -122,16 +122,11 @@ impl QueueEntry {
     }
 }
 
-/// The priority the queue orders `task` by.
-fn priority(task: &Task) -> i32 {
-    let _ = task;
-    0
-}
-
-/// When `task` became Pending: the due time of its scheduled restart, or its creation.
+/// When `task` became Pending ([`TaskStatus::queued_at`](model_task::TaskStatus::queued_at),
+/// set while it is Pending); its creation time if a status lacks it.
 fn queued_at(task: &Task) -> chrono::DateTime<chrono::Utc> {
     task.status()
-        .next_attempt_at()
+        .queued_at()
         .unwrap_or_else(|| task.metadata().created_at())
 }
 

@@ -2,10 +2,12 @@
 //! in-memory queue following tasks.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-use model_ids::{ErrorKind, Slot, TaskId, TenantId};
+use model_ids::{ErrorKind, Slot, TaskId, TenantId, Uid};
 use model_policy::AdmissionPolicy;
 use model_selector::LabelSelector;
-use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskPhase, TaskSpec};
+use model_task::{
+    KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec,
+};
 
 use super::*;
 use crate::error::FleetError;
@@ -156,11 +158,21 @@ fn order(queue: &Queue) -> Vec<String> {
     queue.iter().map(|t| t.key().id().to_string()).collect()
 }
 
+fn acme() -> TenantId {
+    TenantId::new("acme").unwrap()
+}
+
 fn task(name: &str, slot: &str) -> Task {
     let mode = SubprocessMode::command("/bin/true".into(), vec![]).unwrap();
     let kind = TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap();
     let spec = TaskSpec::builder(slot, kind, 60_000).build().unwrap();
-    Task::new(TaskId::new(name).unwrap(), spec, t0())
+    Task::create(
+        TaskManifest::named(TaskId::new(name).unwrap(), spec),
+        acme(),
+        Uid::from_u128(1),
+        t0(),
+    )
+    .unwrap()
 }
 
 #[test]
@@ -225,7 +237,15 @@ fn update_follows_a_task_through_its_phases() {
         .build()
         .unwrap();
     queue
-        .update(&Task::new(TaskId::new("inline").unwrap(), spec, t0()))
+        .update(
+            &Task::create(
+                TaskManifest::named(TaskId::new("inline").unwrap(), spec),
+                acme(),
+                Uid::from_u128(1),
+                t0(),
+            )
+            .unwrap(),
+        )
         .unwrap();
     assert!(queue.is_empty());
 }
@@ -247,10 +267,51 @@ fn entries_come_only_from_pending_routable_tasks() {
     let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
         .build()
         .unwrap();
-    let err = QueueEntry::of(&Task::new(TaskId::new("inline").unwrap(), spec, t0())).unwrap_err();
+    let err = QueueEntry::of(
+        &Task::create(
+            TaskManifest::named(TaskId::new("inline").unwrap(), spec),
+            acme(),
+            Uid::from_u128(1),
+            t0(),
+        )
+        .unwrap(),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "task inline is not routable: embedded tasks run in process"
     );
     assert_eq!(err.kind(), ErrorKind::Invalid);
+}
+
+#[test]
+fn entries_take_the_spec_priority_and_the_status_queued_at() {
+    let mode = SubprocessMode::command("/bin/true".into(), vec![]).unwrap();
+    let kind = TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap();
+    use model_task::spec::{MAX_PRIORITY, MIN_PRIORITY};
+    for priority in [MIN_PRIORITY, -1, 0, 7, MAX_PRIORITY] {
+        let spec = TaskSpec::builder("lane", kind.clone(), 60_000)
+            .priority(priority)
+            .build()
+            .unwrap();
+        let at = t0() + TimeDelta::seconds(5);
+        let manifest = TaskManifest::named(TaskId::new("job").unwrap(), spec);
+        let task = Task::create(manifest, acme(), Uid::from_u128(1), at).unwrap();
+        let entry = QueueEntry::of(&task).unwrap();
+        assert_eq!(entry.key().priority(), priority);
+        assert_eq!(Some(entry.key().queued_at()), task.status().queued_at());
+    }
+}
+
+#[test]
+fn a_queue_refuses_another_tenants_task() {
+    let mut queue = Queue::new(TenantId::new("other").unwrap());
+    let t = task("job", "lane");
+    let err = queue.update(&t).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"task job belongs to tenant "acme", not to the queue's tenant "other""#
+    );
+    assert_eq!(err.kind(), ErrorKind::Forbidden);
+    assert!(queue.is_empty());
 }

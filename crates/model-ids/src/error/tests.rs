@@ -106,7 +106,8 @@ fn kind_names() {
             "job name",
             "schedule id",
             "tenant id",
-            "action id"
+            "action id",
+            "uid"
         ]
     );
     assert_eq!(format!("{:>6}", IdKind::Slot), "  slot");

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::{
-    action::decode_hex,
     base36::{BASE36_ALLOWED, BASE36_MAX_LEN, decode_base36},
+    bytes16::{ACTION_LAYOUT, UID_LAYOUT},
 };
 use crate::error::IdError;
 
@@ -39,8 +39,12 @@ pub const ACTION_ID_LEN: usize = 16;
 /// text form has.
 pub const ACTION_ID_HEX_LEN: usize = 2 * ACTION_ID_LEN;
 
-/// The characters an action id's text may hold, as error messages spell them.
-pub(crate) const HEX_ALLOWED: &str = "0-9 a-f A-F";
+/// Length of a [`Uid`](crate::Uid) in bytes.
+pub const UID_LEN: usize = 16;
+
+/// Length of a [`Uid`](crate::Uid)'s text (the UUID layout `8-4-4-4-12`), the only length
+/// it has.
+pub const UID_TEXT_LEN: usize = 36;
 
 /// The characters an identifier may hold, as error messages and docs spell them.
 pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
@@ -48,8 +52,8 @@ pub(crate) const ID_ALLOWED: &str = "A-Z a-z 0-9 . _ -";
 /// The kind of identifier a check is about: it picks the limit, the rule and the error message.
 ///
 /// Most variants are identifier newtypes over `[A-Za-z0-9._-]`; [`IdKind::Base36Slug`] is
-/// a base-36 display slug (see [`decode_base36`]) and [`IdKind::ActionId`] is the hex text
-/// of a 16-byte [`ActionId`](crate::ActionId).
+/// a base-36 display slug (see [`decode_base36`]); [`IdKind::ActionId`] and [`IdKind::Uid`]
+/// are the hex text of the 16-byte [`ActionId`](crate::ActionId) and [`Uid`](crate::Uid).
 ///
 /// ```
 /// use model_ids::IdKind;
@@ -82,11 +86,13 @@ pub enum IdKind {
     TenantId,
     /// An [`ActionId`](crate::ActionId) in hex: "action id".
     ActionId,
+    /// A [`Uid`](crate::Uid) in the UUID layout: "uid".
+    Uid,
 }
 
 impl IdKind {
     /// Every kind, in declaration order.
-    pub const ALL: [IdKind; 10] = [
+    pub const ALL: [IdKind; 11] = [
         IdKind::TaskId,
         IdKind::Slot,
         IdKind::AgentId,
@@ -97,10 +103,11 @@ impl IdKind {
         IdKind::ScheduleId,
         IdKind::TenantId,
         IdKind::ActionId,
+        IdKind::Uid,
     ];
 
     /// The lowercase name used in messages ("task id", "slot", "agent id", "runner id",
-    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id", "action id").
+    /// "base-36 slug", "flow id", "job name", "schedule id", "tenant id", "action id", "uid").
     pub const fn as_str(self) -> &'static str {
         match self {
             IdKind::TaskId => "task id",
@@ -113,11 +120,12 @@ impl IdKind {
             IdKind::ScheduleId => "schedule id",
             IdKind::TenantId => "tenant id",
             IdKind::ActionId => "action id",
+            IdKind::Uid => "uid",
         }
     }
 
-    /// The maximum length in bytes of a value of this kind (for [`IdKind::ActionId`], the
-    /// one length its hex text has).
+    /// The maximum length in bytes of a value of this kind (for [`IdKind::ActionId`] and
+    /// [`IdKind::Uid`], the one length their text has).
     pub const fn max_len(self) -> usize {
         match self {
             IdKind::TaskId => TASK_ID_MAX_LEN,
@@ -130,6 +138,7 @@ impl IdKind {
             IdKind::ScheduleId => SCHEDULE_ID_MAX_LEN,
             IdKind::TenantId => TENANT_ID_MAX_LEN,
             IdKind::ActionId => ACTION_ID_HEX_LEN,
+            IdKind::Uid => UID_TEXT_LEN,
         }
     }
 
@@ -137,8 +146,8 @@ impl IdKind {
     ///
     /// For the identifier kinds this is the same check as their constructors
     /// (`TaskId::validate` and friends); for [`IdKind::Base36Slug`] it is
-    /// [`decode_base36`] with the value discarded, and for [`IdKind::ActionId`] the hex
-    /// parse of [`ActionId`](crate::ActionId).
+    /// [`decode_base36`] with the value discarded, and for [`IdKind::ActionId`] and
+    /// [`IdKind::Uid`] the parse of [`ActionId`](crate::ActionId) and [`Uid`](crate::Uid).
     ///
     /// # Errors
     ///
@@ -146,7 +155,8 @@ impl IdKind {
     pub fn validate(self, input: &str) -> Result<(), IdError> {
         match self {
             IdKind::Base36Slug => decode_base36(input).map(|_| ()),
-            IdKind::ActionId => decode_hex(input).map(|_| ()),
+            IdKind::ActionId => ACTION_LAYOUT.decode(input).map(|_| ()),
+            IdKind::Uid => UID_LAYOUT.decode(input).map(|_| ()),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId
@@ -162,7 +172,8 @@ impl IdKind {
     pub(crate) const fn allowed(self) -> &'static str {
         match self {
             IdKind::Base36Slug => BASE36_ALLOWED,
-            IdKind::ActionId => HEX_ALLOWED,
+            IdKind::ActionId => ACTION_LAYOUT.allowed(),
+            IdKind::Uid => UID_LAYOUT.allowed(),
             IdKind::TaskId
             | IdKind::Slot
             | IdKind::AgentId

@@ -2,11 +2,12 @@
 //! checks of `lease_attempt`, and ending an attempt left behind by a task canceled at once.
 
 use chrono::{TimeDelta, TimeZone};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId, Uid};
 use model_policy::{RestartPolicy, SeededRandom};
 
 use super::*;
 use crate::spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+use crate::task::TaskManifest;
 
 fn t(secs: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap() + TimeDelta::seconds(secs)
@@ -19,7 +20,13 @@ fn task() -> Task {
         .restart(RestartPolicy::OnFailure)
         .build()
         .unwrap();
-    Task::new(TaskId::new("job").unwrap(), spec, t(0))
+    Task::create(
+        TaskManifest::named(TaskId::new("job").unwrap(), spec),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(1),
+        t(0),
+    )
+    .unwrap()
 }
 
 const LEASE: LeaseId = LeaseId::new(10);

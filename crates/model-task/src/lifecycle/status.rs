@@ -96,9 +96,16 @@ impl AttemptResult {
 /// a scheduled restart. `last_delay_ms` is the delay of the most recent scheduled restart,
 /// which decorrelated jitter needs for the next one.
 ///
+/// `queued_at` is set exactly while the task is Pending, that is, in the queue: its
+/// creation time, or for a restart the time the restart is due (`next_attempt_at`), so a
+/// task is due exactly when `queued_at <= now` and the queue order of `docs/attempts.md`
+/// ("Queue order") reads one field. `finished_at` is set exactly in a final phase: when the
+/// task reached it.
+///
 /// On the wire (camelCase, absent fields omitted):
 /// `{"phase": "pending", "attempt": 1, "outcome": "failed", "exitCode": 1,
-///   "nextAttemptAt": "2025-01-01T00:00:01Z", "lastDelayMs": 1000}`.
+///   "nextAttemptAt": "2025-01-01T00:00:01Z", "lastDelayMs": 1000,
+///   "queuedAt": "2025-01-01T00:00:01Z"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", try_from = "TaskStatusRaw")]
 pub struct TaskStatus {
@@ -114,11 +121,15 @@ pub struct TaskStatus {
     pub(crate) next_attempt_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_delay_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) queued_at: Option<DateTime<Utc>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) finished_at: Option<DateTime<Utc>>,
 }
 
-impl Default for TaskStatus {
-    /// Pending, no attempt yet.
-    fn default() -> Self {
+impl TaskStatus {
+    /// A new task's status: Pending since `now`, no attempt yet.
+    pub(crate) const fn queued(now: DateTime<Utc>) -> Self {
         Self {
             phase: TaskPhase::Pending,
             attempt: 0,
@@ -127,11 +138,11 @@ impl Default for TaskStatus {
             error: None,
             next_attempt_at: None,
             last_delay_ms: None,
+            queued_at: Some(now),
+            finished_at: None,
         }
     }
-}
 
-impl TaskStatus {
     /// The phase.
     pub const fn phase(&self) -> TaskPhase {
         self.phase
@@ -167,6 +178,23 @@ impl TaskStatus {
         self.last_delay_ms
     }
 
+    /// While the task is Pending (in the queue): since when it may be leased, its creation
+    /// time or the time its restart is due. The queue orders tasks by it
+    /// (`docs/attempts.md`, "Queue order"); a task is due when it is at or before `now`.
+    pub const fn queued_at(&self) -> Option<DateTime<Utc>> {
+        self.queued_at
+    }
+
+    /// In a final phase: when the task reached it.
+    pub const fn finished_at(&self) -> Option<DateTime<Utc>> {
+        self.finished_at
+    }
+
+    /// Whether the task is Pending and due at `now`: it may be leased.
+    pub fn is_due(&self, now: DateTime<Utc>) -> bool {
+        self.queued_at.is_some_and(|queued| queued <= now)
+    }
+
     /// Checks that the fields agree with each other, so that a status reads only when the
     /// lifecycle can produce it; paths are relative to the status.
     pub(crate) fn check(&self) -> Result<(), TaskError> {
@@ -191,6 +219,15 @@ impl TaskStatus {
         let restarted = waiting || self.attempt >= 2 || canceled_waiting;
         if self.last_delay_ms.is_some() && !restarted {
             return broken_rule("lastDelayMs", "no restart was scheduled");
+        }
+        if self.queued_at.is_some() != (self.phase == TaskPhase::Pending) {
+            return broken_rule("queuedAt", "set exactly while pending");
+        }
+        if self.next_attempt_at.is_some() && self.queued_at != self.next_attempt_at {
+            return broken_rule("queuedAt", "a restart is queued at nextAttemptAt");
+        }
+        if self.finished_at.is_some() != self.phase.is_final() {
+            return broken_rule("finishedAt", "set exactly in a final phase");
         }
         match self.phase {
             TaskPhase::Pending if self.attempt == u32::MAX => {
@@ -273,6 +310,10 @@ pub(crate) struct TaskStatusRaw {
     next_attempt_at: Option<DateTime<Utc>>,
     #[serde(default)]
     last_delay_ms: Option<u64>,
+    #[serde(default)]
+    queued_at: Option<DateTime<Utc>>,
+    #[serde(default)]
+    finished_at: Option<DateTime<Utc>>,
 }
 
 impl TryFrom<TaskStatusRaw> for TaskStatus {
@@ -287,6 +328,8 @@ impl TryFrom<TaskStatusRaw> for TaskStatus {
             error: raw.error,
             next_attempt_at: raw.next_attempt_at,
             last_delay_ms: raw.last_delay_ms,
+            queued_at: raw.queued_at,
+            finished_at: raw.finished_at,
         };
         status.check()?;
         Ok(status)

@@ -5,7 +5,7 @@ use model_policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use model_selector::{Labels, RunnerSelector};
 
 use super::{TaskKind, TaskSpec, Timeout};
-use crate::error::TaskError;
+use crate::error::{InvalidReason, TaskError};
 
 /// Builds a [`TaskSpec`]; see [`TaskSpec::builder`]. Unset optional fields take their
 /// defaults.
@@ -21,6 +21,8 @@ pub struct TaskSpecBuilder {
     runner_selector: RunnerSelector,
     labels: Labels,
     max_retries: Option<u32>,
+    priority: i32,
+    ttl_after_finished_ms: Option<u64>,
 }
 
 impl TaskSpecBuilder {
@@ -36,6 +38,8 @@ impl TaskSpecBuilder {
             runner_selector: RunnerSelector::default(),
             labels: Labels::default(),
             max_retries: None,
+            priority: 0,
+            ttl_after_finished_ms: None,
         }
     }
 
@@ -75,13 +79,32 @@ impl TaskSpecBuilder {
         }
     }
 
-    /// The spec, or the first invalid field (`slot`, then `timeoutMs`).
+    /// Sets the priority (default 0); [`build`](Self::build) checks it is from
+    /// [`MIN_PRIORITY`](super::MIN_PRIORITY) to [`MAX_PRIORITY`](super::MAX_PRIORITY).
+    pub fn priority(self, priority: i32) -> Self {
+        Self { priority, ..self }
+    }
+
+    /// Sets how long a finished task is kept, in milliseconds (default: until deleted);
+    /// [`build`](Self::build) checks it is at most
+    /// [`MAX_TTL_AFTER_FINISHED_MS`](super::MAX_TTL_AFTER_FINISHED_MS).
+    pub fn ttl_after_finished_ms(self, ttl_ms: u64) -> Self {
+        Self {
+            ttl_after_finished_ms: Some(ttl_ms),
+            ..self
+        }
+    }
+
+    /// The spec, or the first invalid field (`slot`, `timeoutMs`, `priority`, then
+    /// `ttlAfterFinishedMs`).
     pub fn build(self) -> Result<TaskSpec, TaskError> {
         let slot = self.slot.map_err(|error| TaskError::Id {
             path: "slot".into(),
             error,
         })?;
         let timeout = Timeout::new(self.timeout_ms).map_err(|e| e.at("timeoutMs"))?;
+        check_priority(self.priority)?;
+        check_ttl(self.ttl_after_finished_ms)?;
         Ok(TaskSpec {
             slot,
             kind: self.kind,
@@ -92,6 +115,43 @@ impl TaskSpecBuilder {
             runner_selector: self.runner_selector,
             labels: self.labels,
             max_retries: self.max_retries,
+            priority: self.priority,
+            ttl_after_finished_ms: self.ttl_after_finished_ms,
         })
+    }
+}
+
+/// Checks a priority against [`MIN_PRIORITY`](super::MIN_PRIORITY) and
+/// [`MAX_PRIORITY`](super::MAX_PRIORITY); the path is `priority`.
+pub(super) fn check_priority(priority: i32) -> Result<(), TaskError> {
+    use super::limits::{MAX_PRIORITY, MIN_PRIORITY};
+    if (MIN_PRIORITY..=MAX_PRIORITY).contains(&priority) {
+        Ok(())
+    } else {
+        Err(TaskError::invalid(
+            "priority",
+            InvalidReason::OutOfRange {
+                value: i64::from(priority),
+                min: i64::from(MIN_PRIORITY),
+                max: i64::from(MAX_PRIORITY),
+            },
+        ))
+    }
+}
+
+/// Checks a time to keep a finished task against
+/// [`MAX_TTL_AFTER_FINISHED_MS`](super::MAX_TTL_AFTER_FINISHED_MS); the path is
+/// `ttlAfterFinishedMs`.
+pub(super) fn check_ttl(ttl_ms: Option<u64>) -> Result<(), TaskError> {
+    use super::limits::MAX_TTL_AFTER_FINISHED_MS;
+    match ttl_ms {
+        Some(value) if value > MAX_TTL_AFTER_FINISHED_MS => Err(TaskError::invalid(
+            "ttlAfterFinishedMs",
+            InvalidReason::TooLarge {
+                value,
+                max: MAX_TTL_AFTER_FINISHED_MS,
+            },
+        )),
+        _ => Ok(()),
     }
 }

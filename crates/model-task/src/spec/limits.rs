@@ -34,6 +34,16 @@ pub const MAX_ENV_VALUE_BYTES: usize = 32 * 1024;
 /// Longest per-attempt timeout in milliseconds (7 days).
 pub const MAX_TIMEOUT_MS: u64 = 7 * 24 * 60 * 60 * 1000;
 
+/// Lowest task priority (Kubernetes' user priority range, mirrored).
+pub const MIN_PRIORITY: i32 = -1_000_000_000;
+
+/// Highest task priority (Kubernetes' highest user priority class value).
+pub const MAX_PRIORITY: i32 = 1_000_000_000;
+
+/// Longest time a finished task is kept, in milliseconds (3650 days, about 10 years): far
+/// below what a time plus it can overflow.
+pub const MAX_TTL_AFTER_FINISHED_MS: u64 = 3650 * 24 * 60 * 60 * 1000;
+
 /// Defines one uninhabited marker type per bounded field, with the default error.
 macro_rules! limits {
     ($($(#[$meta:meta])* $name:ident = $field:literal, $max:expr;)*) => {$(

@@ -12,6 +12,7 @@ use model_selector::{
 };
 use serde::Deserialize;
 
+use super::builder::{check_priority, check_ttl};
 use super::kind::TaskKindRaw;
 use super::limits::{MatchExpressions, MatchLabels, SpecLabels, Values};
 use super::{TaskKind, TaskSpec, Timeout};
@@ -40,6 +41,10 @@ pub(crate) struct TaskSpecRaw {
     labels: Option<LabelsRaw>,
     #[serde(default)]
     max_retries: Option<u32>,
+    #[serde(default)]
+    priority: Option<i32>,
+    #[serde(default)]
+    ttl_after_finished_ms: Option<u64>,
 }
 
 impl TryFrom<TaskSpecRaw> for TaskSpec {
@@ -60,6 +65,9 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             Some(selector) => selector.validate().map_err(|e| e.at("runnerSelector"))?,
             None => RunnerSelector::default(),
         };
+        let priority = raw.priority.unwrap_or_default();
+        check_priority(priority)?;
+        check_ttl(raw.ttl_after_finished_ms)?;
         let labels = match raw.labels {
             Some(pairs) => Labels::from_pairs(pairs.into_inner())
                 .map_err(|e| TaskError::Selector(e.prefixed("labels")))?,
@@ -75,6 +83,8 @@ impl TryFrom<TaskSpecRaw> for TaskSpec {
             runner_selector,
             labels,
             max_retries: raw.max_retries,
+            priority,
+            ttl_after_finished_ms: raw.ttl_after_finished_ms,
         })
     }
 }

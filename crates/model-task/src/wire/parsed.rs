@@ -12,7 +12,10 @@ use crate::spec::{
     BackoffRaw, EnvListRaw, LabelsRaw, RunnerEnv, SelectorRaw, TaskEnv, TaskKind, TaskKindRaw,
     TaskSpec, TaskSpecRaw, Timeout,
 };
-use crate::task::{ObjectMeta, ObjectMetaRaw, Task, TaskRaw};
+use crate::task::{
+    ManifestMeta, ManifestMetaRaw, ObjectMeta, ObjectMetaRaw, Task, TaskManifest, TaskManifestRaw,
+    TaskRaw,
+};
 
 /// A value read from the wire whose shape serde accepted, holding either the valid value or
 /// the [`TaskError`] of the first rule it breaks.
@@ -25,7 +28,8 @@ use crate::task::{ObjectMeta, ObjectMetaRaw, Task, TaskRaw};
 /// [`message`](TaskError::message) leaves the path out, so a caller can put its own field
 /// in front and print the path once.
 ///
-/// Implemented for every type whose parser validates: [`Task`], [`ObjectMeta`], [`TaskSpec`],
+/// Implemented for every type whose parser validates: [`Task`], [`TaskManifest`],
+/// [`ManifestMeta`], [`ObjectMeta`], [`TaskSpec`],
 /// [`TaskKind`], [`TaskStatus`], [`TaskRun`], [`TaskEnv`], [`RunnerEnv`], [`Timeout`], and
 /// the spec's policy and selector fields read as a spec reads them ([`BackoffPolicy`], with
 /// the policy's defaults for absent fields; [`LabelSelector`]; [`Labels`]).
@@ -74,6 +78,8 @@ macro_rules! parsed {
 
 parsed! {
     Task => TaskRaw, Task::try_from;
+    TaskManifest => TaskManifestRaw, TaskManifest::try_from;
+    ManifestMeta => ManifestMetaRaw, ManifestMeta::try_from;
     ObjectMeta => ObjectMetaRaw, ObjectMeta::try_from;
     TaskSpec => TaskSpecRaw, TaskSpec::try_from;
     TaskKind => TaskKindRaw, TaskKind::try_from;

@@ -8,22 +8,17 @@
 //! `leasedAt` <= `startedAt` <= `finishedAt`) and its lease id within a `u64`; and the rules of the lower layers their own schemas
 //! leave out (`maxMs >= firstMs`, selector requirements in all, `Gt`/`Lt` values in `i64`).
 
-use std::borrow::Cow;
-
 use chrono::{DateTime, Utc};
-use model_ids::{BASE36_MAX_LEN, RunnerId, Slot, TaskId};
-use model_policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
-use model_selector::{LabelSelector, Labels};
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use model_ids::{BASE36_MAX_LEN, RunnerId, TaskId};
+use schemars::{Schema, SchemaGenerator, json_schema};
 
 use crate::attempt::{AttemptState, LeaseId, LogKey, TaskRun};
-use crate::lifecycle::{AttemptOutcome, MAX_STATUS_ERROR_BYTES, TaskPhase, TaskStatus};
+use crate::lifecycle::MAX_STATUS_ERROR_BYTES;
 use crate::spec::{
     EnvVar, Interpreter, MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES,
     MAX_ENV_VARS, MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
-    MAX_TIMEOUT_MS, RunnerEnv, ScriptBody, SubprocessMode, TaskEnv, TaskKind, TaskSpec, Timeout,
+    MAX_TIMEOUT_MS, RunnerEnv, ScriptBody, SubprocessMode, TaskEnv, TaskKind, Timeout,
 };
-use crate::task::{ObjectMeta, Task};
 
 /// Text without a NUL byte (the pattern is matched against the whole string).
 const NO_NUL: &str = "^[^\\u0000]*$";
@@ -35,21 +30,24 @@ const BASE64: &str =
 /// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
 macro_rules! schema {
     ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl JsonSchema for $ty {
-            fn schema_name() -> Cow<'static, str> {
+        impl schemars::JsonSchema for $ty {
+            fn schema_name() -> std::borrow::Cow<'static, str> {
                 $name.into()
             }
 
-            fn schema_id() -> Cow<'static, str> {
+            fn schema_id() -> std::borrow::Cow<'static, str> {
                 concat!("model_task::", $name).into()
             }
 
-            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
+            fn json_schema($generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
                 $body
             }
         }
     };
 }
+
+mod status;
+mod task;
 
 /// Text that reaches `execve`, a path or the environment: no NUL byte, `min` to `max` long.
 fn text(description: &str, min: usize, max: usize) -> Schema {
@@ -266,204 +264,6 @@ schema!(TaskKind, "TaskKind", |generator| {
                 "additionalProperties": false,
             },
         ],
-    })
-});
-
-schema!(TaskSpec, "TaskSpec", |generator| {
-    let slot = generator.subschema_for::<Slot>();
-    let kind = generator.subschema_for::<TaskKind>();
-    let timeout = generator.subschema_for::<Timeout>();
-    let restart = generator.subschema_for::<RestartPolicy>();
-    let backoff = generator.subschema_for::<BackoffPolicy>();
-    let admission = generator.subschema_for::<AdmissionPolicy>();
-    let selector = generator.subschema_for::<LabelSelector>();
-    let labels = generator.subschema_for::<Labels>();
-    json_schema!({
-        "description": "The desired state of a task: where it runs, what it runs, for how \
-            long, and what happens on failure or when its slot is busy. Absent optional \
-            fields take their defaults.",
-        "type": "object",
-        "required": ["slot", "kind", "timeoutMs"],
-        "properties": {
-            "slot": slot,
-            "kind": kind,
-            "timeoutMs": timeout,
-            "restart": restart,
-            "backoff": backoff,
-            "admission": admission,
-            "runnerSelector": selector,
-            "labels": labels,
-            "maxRetries": integer(
-                "Attempts allowed after the first; absent means unlimited.",
-                0,
-                u64::from(u32::MAX),
-            ),
-        },
-        "additionalProperties": false,
-    })
-});
-
-schema!(ObjectMeta, "ObjectMeta", |generator| {
-    let id = generator.subschema_for::<TaskId>();
-    let created = time(generator, "When the task was created.");
-    let updated = time(
-        generator,
-        "When the task last changed; not before createdAt.",
-    );
-    json_schema!({
-        "description": "Identity, version and timestamps of a task.",
-        "type": "object",
-        "required": ["id", "resourceVersion", "createdAt", "updatedAt"],
-        "properties": {
-            "id": id,
-            "resourceVersion": integer(
-                "1 at creation, one more with every change.",
-                1,
-                u64::MAX,
-            ),
-            "createdAt": created,
-            "updatedAt": updated,
-        },
-        "additionalProperties": false,
-    })
-});
-
-schema!(TaskStatus, "TaskStatus", |generator| {
-    let phase = generator.subschema_for::<TaskPhase>();
-    let outcome = generator.subschema_for::<AttemptOutcome>();
-    let next = time(
-        generator,
-        "When the next attempt may start; set exactly while pending after an attempt.",
-    );
-    let when = |phase: &str, then: Schema| {
-        json_schema!({
-            "if": { "properties": { "phase": { "const": phase } } },
-            "then": then,
-        })
-    };
-    let final_outcome = |name: &str| {
-        when(
-            name,
-            json_schema!({
-                "required": ["outcome"],
-                "properties": { "outcome": { "const": name } },
-            }),
-        )
-    };
-    json_schema!({
-        "description": "The observed state of a task. outcome, exitCode and error describe \
-            attempt number `attempt` once it has ended.",
-        "type": "object",
-        "required": ["phase", "attempt"],
-        "properties": {
-            "phase": phase,
-            "attempt": integer("Attempts started so far.", 0, u64::from(u32::MAX)),
-            "outcome": outcome,
-            "exitCode": {
-                "description": "Exit code of the ended attempt.",
-                "type": "integer",
-                "minimum": i32::MIN,
-                "maximum": i32::MAX,
-            },
-            "error": {
-                "description": format!(
-                    "Error text of the ended attempt, at most {MAX_STATUS_ERROR_BYTES} bytes."
-                ),
-                "type": "string",
-                "maxLength": MAX_STATUS_ERROR_BYTES,
-            },
-            "nextAttemptAt": next,
-            "lastDelayMs": integer(
-                "Delay of the most recent scheduled restart, in milliseconds.",
-                0,
-                u64::MAX,
-            ),
-        },
-        "additionalProperties": false,
-        "dependentRequired": { "exitCode": ["outcome"], "error": ["outcome"] },
-        "allOf": [
-            {
-                "if": {
-                    "properties": { "phase": { "const": "pending" }, "attempt": { "minimum": 1 } },
-                },
-                "then": { "required": ["outcome", "nextAttemptAt"] },
-                "else": { "not": { "required": ["nextAttemptAt"] } },
-            },
-            when("pending", json_schema!({
-                "properties": { "attempt": { "maximum": u32::MAX - 1 } },
-                "if": { "properties": { "attempt": { "const": 0 } } },
-                "then": { "not": { "required": ["outcome"] } },
-            })),
-            when("running", json_schema!({
-                "properties": { "attempt": { "minimum": 1 } },
-                "not": { "required": ["outcome"] },
-            })),
-            final_outcome("succeeded"),
-            final_outcome("failed"),
-            final_outcome("timeout"),
-            when("exhausted", json_schema!({
-                "required": ["outcome"],
-                "properties": {
-                    "attempt": { "minimum": 1 },
-                    "outcome": { "not": { "const": "canceled" } },
-                },
-            })),
-            // Before the first attempt: no outcome and no restart delay.
-            {
-                "if": { "properties": { "attempt": { "const": 0 } } },
-                "then": { "not": { "anyOf": [
-                    { "required": ["outcome"] },
-                    { "required": ["lastDelayMs"] },
-                ] } },
-            },
-            // A canceled task that ran keeps its last attempt's outcome.
-            {
-                "if": {
-                    "properties": { "phase": { "const": "canceled" }, "attempt": { "minimum": 1 } },
-                },
-                "then": { "required": ["outcome"] },
-            },
-            // A canceled attempt is never restarted.
-            when("pending", json_schema!({
-                "properties": { "outcome": { "not": { "const": "canceled" } } },
-            })),
-            // A restart delay exists once a restart was scheduled: while waiting after
-            // attempt 1, from attempt 2 on, or canceled while waiting after attempt 1.
-            {
-                "if": { "required": ["lastDelayMs"] },
-                "then": { "anyOf": [
-                    { "properties": { "attempt": { "minimum": 2 } } },
-                    {
-                        "properties": {
-                            "phase": { "const": "pending" },
-                            "attempt": { "minimum": 1 },
-                        },
-                    },
-                    {
-                        "required": ["outcome"],
-                        "properties": {
-                            "phase": { "const": "canceled" },
-                            "attempt": { "const": 1 },
-                            "outcome": { "not": { "const": "canceled" } },
-                        },
-                    },
-                ] },
-            },
-        ],
-    })
-});
-
-schema!(Task, "Task", |generator| {
-    let metadata = generator.subschema_for::<ObjectMeta>();
-    let spec = generator.subschema_for::<TaskSpec>();
-    let status = generator.subschema_for::<TaskStatus>();
-    json_schema!({
-        "description": "A task: metadata, spec (desired state) and status (observed state; \
-            a new task's when absent).",
-        "type": "object",
-        "required": ["metadata", "spec"],
-        "properties": { "metadata": metadata, "spec": spec, "status": status },
-        "additionalProperties": false,
     })
 });
 

@@ -10,8 +10,34 @@ fn parse(value: &Value) -> Result<TaskStatus, String> {
     serde_json::from_value::<TaskStatus>(value.clone()).map_err(|e| e.to_string())
 }
 
+/// The time fields every table row would otherwise repeat: `queuedAt` while pending (the
+/// restart's `nextAttemptAt`, or a creation time) and `finishedAt` in a final phase, unless
+/// the row gives them.
+fn timed(mut value: Value) -> Value {
+    let phase = value["phase"].as_str().unwrap_or_default().to_owned();
+    let object = value.as_object_mut().unwrap();
+    if phase == "pending" && !object.contains_key("queuedAt") {
+        let queued = object
+            .get("nextAttemptAt")
+            .cloned()
+            .unwrap_or_else(|| json!("2025-01-01T00:00:00Z"));
+        object.insert("queuedAt".into(), queued);
+    }
+    let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
+    if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
+        object.insert("finishedAt".into(), json!("2025-01-01T00:00:09Z"));
+    }
+    value
+}
+
 #[track_caller]
 fn check(value: Value, want: Result<(), &str>) {
+    check_exact(timed(value), want);
+}
+
+/// `check` without the time fields filled in.
+#[track_caller]
+fn check_exact(value: Value, want: Result<(), &str>) {
     match (parse(&value), want) {
         (Ok(status), Ok(())) => {
             let again: TaskStatus =
@@ -123,4 +149,50 @@ fn impossible_states_are_refused() {
                "lastDelayMs": 5}),
         Err("invalid outcome: a canceled attempt is never restarted"),
     );
+}
+
+#[test]
+fn queued_and_finished_times_follow_the_phase() {
+    let (t1, t2) = ("2025-01-01T00:00:01Z", "2025-01-01T00:00:02Z");
+    check_exact(
+        json!({"phase": "pending", "attempt": 0, "queuedAt": t1}),
+        Ok(()),
+    );
+    check_exact(
+        json!({"phase": "pending", "attempt": 0}),
+        Err("invalid queuedAt: set exactly while pending"),
+    );
+    check_exact(
+        json!({"phase": "running", "attempt": 1, "queuedAt": t1}),
+        Err("invalid queuedAt: set exactly while pending"),
+    );
+    check_exact(
+        json!({"phase": "pending", "attempt": 1, "outcome": "failed", "nextAttemptAt": t2,
+               "lastDelayMs": 1000, "queuedAt": t2}),
+        Ok(()),
+    );
+    check_exact(
+        json!({"phase": "pending", "attempt": 1, "outcome": "failed", "nextAttemptAt": t2,
+               "lastDelayMs": 1000, "queuedAt": t1}),
+        Err("invalid queuedAt: a restart is queued at nextAttemptAt"),
+    );
+    check_exact(
+        json!({"phase": "failed", "attempt": 1, "outcome": "failed", "finishedAt": t1}),
+        Ok(()),
+    );
+    check_exact(
+        json!({"phase": "failed", "attempt": 1, "outcome": "failed"}),
+        Err("invalid finishedAt: set exactly in a final phase"),
+    );
+    check_exact(
+        json!({"phase": "running", "attempt": 1, "finishedAt": t1}),
+        Err("invalid finishedAt: set exactly in a final phase"),
+    );
+    let status: TaskStatus =
+        serde_json::from_value(json!({"phase": "pending", "attempt": 0, "queuedAt": t1})).unwrap();
+    let at = |s: &str| s.parse::<DateTime<Utc>>().unwrap();
+    assert!(!status.is_due(at("2025-01-01T00:00:00Z")));
+    assert!(status.is_due(at(t1)));
+    assert_eq!(status.queued_at(), Some(at(t1)));
+    assert_eq!(status.finished_at(), None);
 }

@@ -71,7 +71,7 @@ fn rule_errors_are_typed_with_relative_paths() {
     );
     rule(
         parse::<ObjectMeta>(
-            r#"{"id":"t","resourceVersion":0,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}"#,
+            r#"{"name":"t","uid":"00000000-0000-0000-0000-000000000001","tenant":"a","resourceVersion":0,"generation":1,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"}"#,
         ),
         "resourceVersion",
         "must be greater than zero",

@@ -29,11 +29,11 @@ impl Rng {
 /// bench (`benches/fleet.rs`) and of its memory test (`tests/fleet_memory.rs`).
 pub mod backlog {
     use chrono::{DateTime, TimeDelta, TimeZone, Utc};
-    use model_fleet::{QueueEntry, QueueKey, Runner};
+    use model_fleet::{KindSet, QueueEntry, QueueKey, Runner};
     use model_ids::{RunnerId, Slot, TaskId, TenantId, Uid};
     use model_policy::AdmissionPolicy;
     use model_selector::{LabelSelector, Labels};
-    use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+    use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 
     use super::Rng;
 

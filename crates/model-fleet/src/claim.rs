@@ -9,10 +9,11 @@ use std::fmt;
 use chrono::{DateTime, Utc};
 use model_ids::{Slot, TaskId};
 use model_selector::RequirementFailure;
+use model_task::Task;
 use model_task::task::{AdmissionDecision, admit};
-use model_task::{KindSet, Task};
 
 use crate::queue::{Queue, Queued, QueuedTask};
+use crate::route::KindSet;
 use crate::runner::{LivenessTtl, Runner, RunnerUnavailable};
 
 /// A runner asking for work: the runner, how many active attempts it holds, the time, and
@@ -38,7 +39,8 @@ use crate::runner::{LivenessTtl, Runner, RunnerUnavailable};
 /// use model_fleet::{ClaimRequest, LivenessTtl, Queue, Runner};
 /// use model_ids::{RunnerId, TaskId, TenantId, Uid};
 /// use model_selector::Labels;
-/// use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+/// use model_fleet::KindSet;
+/// use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 ///
 /// let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
 /// let ttl = LivenessTtl::default();

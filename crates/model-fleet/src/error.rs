@@ -1,6 +1,7 @@
 //! `FleetError`, the one error type of this crate, and its classification.
 
 use chrono::{DateTime, Utc};
+use model_ids::text::quote;
 use model_ids::{ErrorKind, RunnerId, TaskId, TenantId};
 use model_selector::SelectorError;
 use model_task::TaskPhase;
@@ -8,17 +9,16 @@ use model_task::TaskPhase;
 use crate::access::{Actor, Denial};
 use crate::runner::{MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, RunnerState};
 
-/// Why a runner, a fleet operation, a claim, an access check, an API error or a log batch
-/// was refused.
+/// Why a runner, a fleet operation, a route, a claim, an access check, an API error or a
+/// log batch was refused.
 ///
 /// Messages are lowercase, name the field or the runner, and quote the input (shortened to
 /// [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters when long).
 /// [`FleetError::kind`] gives the category a caller branches on.
 ///
 /// ```
-/// use model_fleet::{FleetError, Runner};
+/// use model_fleet::{FleetError, KindSet, Runner};
 /// use model_ids::{ErrorKind, RunnerId};
-/// use model_task::KindSet;
 ///
 /// let err = Runner::builder(RunnerId::new("eu-1")?, KindSet::ALL)
 ///     .max_concurrent(0)
@@ -183,14 +183,40 @@ pub enum FleetError {
         queue: TenantId,
     },
 
-    /// An embedded task runs in process and is never claimed by a runner.
-    #[error("task {task} is not routable: {kind} tasks run in process")]
+    /// An embedded task runs in process and is never routed to or claimed by a runner.
+    #[error("task kind {kind} is not routable: it runs in process")]
     #[non_exhaustive]
     NotRoutable {
-        /// The task.
-        task: TaskId,
-        /// Its kind's name.
+        /// The kind's wire name.
         kind: &'static str,
+    },
+
+    /// A string names no routable task kind.
+    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    #[non_exhaustive]
+    UnknownKind {
+        /// The input, shortened if long.
+        input: String,
+    },
+
+    /// No runner both runs the task's kind and matches its runner selector; the counts say
+    /// which of the two rules out the runners.
+    #[error(
+        "no runner for a {kind} task with runnerSelector {}: {runners} registered, {supporting} run {kind}, {matching} match the selector, none both",
+        quote(.selector)
+    )]
+    #[non_exhaustive]
+    NoRunner {
+        /// The task's kind (wire name).
+        kind: &'static str,
+        /// The runner selector in string syntax, shortened if long.
+        selector: String,
+        /// Runners registered.
+        runners: usize,
+        /// Runners that run the kind.
+        supporting: usize,
+        /// Runners whose labels match the selector.
+        matching: usize,
     },
 
     /// A queue's selector index refused a task (it is full).
@@ -236,7 +262,9 @@ impl FleetError {
             | FleetError::LogSequenceOrder { .. } => ErrorKind::Invalid,
             FleetError::Forbidden(_) | FleetError::OtherTenant { .. } => ErrorKind::Forbidden,
             FleetError::NotQueued { .. } => ErrorKind::InvalidTransition,
-            FleetError::NotRoutable { .. } => ErrorKind::Invalid,
+            FleetError::NotRoutable { .. }
+            | FleetError::UnknownKind { .. }
+            | FleetError::NoRunner { .. } => ErrorKind::Invalid,
             FleetError::Selector(err) => err.kind(),
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,

@@ -1,4 +1,5 @@
-//! Runners and the work they take: runner records and liveness, queue order, claims,
+//! Runners and the work they take: runner records and liveness, routing a task to a runner,
+//! queue order, claims,
 //! tenancy contexts and access checks, the API error envelope, and log batches.
 //!
 //! Layer 3. Depends on: model-ids, model-policy, model-selector, model-task.
@@ -11,6 +12,7 @@
 //!
 //! | concept | what it holds |
 //! | --- | --- |
+//! | route | [`RunnerRouter`]: which runner takes a task ([`Pick`], by [`KindSet`], runner selector and [`rendezvous_weight`]), and why each other does not ([`RouteExplanation`]) |
 //! | runner | [`Runner`], [`RunnerState`], [`Liveness`] from `lastSeenAt` and a [`LivenessTtl`], [`Fleet`] |
 //! | log | [`LogBatch`]es of [`LogLine`]s a runner uploads, bounded, and which lines are new (dedupe by attempt and sequence) |
 //! | queue | [`QueueKey`]: the queue order `priority DESC, queuedAt ASC, id ASC` as a value and as bytes in the same order; [`QueueEntry`]; [`Queue`], one tenant's queued tasks indexed by runner selector |
@@ -29,6 +31,7 @@ mod claim;
 mod error;
 mod log;
 mod queue;
+mod route;
 mod runner;
 #[cfg(feature = "schema")]
 mod schema;
@@ -43,6 +46,10 @@ pub use crate::{
     error::FleetError,
     log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES},
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, Queue, QueueEntry, QueueKey, QueuedTask},
+    route::{
+        KindSet, Pick, RequirementSet, RouteExplanation, RouteFailure, RouteOutcome,
+        RouteRequirement, RouterBatch, RunnerInfo, RunnerRouter, RunnerVerdict, rendezvous_weight,
+    },
     runner::{
         DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,
         MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, Runner, RunnerBuilder, RunnerState,

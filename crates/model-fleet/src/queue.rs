@@ -6,9 +6,10 @@ use std::collections::BTreeMap;
 
 use model_ids::{Slot, TaskId, TenantId};
 use model_selector::{LabelSelector, Labels, Matching, SelectorIndex};
-use model_task::{KindSet, Task, TaskPhase};
+use model_task::{Task, TaskPhase};
 
 use crate::error::FleetError;
+use crate::route::KindSet;
 
 mod entry;
 mod key;

@@ -6,11 +6,12 @@
 use chrono::{DateTime, Utc};
 use model_ids::RunnerId;
 use model_selector::Labels;
-use model_task::{Applied, KindSet};
+use model_task::Applied;
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
 
 use crate::error::FleetError;
+use crate::route::KindSet;
 
 mod fleet;
 mod liveness;
@@ -142,7 +143,7 @@ impl std::fmt::Display for RunnerUnavailable {
 /// use chrono::{TimeDelta, TimeZone, Utc};
 /// use model_fleet::{Liveness, LivenessTtl, Runner, RunnerState};
 /// use model_ids::RunnerId;
-/// use model_task::KindSet;
+/// use model_fleet::KindSet;
 ///
 /// let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
 /// let ttl = LivenessTtl::from_ms(30_000)?;

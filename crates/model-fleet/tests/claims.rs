@@ -13,13 +13,14 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use model_fleet::KindSet;
 use model_fleet::{
     ClaimRequest, LivenessTtl, Queue, QueueEntry, QueueKey, QueuedTask, Runner, RunnerState,
 };
 use model_ids::{Slot, TaskId, TenantId, Uid};
 use model_policy::AdmissionPolicy;
 use model_selector::{LabelSelector, Labels};
-use model_task::{KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 use proptest::prelude::*;
 
 fn now() -> DateTime<Utc> {

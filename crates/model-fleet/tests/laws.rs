@@ -5,6 +5,7 @@
 use chrono::{DateTime, Utc};
 use std::cmp::{Ordering, Reverse};
 
+use model_fleet::KindSet;
 use model_fleet::{
     Actor, ApiError, Context, ErrorCode, LivenessTtl, LogBatch, LogLine, LogStream,
     MAX_API_ERROR_MESSAGE_BYTES, MAX_LIVENESS_TTL_MS, MAX_LOG_BATCH_LINES, MAX_RUNNER_CAPACITY,
@@ -12,7 +13,6 @@ use model_fleet::{
 };
 use model_ids::{AgentId, RunnerId, TaskId, TenantId};
 use model_selector::Labels;
-use model_task::KindSet;
 use model_task::attempt::{LogCursor, LogKey};
 use proptest::prelude::*;
 

@@ -1,4 +1,5 @@
-//! The Task aggregate: spec, lifecycle, attempts under leases, and routing to runners.
+//! The Task aggregate: spec, lifecycle and attempts under leases. Routing a task to a
+//! runner is model-fleet's.
 //!
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
@@ -14,7 +15,6 @@
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
 //! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
-//! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not |
 //! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
 //! | [`error`] | [`TaskError`], classified by [`TaskError::kind`] |
 //!
@@ -36,7 +36,6 @@
 pub mod attempt;
 pub mod error;
 pub mod lifecycle;
-pub mod route;
 pub mod spec;
 pub mod task;
 pub mod wire;
@@ -45,7 +44,6 @@ pub use crate::{
     attempt::{Applied, AttemptState, LeaseId, TaskRun},
     error::TaskError,
     lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
-    route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
     task::{
         Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,

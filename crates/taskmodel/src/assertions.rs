@@ -49,11 +49,11 @@ const _: () = {
     send_sync::<crate::KindSet>();
     send_sync::<crate::Pick>();
     send_sync::<crate::RouteExplanation>();
-    send_sync::<model_task::route::RouteOutcome>();
-    send_sync::<model_task::route::RunnerVerdict>();
-    send_sync::<crate::RunnerIndex<model_task::route::RunnerInfo>>();
-    send_sync::<crate::Snapshot<model_task::route::RunnerInfo>>();
-    send_sync::<std::sync::Arc<crate::Snapshot<model_task::route::RunnerInfo>>>();
+    send_sync::<model_fleet::RouteOutcome>();
+    send_sync::<model_fleet::RunnerVerdict>();
+    send_sync::<crate::RunnerIndex<model_fleet::RunnerInfo>>();
+    send_sync::<crate::Snapshot<model_fleet::RunnerInfo>>();
+    send_sync::<std::sync::Arc<crate::Snapshot<model_fleet::RunnerInfo>>>();
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();

@@ -52,8 +52,8 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
-    /// A runner, a fleet operation, a claim, an access check, an API error or a log batch is
-    /// refused (layer 3, [`model_fleet`]).
+    /// A runner, a fleet operation, a route, a claim, an access check, an API error or a log
+    /// batch is refused (layer 3, [`model_fleet`]).
     #[error(transparent)]
     Fleet(#[from] FleetError),
     /// A schedule, cron expression, time zone or action is invalid, or an action's status

@@ -20,9 +20,9 @@
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
-//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
-//! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane; the queue order as a [`QueueKey`], the [`Queue`] of a tenant and what a runner claims from it ([`ClaimRequest`], [`ClaimExplanation`]); tenants' [`Context`]s and [`authorize`]; the [`ApiError`] envelope; [`LogBatch`]es |
+//! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane; routing a task to one with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]); the queue order as a [`QueueKey`], the [`Queue`] of a tenant and what a runner claims from it ([`ClaimRequest`], [`ClaimExplanation`]); tenants' [`Context`]s and [`authorize`]; the [`ApiError`] envelope; [`LogBatch`]es |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
@@ -80,8 +80,9 @@ pub use schemars;
 
 pub use crate::error::{Error, Result};
 pub use model_fleet::{
-    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, Liveness, LivenessTtl,
-    LogBatch, Operation, Queue, QueueKey, Runner, RunnerState, authorize,
+    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, KindSet, Liveness,
+    LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
+    RunnerRouter, RunnerState, authorize,
 };
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
@@ -94,7 +95,7 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
+    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus,
 };

@@ -1,16 +1,17 @@
 //! The prelude: `use taskmodel::prelude::*;` brings the headline types and traits into scope.
 //!
 //! It holds what nearly every user of the model names: identifiers, policies, the random
-//! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
-//! to runners (the router, its batches, kind sets, picks and explanations), runners and their
-//! fleet, queries and their pages, schedules and their actions, and the facade's error
+//! source trait, tasks and their attempts (runs, leases, what a call changed), runners and
+//! their fleet, routing tasks to them (the router, its batches, kind sets, picks and
+//! explanations), queries and their pages, schedules and their actions, and the facade's error
 //! types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
 pub use model_fleet::{
-    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, Liveness, LivenessTtl,
-    LogBatch, Operation, Queue, QueueKey, Runner, RunnerState, authorize,
+    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, KindSet, Liveness,
+    LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
+    RunnerRouter, RunnerState, authorize,
 };
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
@@ -23,7 +24,7 @@ pub use model_schedule::{
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Annotations, Applied, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
+    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus,
 };

@@ -7,10 +7,11 @@ use std::cmp::Ordering;
 use model_ids::Slot;
 use model_policy::AdmissionPolicy;
 use model_selector::LabelSelector;
-use model_task::{KindSet, Task, TaskPhase};
+use model_task::{Task, TaskPhase};
 
 use super::QueueKey;
 use crate::error::FleetError;
+use crate::route::KindSet;
 
 /// A queued task as claiming sees it: its place in the queue ([`QueueKey`]), its slot and
 /// admission policy (at most one attempt of a slot runs at once), the kind it runs (a
@@ -62,7 +63,6 @@ impl QueueEntry {
         }
         let spec = task.spec();
         let kind = KindSet::of(spec.kind()).ok_or_else(|| FleetError::NotRoutable {
-            task: task.id().clone(),
             kind: spec.kind().type_name(),
         })?;
         Ok(Self {

@@ -5,9 +5,7 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use model_ids::{ErrorKind, Slot, TaskId, TenantId, Uid};
 use model_policy::AdmissionPolicy;
 use model_selector::LabelSelector;
-use model_task::{
-    KindSet, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec,
-};
+use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec};
 
 use super::*;
 use crate::error::FleetError;
@@ -279,7 +277,7 @@ fn entries_come_only_from_pending_routable_tasks() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "task inline is not routable: embedded tasks run in process"
+        "task kind embedded is not routable: it runs in process"
     );
     assert_eq!(err.kind(), ErrorKind::Invalid);
 }

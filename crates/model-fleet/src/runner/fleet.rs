@@ -22,7 +22,7 @@ use crate::error::FleetError;
 /// use chrono::{TimeDelta, TimeZone, Utc};
 /// use model_fleet::{Fleet, LivenessTtl, Runner, RunnerState};
 /// use model_ids::RunnerId;
-/// use model_task::KindSet;
+/// use model_fleet::KindSet;
 ///
 /// let t0 = Utc.with_ymd_and_hms(2026, 11, 22, 10, 0, 0).unwrap();
 /// let mut fleet = Fleet::new(LivenessTtl::from_ms(30_000)?);

@@ -1,9 +1,9 @@
 //! The raw twin a [`Runner`] is read through: every field as the wire has it, then checked.
 
+use crate::route::KindSet;
 use chrono::{DateTime, Utc};
 use model_ids::RunnerId;
 use model_selector::Labels;
-use model_task::KindSet;
 use serde::Deserialize;
 
 use super::{DEFAULT_RUNNER_CAPACITY, Runner, RunnerState, check_capacity};

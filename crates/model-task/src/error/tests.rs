@@ -176,26 +176,8 @@ fn every_variant_has_its_kind() {
         ),
         (TaskError::Selector(selector), ErrorKind::Invalid),
         (
-            TaskError::UnknownKind { input: "x".into() },
-            ErrorKind::Invalid,
-        ),
-        (
             TaskError::UnknownTaskPhase { input: "x".into() },
             ErrorKind::UnknownTaskPhase,
-        ),
-        (
-            TaskError::NotRoutable { kind: "embedded" },
-            ErrorKind::Invalid,
-        ),
-        (
-            TaskError::NoRunner {
-                kind: "wasm",
-                selector: String::new(),
-                runners: 0,
-                supporting: 0,
-                matching: 0,
-            },
-            ErrorKind::Invalid,
         ),
         (
             TaskError::Conflict {

@@ -5,8 +5,9 @@ use std::{fmt, ops::BitOr, str::FromStr};
 use model_ids::text::shorten;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::error::TaskError;
-use crate::spec::TaskKind;
+use model_task::TaskKind;
+
+use crate::error::FleetError;
 
 /// The routable task kinds, by wire name, in bit order.
 const KIND_NAMES: [&str; 3] = ["subprocess", "container", "wasm"];
@@ -18,14 +19,14 @@ const KIND_NAMES: [&str; 3] = ["subprocess", "container", "wasm"];
 /// process and is never routed.
 ///
 /// ```
-/// use model_task::KindSet;
+/// use model_fleet::KindSet;
 ///
 /// let kinds: KindSet = "subprocess,container".parse()?;
 /// assert!(kinds.contains(KindSet::CONTAINER));
 /// assert!(!kinds.contains(KindSet::WASM));
 /// assert_eq!(kinds.to_string(), "subprocess,container");
 /// assert!("embedded".parse::<KindSet>().is_err());
-/// # Ok::<(), model_task::TaskError>(())
+/// # Ok::<(), model_fleet::FleetError>(())
 /// ```
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct KindSet(u8);
@@ -42,13 +43,15 @@ impl KindSet {
     /// Every routable kind.
     pub const ALL: Self = Self(0b111);
 
-    /// The one-kind set of `kind`, or `None` for [`TaskKind::Embedded`], which is not routable.
+    /// The one-kind set of `kind`, or `None` for [`TaskKind::Embedded`], which is not
+    /// routable, and for a kind model-task adds before this set names it.
     pub fn of(kind: &TaskKind) -> Option<Self> {
         match kind {
             TaskKind::Subprocess { .. } => Some(Self::SUBPROCESS),
             TaskKind::Container { .. } => Some(Self::CONTAINER),
             TaskKind::Wasm { .. } => Some(Self::WASM),
-            TaskKind::Embedded => None,
+            // `TaskKind` is non-exhaustive across crates: embedded, and any later kind.
+            _ => None,
         }
     }
 
@@ -56,13 +59,13 @@ impl KindSet {
     ///
     /// # Errors
     ///
-    /// [`TaskError::UnknownKind`] for any other name, `embedded` included.
-    pub fn from_name(name: &str) -> Result<Self, TaskError> {
+    /// [`FleetError::UnknownKind`] for any other name, `embedded` included.
+    pub fn from_name(name: &str) -> Result<Self, FleetError> {
         KIND_NAMES
             .iter()
             .position(|n| *n == name)
             .map(|i| Self(1 << i))
-            .ok_or_else(|| TaskError::UnknownKind {
+            .ok_or_else(|| FleetError::UnknownKind {
                 input: shorten(name),
             })
     }
@@ -116,9 +119,9 @@ impl fmt::Display for KindSet {
 
 /// Kind names separated by commas (spaces allowed); the empty string is the empty set.
 impl FromStr for KindSet {
-    type Err = TaskError;
+    type Err = FleetError;
 
-    fn from_str(s: &str) -> Result<Self, TaskError> {
+    fn from_str(s: &str) -> Result<Self, FleetError> {
         s.split(',')
             .map(str::trim)
             .filter(|n| !n.is_empty())

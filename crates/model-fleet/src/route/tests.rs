@@ -3,7 +3,7 @@
 use model_selector::FailureReason;
 
 use super::*;
-use crate::spec::{SubprocessMode, TaskEnv, TaskKind};
+use model_task::{SubprocessMode, TaskEnv, TaskKind};
 
 fn id(s: &str) -> RunnerId {
     RunnerId::new(s).unwrap()
@@ -143,7 +143,7 @@ fn pick_keeps_the_kind_and_the_selector() {
         for t in ["a", "b", "c", "d"] {
             let pick = r.pick(&spec(kind, selector), &task(t));
             match want {
-                [] => assert!(matches!(pick, Err(TaskError::NoRunner { .. }))),
+                [] => assert!(matches!(pick, Err(FleetError::NoRunner { .. }))),
                 _ => {
                     let pick = pick.unwrap();
                     assert!(want.contains(&pick.runner.as_ref()));
@@ -179,7 +179,7 @@ fn embedded_is_not_routable() {
         r.candidates(&s).unwrap_err(),
         r.explain(&s, &task("t")).unwrap_err(),
     ] {
-        assert!(matches!(err, TaskError::NotRoutable { kind: "embedded" }));
+        assert!(matches!(err, FleetError::NotRoutable { kind: "embedded" }));
         assert_eq!(err.to_string(), want);
     }
 }
@@ -191,7 +191,7 @@ fn no_runner_says_which_rule_failed() {
         .unwrap_err();
     assert!(matches!(
         err,
-        TaskError::NoRunner {
+        FleetError::NoRunner {
             kind: "wasm",
             runners: 6,
             supporting: 1,
@@ -208,7 +208,7 @@ fn no_runner_says_which_rule_failed() {
         .unwrap_err();
     assert!(matches!(
         err,
-        TaskError::NoRunner {
+        FleetError::NoRunner {
             runners: 0,
             supporting: 0,
             matching: 0,

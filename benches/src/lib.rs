@@ -140,9 +140,10 @@ pub mod backlog {
 
     /// The runners that ask, each with what the queue holds for it:
     ///
-    /// - `idle`: a wasm runner of a pool nothing is queued for, polling: no task is for it;
-    /// - `best-effort`: a runner no selector names, so its only work is the best-effort tier
-    ///   at the end of the queue;
+    /// - `idle`: a wasm runner of a pool no selector names, polling: its only work is the
+    ///   best-effort wasm tasks at the end of the queue;
+    /// - `best-effort`: a subprocess and container runner no selector names, so its only work
+    ///   is the best-effort tier at the end of the queue;
     /// - `scarce`: a runner of the smallest pools (ap-east, t4, team mobile);
     /// - `busy`: a runner of the busiest pool (eu-west, h100, team ml), whose work is at the
     ///   head of the queue.

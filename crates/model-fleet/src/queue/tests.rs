@@ -160,17 +160,21 @@ fn acme() -> TenantId {
     TenantId::new("acme").unwrap()
 }
 
+/// An embedded task, which runs in process and is never queued.
+fn embedded(name: &str) -> Task {
+    let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
+        .build()
+        .unwrap();
+    let manifest = TaskManifest::named(TaskId::new(name).unwrap(), spec);
+    Task::create(manifest, acme(), Uid::from_u128(2), t0()).unwrap()
+}
+
 fn task(name: &str, slot: &str) -> Task {
     let mode = SubprocessMode::command("/bin/true".into(), vec![]).unwrap();
     let kind = TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap();
     let spec = TaskSpec::builder(slot, kind, 60_000).build().unwrap();
-    Task::create(
-        TaskManifest::named(TaskId::new(name).unwrap(), spec),
-        acme(),
-        Uid::from_u128(1),
-        t0(),
-    )
-    .unwrap()
+    let manifest = TaskManifest::named(TaskId::new(name).unwrap(), spec);
+    Task::create(manifest, acme(), Uid::from_u128(1), t0()).unwrap()
 }
 
 #[test]
@@ -231,20 +235,7 @@ fn update_follows_a_task_through_its_phases() {
     assert!(queue.running(&slot).is_none());
     assert!(!queue.remove(t.id()));
     // An embedded task is never queued.
-    let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
-        .build()
-        .unwrap();
-    queue
-        .update(
-            &Task::create(
-                TaskManifest::named(TaskId::new("inline").unwrap(), spec),
-                acme(),
-                Uid::from_u128(1),
-                t0(),
-            )
-            .unwrap(),
-        )
-        .unwrap();
+    queue.update(&embedded("inline")).unwrap();
     assert!(queue.is_empty());
 }
 
@@ -262,19 +253,7 @@ fn entries_come_only_from_pending_routable_tasks() {
     let err = QueueEntry::of(&t).unwrap_err();
     assert_eq!(err.to_string(), "task job is not queued: it is running");
     assert_eq!(err.kind(), ErrorKind::InvalidTransition);
-    let spec = TaskSpec::builder("lane", TaskKind::Embedded, 1_000)
-        .build()
-        .unwrap();
-    let err = QueueEntry::of(
-        &Task::create(
-            TaskManifest::named(TaskId::new("inline").unwrap(), spec),
-            acme(),
-            Uid::from_u128(1),
-            t0(),
-        )
-        .unwrap(),
-    )
-    .unwrap_err();
+    let err = QueueEntry::of(&embedded("inline")).unwrap_err();
     assert_eq!(
         err.to_string(),
         "task kind embedded is not routable: it runs in process"

@@ -68,6 +68,11 @@ const _: () = {
     send_sync::<crate::ClaimRequest<'static>>();
     send_sync::<crate::ClaimExplanation>();
     send_sync::<model_fleet::FleetError>();
+    send_sync::<crate::FlowSpec>();
+    send_sync::<crate::FlowGraph>();
+    send_sync::<crate::FlowRun>();
+    send_sync::<model_flow::FlowChanges>();
+    send_sync::<model_flow::FlowError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

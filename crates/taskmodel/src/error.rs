@@ -1,6 +1,7 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
 use model_fleet::FleetError;
+use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
@@ -56,6 +57,10 @@ pub enum Error {
     /// batch is refused (layer 3, [`model_fleet`]).
     #[error(transparent)]
     Fleet(#[from] FleetError),
+    /// A flow, a flow run or a call on a flow run is invalid or refused (layer 3,
+    /// [`model_flow`]).
+    #[error(transparent)]
+    Flow(#[from] FlowError),
     /// A schedule, cron expression, time zone or action is invalid, or an action's status
     /// change is refused (layer 3, [`model_schedule`]).
     #[error(transparent)]
@@ -73,6 +78,7 @@ impl Error {
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
             Self::Fleet(err) => err.kind(),
+            Self::Flow(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
         }
     }

@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-schedule.
+//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-flow, model-schedule.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -23,6 +23,7 @@
 //! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
 //! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane; routing a task to one with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]); the queue order as a [`QueueKey`], the [`Queue`] of a tenant and what a runner claims from it ([`ClaimRequest`], [`ClaimExplanation`]); tenants' [`Context`]s and [`authorize`]; the [`ApiError`] envelope; [`LogBatch`]es |
+//! | [`flow`] | 3 | DAG flows: [`FlowSpec`] with its jobs, [`TriggerRule`]s and [`FailurePolicy`]; [`FlowGraph`] order and levels; [`FlowRun`] with [`JobState`]s, [`FlowStatus`] and results; storage keys |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
@@ -64,6 +65,8 @@ pub mod prelude;
 #[doc(inline)]
 pub use model_fleet as fleet;
 #[doc(inline)]
+pub use model_flow as flow;
+#[doc(inline)]
 pub use model_ids as ids;
 #[doc(inline)]
 pub use model_policy as policy;
@@ -83,6 +86,9 @@ pub use model_fleet::{
     Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, KindSet, Liveness,
     LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
     RunnerRouter, RunnerState, authorize,
+};
+pub use model_flow::{
+    FailurePolicy, FlowGraph, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule,
 };
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};

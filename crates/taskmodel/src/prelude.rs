@@ -3,8 +3,8 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), runners and
 //! their fleet, routing tasks to them (the router, its batches, kind sets, picks and
-//! explanations), queries and their pages, schedules and their actions, and the facade's error
-//! types. Layer-specific detail stays in the modules
+//! explanations), queries and their pages, flows and their runs, schedules and their actions,
+//! and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -13,6 +13,7 @@ pub use model_fleet::{
     LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
     RunnerRouter, RunnerState, authorize,
 };
+pub use model_flow::{FailurePolicy, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{fleet, ids, policy, query, schedule, selector, task};
+use taskmodel::{fleet, flow, ids, policy, query, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -105,6 +105,14 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<fleet::LogBatch>("LogBatch");
     check::<fleet::LogLine>("LogLine");
     check::<fleet::LogStream>("LogStream");
+    check::<flow::FlowSpec>("FlowSpec");
+    check::<flow::FlowJob>("FlowJob");
+    check::<flow::TriggerRule>("TriggerRule");
+    check::<flow::FailurePolicy>("FailurePolicy");
+    check::<flow::FlowRun>("FlowRun");
+    check::<flow::JobResult>("JobResult");
+    check::<flow::SkipReason>("SkipReason");
+    check::<flow::FlowStatus>("FlowStatus");
     check::<schedule::Schedule>("Schedule");
     check::<schedule::Trigger>("Trigger");
     check::<schedule::CronExpr>("CronExpr");

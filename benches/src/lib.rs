@@ -168,19 +168,26 @@ pub mod backlog {
             runner(
                 "best-effort",
                 &[("zone", "sa-east"), ("team", "batch"), ("spot", "true")],
-                KindSet::SUBPROCESS | KindSet::CONTAINER,
+                two_kinds(),
             ),
             runner(
                 "scarce",
                 &[("zone", "ap-east"), ("gpu", "t4"), ("team", "mobile")],
-                KindSet::SUBPROCESS | KindSet::CONTAINER,
+                two_kinds(),
             ),
             runner(
                 "busy",
                 &[("zone", "eu-west"), ("gpu", "h100"), ("team", "ml")],
-                KindSet::SUBPROCESS | KindSet::CONTAINER,
+                two_kinds(),
             ),
         ]
+    }
+
+    /// Subprocess and container.
+    fn two_kinds() -> KindSet {
+        KindSet::SUBPROCESS
+            .union(&KindSet::CONTAINER)
+            .unwrap_or_else(|_| unreachable!())
     }
 
     /// Slots that have a task running: one in ten.

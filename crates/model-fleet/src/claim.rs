@@ -120,10 +120,10 @@ impl<'r> ClaimRequest<'r> {
             .into_iter()
             .map(ClaimBlocker::Runner)
             .collect();
-        if !self.runner.kinds().contains(*task.kind()) {
+        if !self.runner.kinds().contains(task.kind()) {
             blockers.push(ClaimBlocker::KindNotSupported {
-                kind: *task.kind(),
-                runs: *self.runner.kinds(),
+                kind: task.kind().clone(),
+                runs: self.runner.kinds().clone(),
             });
         }
         let failures = task.selector().explain(self.runner.labels());
@@ -151,7 +151,7 @@ impl<'r> ClaimRequest<'r> {
     /// The task-level rules, cheapest first: due, kind, slot, selector.
     fn task_admits(&self, task: QueuedTask<'_>, running: Option<&Task>) -> bool {
         task.key().queued_at() <= self.now
-            && self.runner.kinds().contains(*task.kind())
+            && self.runner.kinds().contains(task.kind())
             && busy(task, running).is_none()
             && task.selector().matches(self.runner.labels())
     }

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use model_ids::text::quote;
 use model_ids::{ErrorKind, RunnerId, TaskId, TenantId};
 use model_selector::SelectorError;
-use model_task::TaskPhase;
+use model_task::{TaskError, TaskPhase};
 
 use crate::access::{Actor, Denial};
 use crate::runner::{MAX_LIVENESS_TTL_MS, MAX_RUNNER_CAPACITY, RunnerState};
@@ -191,12 +191,13 @@ pub enum FleetError {
         kind: &'static str,
     },
 
-    /// A string names no routable task kind.
-    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    /// A task kind's name does not parse: model-task's message (an unknown kind, or a
+    /// malformed extension `apiVersion/kind`).
+    #[error("{message}")]
     #[non_exhaustive]
-    UnknownKind {
-        /// The input, shortened if long.
-        input: String,
+    Kind {
+        /// Model-task's message.
+        message: String,
     },
 
     /// No runner both runs the task's kind and matches its runner selector; the counts say
@@ -207,8 +208,8 @@ pub enum FleetError {
     )]
     #[non_exhaustive]
     NoRunner {
-        /// The task's kind (wire name).
-        kind: &'static str,
+        /// The task's kind.
+        kind: model_task::KindName,
         /// The runner selector in string syntax, shortened if long.
         selector: String,
         /// Runners registered.
@@ -233,6 +234,13 @@ pub enum FleetError {
 }
 
 impl FleetError {
+    /// The error for a kind name model-task refused, with its message.
+    pub(crate) fn kind_name(err: TaskError) -> Self {
+        Self::Kind {
+            message: err.to_string(),
+        }
+    }
+
     /// The category of this error: [`ErrorKind::Invalid`] for input to fix,
     /// [`ErrorKind::NotFound`] for an unknown runner, [`ErrorKind::Conflict`] for a second
     /// registration, [`ErrorKind::Gone`] for an offline runner (it registers again), and
@@ -263,8 +271,8 @@ impl FleetError {
             FleetError::Forbidden(_) | FleetError::OtherTenant { .. } => ErrorKind::Forbidden,
             FleetError::NotQueued { .. } => ErrorKind::InvalidTransition,
             FleetError::NotRoutable { .. }
-            | FleetError::UnknownKind { .. }
-            | FleetError::NoRunner { .. } => ErrorKind::Invalid,
+            | FleetError::NoRunner { .. }
+            | FleetError::Kind { .. } => ErrorKind::Invalid,
             FleetError::Selector(err) => err.kind(),
             FleetError::UnknownRunner { .. } => ErrorKind::NotFound,
             FleetError::AlreadyRegistered { .. } => ErrorKind::Conflict,

@@ -47,8 +47,9 @@ pub use crate::{
     log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES},
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, Queue, QueueEntry, QueueKey, QueuedTask},
     route::{
-        KindSet, Pick, RequirementSet, RouteExplanation, RouteFailure, RouteOutcome,
-        RouteRequirement, RouterBatch, RunnerInfo, RunnerRouter, RunnerVerdict, rendezvous_weight,
+        KindSet, MAX_KIND_SET_EXTENSIONS, Pick, RequirementSet, RouteExplanation, RouteFailure,
+        RouteOutcome, RouteRequirement, RouterBatch, RunnerInfo, RunnerRouter, RunnerVerdict,
+        rendezvous_weight,
     },
     runner::{
         DEFAULT_LIVENESS_TTL_MS, DEFAULT_RUNNER_CAPACITY, Fleet, Liveness, LivenessTtl,

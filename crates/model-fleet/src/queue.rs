@@ -137,7 +137,7 @@ impl Queue {
         let index = match self.kinds.iter().position(|(kind, _)| *kind == queued.kind) {
             Some(i) => i,
             None => {
-                self.kinds.push((queued.kind, SelectorIndex::new()));
+                self.kinds.push((queued.kind.clone(), SelectorIndex::new()));
                 self.kinds.len() - 1
             }
         };
@@ -195,7 +195,7 @@ impl Queue {
         Merge::new(
             self.kinds
                 .iter()
-                .filter(|(kind, _)| kinds.contains(*kind))
+                .filter(|(kind, _)| kinds.contains(kind))
                 .map(|(_, selectors)| selectors.matching(labels)),
         )
     }

@@ -1,7 +1,7 @@
 //! Routing: which runner takes a task. [`RunnerRouter`] keeps the runners with the
-//! [`KindSet`] each runs in model-selector's runner index, picks by the task's kind, its
-//! runner selector and rendezvous hashing, lists the candidates, and explains per runner
-//! why it was or was not chosen ([`RouteExplanation`]).
+//! [`KindSet`] each runs (built-in and extension kinds) in model-selector's runner index,
+//! picks by the task's kind, its runner selector and rendezvous hashing, lists the
+//! candidates, and explains per runner why it was or was not chosen ([`RouteExplanation`]).
 //!
 //! It knows task specs, never tasks or attempts; the runner records ([`Runner`](crate::Runner))
 //! and claims live beside it in this crate.
@@ -13,19 +13,20 @@ use model_ids::text::shorten;
 use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, RunnerEntry, RunnerIndex, Snapshot};
 
-use model_task::TaskSpec;
+use model_task::{KindName, TaskSpec};
 
 use crate::error::FleetError;
 
 mod explain;
 mod kinds;
 
+use self::kinds::KindProbe;
 pub use self::{
     explain::{
         RequirementSet, RouteExplanation, RouteFailure, RouteOutcome, RouteRequirement,
         RunnerVerdict,
     },
-    kinds::KindSet,
+    kinds::{KindSet, MAX_KIND_SET_EXTENSIONS},
 };
 
 // ---------------------------------------------------------------------------------------
@@ -77,7 +78,7 @@ fn weight(task_key: u64, runner_key: u64) -> u64 {
 // The router.
 
 /// What the router stores for each runner: the kinds it runs, and its rendezvous key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunnerInfo {
     kinds: KindSet,
     /// `splitmix64(fnv1a64(id))`, computed once at registration.
@@ -93,8 +94,8 @@ impl RunnerInfo {
     }
 
     /// The kinds the runner runs.
-    pub fn kinds(&self) -> KindSet {
-        self.kinds
+    pub fn kinds(&self) -> &KindSet {
+        &self.kinds
     }
 }
 
@@ -234,7 +235,8 @@ impl RunnerRouter {
     /// runner both runs the kind and matches the selector, with the counts that say which
     /// of the two failed.
     pub fn pick(&self, spec: &TaskSpec, task_id: &TaskId) -> Result<Pick, FleetError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
+        let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
         let task = task_key(task_id);
         let mut best: Option<(u64, RunnerEntry<'_, RunnerInfo>)> = None;
@@ -242,7 +244,7 @@ impl RunnerRouter {
         // `for_each` runs the index's internal iteration: one tight loop per chunk.
         snapshot.select(spec.runner_selector()).for_each(|entry| {
             let info = entry.payload();
-            if info.kinds.contains(wanted) {
+            if wanted.matches(&info.kinds) {
                 eligible += 1;
                 let w = weight(task, info.key);
                 if best.is_none_or(|(b, _)| w > b) {
@@ -256,7 +258,7 @@ impl RunnerRouter {
                 weight,
                 eligible,
             }),
-            None => Err(no_runner(&snapshot, spec, wanted)),
+            None => Err(no_runner(&snapshot, spec, name)),
         }
     }
 
@@ -266,11 +268,12 @@ impl RunnerRouter {
     ///
     /// [`FleetError::NotRoutable`] for an embedded task.
     pub fn candidates(&self, spec: &TaskSpec) -> Result<Vec<RunnerId>, FleetError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
+        let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
         Ok(snapshot
             .select(spec.runner_selector())
-            .filter(|e| e.payload().kinds.contains(wanted))
+            .filter(|e| wanted.matches(&e.payload().kinds))
             .map(|e| e.id().clone())
             .collect())
     }
@@ -287,36 +290,37 @@ impl RunnerRouter {
         spec: &TaskSpec,
         task_id: &TaskId,
     ) -> Result<RouteExplanation, FleetError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
         let task = task_key(task_id);
         explain::explain(
             self.index.snapshot(),
             spec.runner_selector(),
-            wanted,
-            spec.kind().type_name(),
+            name,
             |info| weight(task, info.key),
         )
     }
 }
 
-/// The spec's kind as a set, or the error for an embedded task.
-fn routable(spec: &TaskSpec) -> Result<KindSet, FleetError> {
-    KindSet::of(spec.kind()).ok_or(FleetError::NotRoutable {
+/// The name of the spec's kind, or the error for an embedded task.
+fn routable(spec: &TaskSpec) -> Result<KindName, FleetError> {
+    KindName::of(spec.kind()).ok_or(FleetError::NotRoutable {
         kind: spec.kind().type_name(),
     })
 }
 
 /// The error when no runner is eligible, with the counts that say why.
-fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, wanted: KindSet) -> FleetError {
+fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, name: KindName) -> FleetError {
     let selector: &LabelSelector = spec.runner_selector();
+    let wanted = KindProbe::new(&name);
+    let supporting = snapshot
+        .iter()
+        .filter(|e| wanted.matches(&e.payload().kinds))
+        .count();
     FleetError::NoRunner {
-        kind: spec.kind().type_name(),
+        kind: name,
         selector: shorten(&selector.to_string()),
         runners: snapshot.len(),
-        supporting: snapshot
-            .iter()
-            .filter(|e| e.payload().kinds.contains(wanted))
-            .count(),
+        supporting,
         matching: snapshot.count(selector),
     }
 }

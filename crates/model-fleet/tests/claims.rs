@@ -69,7 +69,7 @@ impl Queued {
         QueueEntry::new(
             self.key.clone(),
             slot(self.slot),
-            KINDS[self.kind],
+            KINDS[self.kind].clone(),
             POLICIES[self.admission],
             SELECTORS[self.selector].parse().unwrap(),
         )
@@ -129,7 +129,7 @@ prop_compose! {
         let mut set = KindSet::EMPTY;
         for (on, kind) in kinds.into_iter().zip(KINDS) {
             if on {
-                set = set | kind;
+                set = set.union(&kind).unwrap();
             }
         }
         let json = serde_json::json!({
@@ -181,7 +181,7 @@ fn walk(
             break;
         }
         let selector: LabelSelector = SELECTORS[task.selector].parse().unwrap();
-        let may = runner.kinds().contains(KINDS[task.kind])
+        let may = runner.kinds().contains(&KINDS[task.kind])
             && selector.matches(runner.labels())
             && task.key.queued_at() <= now()
             && !busy.contains(&task.slot)

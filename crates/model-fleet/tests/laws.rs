@@ -34,7 +34,7 @@ fn any_kinds() -> impl Strategy<Value = KindSet> {
             (w, KindSet::WASM),
         ] {
             if on {
-                kinds = kinds | kind;
+                kinds = kinds.union(&kind).unwrap();
             }
         }
         kinds

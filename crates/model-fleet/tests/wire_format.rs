@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use model_fleet::{ApiError, Context, LogBatch, Runner};
+use model_fleet::{ApiError, Context, KindSet, LogBatch, Runner};
 use serde::{Serialize, de::DeserializeOwned};
 
 /// One marked example: type name, whether it must be rejected, the JSON, its line.
@@ -78,6 +78,7 @@ fn parse_as_marked(ex: &Example) -> Result<(), String> {
         "ApiError" => parse::<ApiError>(ex),
         "Context" => parse::<Context>(ex),
         "LogBatch" => parse::<LogBatch>(ex),
+        "KindSet" => parse::<KindSet>(ex),
         other => panic!("line {}: unknown wire type {other:?}", ex.line),
     }
 }
@@ -88,7 +89,7 @@ fn markdown() -> String {
 }
 
 /// The types with at least one accepted and one rejected example.
-const REQUIRED: &[&str] = &["Runner", "ApiError", "Context", "LogBatch"];
+const REQUIRED: &[&str] = &["Runner", "KindSet", "ApiError", "Context", "LogBatch"];
 
 #[test]
 fn every_fleet_example_parses_as_marked() {
@@ -126,6 +127,7 @@ fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
         .collect();
     let want = [
         "invalid maxConcurrent: 0 is out of range (1 to 1024)",
+        r#"unknown task kind "embedded""#,
         r#"unknown error code "teapot""#,
         r#"invalid readers: actor "bob" is listed twice"#,
         "invalid lines[1].sequence: 17 is not above the line before it (18)",

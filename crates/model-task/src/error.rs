@@ -16,8 +16,9 @@ use crate::lifecycle::TaskPhase;
 /// Everything that can go wrong in this crate.
 ///
 /// One enum for the crate, its variants grouped by concept: validation (a value breaks a
-/// rule), lifecycle (a change to the task is refused) and attempts (a call about an
-/// attempt is refused). [`kind`](Self::kind) gives the category a caller branches on.
+/// rule), lifecycle (a change to the task is
+/// refused) and attempts (a call about an attempt is refused). [`kind`](Self::kind) gives
+/// the category a caller branches on.
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum TaskError {
@@ -52,6 +53,15 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A string names no routable task kind.
+    #[error(
+        "unknown task kind {}, expected subprocess, container, wasm or an extension's apiVersion/kind",
+        quote(.input)
+    )]
+    UnknownKind {
+        /// The input, shortened if long.
+        input: String,
+    },
     /// A string names no task phase.
     #[error(
         "unknown task phase {}, expected one of pending, running, succeeded, failed, timeout, canceled, exhausted",
@@ -160,6 +170,26 @@ pub enum TaskError {
         /// The lease id.
         lease: LeaseId,
     },
+    // Watches: where a watch of tasks resumes (`event::WatchWindow`).
+    /// A watch asked to resume after a version whose following changes the store no longer
+    /// holds: list again and watch from the listing's version.
+    #[error(
+        "gone: watch version {since} is too old, the oldest change held is {oldest}; list again"
+    )]
+    WatchExpired {
+        /// The version the watcher last saw.
+        since: u64,
+        /// The oldest change the store holds.
+        oldest: u64,
+    },
+    /// A watch asked to resume after a version the store has not reached: not one it issued.
+    #[error("watch version {since} is after the latest change {latest}; list again")]
+    WatchAhead {
+        /// The version the watcher last saw.
+        since: u64,
+        /// The latest change of the store.
+        latest: u64,
+    },
     /// The attempt handed in with a task is not its current attempt, or the attempt's state
     /// disagrees with the task's phase (an active attempt needs a running task). Re-read both.
     #[error(
@@ -238,6 +268,26 @@ pub enum InvalidReason {
         /// Which rule is broken.
         rule: &'static str,
     },
+    /// The text does not have the required form.
+    Format {
+        /// What the value must look like.
+        expected: &'static str,
+    },
+    /// A nested value is deeper than allowed.
+    TooDeep {
+        /// The depth reached (the outermost value is 1).
+        depth: usize,
+        /// The deepest allowed.
+        max: usize,
+    },
+    /// The text holds a character outside its alphabet (the character itself is not shown:
+    /// the text may be a secret).
+    NotAllowed {
+        /// Byte index of the first character not allowed.
+        index: usize,
+        /// The characters allowed.
+        allowed: &'static str,
+    },
     /// A key is not a Kubernetes qualified name (the label key rule).
     NotQualifiedName {
         /// Which part of the rule it breaks.
@@ -278,6 +328,16 @@ impl fmt::Display for InvalidReason {
                 f.write_str("an embedded task runs in process and cannot be submitted")
             }
             Self::Inconsistent { rule } => f.write_str(rule),
+            Self::Format { expected } => write!(f, "expected {expected}"),
+            Self::TooDeep { depth, max } => {
+                write!(f, "nested {depth} levels deep, at most {max} allowed")
+            }
+            Self::NotAllowed { index, allowed } => {
+                write!(
+                    f,
+                    "character at byte {index} not allowed (allowed: {allowed})"
+                )
+            }
             Self::NotQualifiedName { rule } => write!(f, "not a qualified name: {rule}"),
             Self::OutOfRange { value, min, max } => {
                 write!(f, "{value} is outside the range {min} to {max}")
@@ -382,7 +442,7 @@ impl TaskError {
     #[must_use]
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Self::Invalid { .. } => ErrorKind::Invalid,
+            Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
             Self::Id { error, .. } => error.kind(),
             Self::Policy { error, .. } => error.kind(),
             Self::Selector(error) => error.kind(),
@@ -403,6 +463,10 @@ impl TaskError {
             Self::LeaseReused { .. } => ErrorKind::Invalid,
             // A number at the end of its range: no retry helps.
             Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
+            // Changes were compacted away: the watcher lists again (HTTP 410, as Kubernetes).
+            Self::WatchExpired { .. } => ErrorKind::Gone,
+            // A version this store never issued.
+            Self::WatchAhead { .. } => ErrorKind::Invalid,
             // The task the caller meant was deleted; its write can never apply.
             Self::Gone { .. } | Self::UidMismatch { .. } => ErrorKind::Gone,
         }

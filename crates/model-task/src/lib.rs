@@ -1,5 +1,5 @@
-//! The Task aggregate: spec, lifecycle and attempts under leases. Routing a task to a
-//! runner is model-fleet's.
+//! The Task aggregate: spec, lifecycle, attempts under leases, watch and output events, and
+//! bearer tokens. Routing a task to a runner is model-fleet's.
 //!
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
@@ -14,7 +14,9 @@
 //! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
 //! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
-//! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
+//! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`] (extension workloads: [`ExtensionKind`], [`ExtensionSpec`]; [`KindName`]), environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
+//! | [`event`] | [`TaskWatchEvent`] (a watch of tasks and where it resumes), [`OutputEvent`] (an attempt's live output) |
+//! | [`Token`] | a bearer secret: constant-time comparison, redacted, generated from the caller's random source |
 //! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
 //! | [`error`] | [`TaskError`], classified by [`TaskError::kind`] |
 //!
@@ -35,19 +37,23 @@
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 pub mod attempt;
 pub mod error;
+pub mod event;
 pub mod lifecycle;
 pub mod spec;
 pub mod task;
+mod token;
 pub mod wire;
 
 pub use crate::{
     attempt::{Applied, AttemptState, LeaseId, TaskRun},
     error::TaskError,
+    event::{OutputEvent, TaskWatchEvent},
     lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
-    spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
+    spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind, TaskSpec},
     task::{
         Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
         TaskManifest,
     },
+    token::{GENERATED_TOKEN_PREFIX, MAX_TOKEN_BYTES, MIN_TOKEN_BYTES, TOKEN_ENTROPY_BYTES, Token},
     wire::Parsed,
 };

@@ -21,10 +21,16 @@ mod text;
 mod timeout;
 mod wire;
 
+#[cfg(feature = "schema")]
+pub(crate) use self::kind::schema as kind_schema;
 pub use self::{
     builder::TaskSpecBuilder,
     env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
-    kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
+    kind::{
+        ExtensionKind, ExtensionSpec, Interpreter, KindName, MAX_API_VERSION_BYTES,
+        MAX_EXTENSION_KIND_BYTES, MAX_EXTENSION_SPEC_BYTES, MAX_EXTENSION_SPEC_DEPTH,
+        MAX_EXTENSION_SPEC_VALUES, ScriptBody, SubprocessMode, TaskKind,
+    },
     limits::{
         MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
         MAX_PATH_BYTES, MAX_PRIORITY, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
@@ -34,7 +40,7 @@ pub use self::{
 };
 pub(crate) use self::{
     env::EnvListRaw,
-    kind::TaskKindRaw,
+    kind::{FieldSet, TaskKindRaw, base64_detail},
     wire::{BackoffRaw, LabelsRaw, SelectorRaw, TaskSpecRaw},
 };
 

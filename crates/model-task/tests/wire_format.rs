@@ -11,8 +11,8 @@ use std::path::Path;
 
 use model_task::attempt::LogKey;
 use model_task::{
-    AttemptState, ObjectMeta, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase,
-    TaskRun, TaskSpec, TaskStatus,
+    AttemptState, ExtensionKind, ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv, TaskKind,
+    TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -104,6 +104,10 @@ fn every_wire_format_example_parses_as_marked() {
             "TaskRun" => check::<TaskRun>(ex),
             "AttemptState" => check::<AttemptState>(ex),
             "LogKey" => check::<LogKey>(ex),
+            "ExtensionKind" => check::<ExtensionKind>(ex),
+            "TaskWatchEvent" => check::<TaskWatchEvent>(ex),
+            "OutputEvent" => check::<OutputEvent>(ex),
+            "Token" => check::<Token>(ex),
             other => panic!("line {}: unknown wire type {other:?}", ex.line),
         }
         if !ex.rejected {
@@ -123,11 +127,15 @@ fn every_wire_format_example_parses_as_marked() {
         "TaskRun",
         "AttemptState",
         "LogKey",
+        "ExtensionKind",
+        "TaskWatchEvent",
+        "OutputEvent",
+        "Token",
     ] {
         assert!(seen.contains(required), "no accepted example of {required}");
     }
     // Each kind has an example.
-    for kind in ["subprocess", "container", "wasm", "embedded"] {
+    for kind in ["subprocess", "container", "wasm", "extension", "embedded"] {
         let needle = format!(r#""type": "{kind}""#);
         assert!(
             examples
@@ -187,5 +195,73 @@ fn the_rejected_run_examples_fail_for_the_reason_the_docs_give() {
     assert_eq!(errors.len(), want.len());
     for (error, want) in errors.iter().zip(want) {
         assert!(error.starts_with(want), "{error}");
+    }
+}
+
+#[test]
+fn the_event_and_extension_examples_say_what_the_docs_say() {
+    let markdown = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
+    )
+    .unwrap();
+    let examples = examples(&markdown);
+    let accepted = |type_name: &'static str| {
+        examples
+            .iter()
+            .filter(move |e| e.type_name == type_name && !e.rejected)
+            .map(|e| e.json.as_str())
+    };
+    // Every output event type has an example, and every watch event the docs show resumes
+    // from its version.
+    let outputs: Vec<OutputEvent> = accepted("OutputEvent")
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    for ty in ["chunk", "runStarted", "runFinished", "lagged"] {
+        assert!(
+            outputs.iter().any(|e| e.type_name() == ty),
+            "no {ty} example"
+        );
+    }
+    let watch: Vec<TaskWatchEvent> = accepted("TaskWatchEvent")
+        .map(|json| serde_json::from_str(json).unwrap())
+        .collect();
+    assert_eq!(
+        watch
+            .iter()
+            .map(TaskWatchEvent::version)
+            .collect::<Vec<_>>(),
+        [4812, 4900]
+    );
+    // The lenient subprocess example does not fail on exit status 1.
+    let lenient: TaskKind = accepted("TaskKind")
+        .find(|json| json.contains("failOnNonZero"))
+        .map(|json| serde_json::from_str(json).unwrap())
+        .unwrap();
+    assert_eq!(
+        lenient.outcome_of_exit(1),
+        model_task::AttemptOutcome::Succeeded
+    );
+    // The rejected examples fail for the reasons the docs give.
+    let rejected: Vec<String> = examples
+        .iter()
+        .filter(|e| e.rejected)
+        .filter_map(|e| match e.type_name.as_str() {
+            "OutputEvent" => Some(serde_json::from_str::<OutputEvent>(&e.json).unwrap_err()),
+            "TaskWatchEvent" => Some(serde_json::from_str::<TaskWatchEvent>(&e.json).unwrap_err()),
+            "Token" => Some(serde_json::from_str::<Token>(&e.json).unwrap_err()),
+            _ => None,
+        })
+        .map(|e| e.to_string())
+        .collect();
+    for want in [
+        "unknown field `task`",
+        "invalid data: must not be empty",
+        "invalid dropped: must be greater than zero",
+        "invalid token: expected at least 16 bytes",
+    ] {
+        assert!(
+            rejected.iter().any(|e| e.starts_with(want)),
+            "{want}: {rejected:?}"
+        );
     }
 }

@@ -19,18 +19,24 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use taskmodel::fleet::KindSet;
 use taskmodel::flow::{FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
-use taskmodel::query::TaskQuery;
+use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
+use taskmodel::task::event::OutputStream;
 use taskmodel::task::lifecycle::MAX_STATUS_ERROR_BYTES;
+use taskmodel::task::spec::{
+    ExtensionKind, ExtensionSpec, KindName, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS,
+    RunnerEnv,
+};
 use taskmodel::task::spec::{MAX_PRIORITY, MAX_TTL_AFTER_FINISHED_MS, MIN_PRIORITY};
-use taskmodel::task::spec::{MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv};
 use taskmodel::task::task::MAX_ANNOTATIONS_BYTES;
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
-    Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OutputEvent,
+    OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec,
+    TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{AgentId, FailurePolicy, RunnerId, Slot, TaskId, TenantId, TriggerRule, Uid};
 
@@ -115,6 +121,15 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
+        "TaskRunQuery" => parse::<TaskRunQuery>(json),
+        "ExtensionKind" => parse::<ExtensionKind>(json),
+        "ExtensionSpec" => parse::<ExtensionSpec>(json),
+        "KindName" => parse::<KindName>(json),
+        "KindSet" => parse::<KindSet>(json),
+        "TaskWatchEvent" => parse::<TaskWatchEvent>(json),
+        "OutputEvent" => parse::<OutputEvent>(json),
+        "OutputStream" => parse::<OutputStream>(json),
+        "Token" => parse::<Token>(json),
         "FlowSpec" => parse::<FlowSpec>(json),
         "FlowRun" => parse::<FlowRun>(json),
         "TriggerRule" => parse::<TriggerRule>(json),
@@ -125,6 +140,15 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "Schedule" => parse::<taskmodel::schedule::Schedule>(json),
         "Trigger" => parse::<taskmodel::schedule::Trigger>(json),
         "Action" => parse::<taskmodel::schedule::Action>(json),
+        "OwnedResource" => parse::<taskmodel::retention::OwnedResource>(json),
+        "RetentionPolicy" => parse::<taskmodel::retention::RetentionPolicy>(json),
+        "RetentionRule" => parse::<taskmodel::retention::RetentionRule>(json),
+        "Lifecycle" => parse::<taskmodel::retention::Lifecycle>(json),
+        "CascadePolicy" => parse::<taskmodel::retention::CascadePolicy>(json),
+        "Runner" => parse::<taskmodel::fleet::Runner>(json),
+        "ApiError" => parse::<taskmodel::fleet::ApiError>(json),
+        "Context" => parse::<taskmodel::fleet::Context>(json),
+        "LogBatch" => parse::<taskmodel::fleet::LogBatch>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -179,35 +203,34 @@ fn parser_rejects(type_name: &str, json: &str, schema: Schema, what: &str) {
 struct Runner {
     id: RunnerId,
     labels: Labels,
-    kinds: Vec<String>,
+    kinds: KindSet,
 }
 
-/// The inventory's schema, built from the printed RunnerId and Labels schemas.
+/// The inventory's schema, built from the printed RunnerId, Labels and KindSet schemas (their
+/// definitions moved to the root, where their references point).
 fn inventory_schema() -> Value {
-    let part = |name: &str| {
+    let mut defs = serde_json::Map::new();
+    let mut part = |name: &str| {
         let mut schema = schemas()[name].clone();
         let map = schema.as_object_mut().unwrap();
         map.remove("$schema");
         map.remove("title");
+        if let Some(Value::Object(found)) = map.remove("$defs") {
+            defs.extend(found);
+        }
         schema
     };
+    let (id, labels, kinds) = (part("RunnerId"), part("Labels"), part("KindSet"));
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "array",
         "items": {
             "type": "object",
             "required": ["id", "labels", "kinds"],
-            "properties": {
-                "id": part("RunnerId"),
-                "labels": part("Labels"),
-                "kinds": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": { "enum": ["subprocess", "container", "wasm"] },
-                },
-            },
+            "properties": { "id": id, "labels": labels, "kinds": kinds },
             "additionalProperties": false,
         },
+        "$defs": defs,
     })
 }
 
@@ -286,11 +309,15 @@ fn blocks(markdown: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut lines = markdown.lines().enumerate();
     while let Some((index, line)) = lines.next() {
-        let line = line.trim();
+        // `<!-- wire: T -->`, or `<!-- wire(crate): T -->` for a type a higher layer owns.
         let Some(marker) = line
-            .strip_prefix("<!-- wire:")
-            .or_else(|| line.strip_prefix("<!-- wire(flow):"))
+            .trim()
+            .strip_prefix("<!-- wire")
             .and_then(|rest| rest.strip_suffix("-->"))
+            .and_then(|rest| match rest.strip_prefix('(') {
+                Some(owned) => owned.split_once("):").map(|(_, marker)| marker),
+                None => rest.strip_prefix(':'),
+            })
         else {
             continue;
         };
@@ -329,6 +356,11 @@ const NO_SCHEMA_YET: &[&str] = &[];
 /// block, and the rule.
 const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
     (
+        "LogBatch",
+        r#"{ "sequence": 18, "stream": "stdout", "line": "b""#,
+        "a batch's lines are in increasing sequence order",
+    ),
+    (
         "TaskEnv",
         r#"{ "key": "MODE", "value": "slow" }"#,
         "environment keys are unique",
@@ -359,6 +391,21 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         "ObjectMeta",
         r#"{ "kind": "Task", "name": "job-1""#,
         "a task never owns itself",
+    ),
+    (
+        "OwnedResource",
+        r#""name": "nightly""#,
+        "a resource names at most one controller",
+    ),
+    (
+        "OwnedResource",
+        r#"{ "kind": "Task", "name": "etl.load""#,
+        "a resource never owns itself",
+    ),
+    (
+        "RetentionPolicy",
+        r#""flow": { "ttlAfterFinishedMs": 60000 }, "flow""#,
+        "a kind is listed once",
     ),
 ];
 
@@ -639,10 +686,15 @@ fn documents_at_the_limits_are_accepted_by_both() {
         .to_string(),
         "a manifest with 64 labels",
     );
-    accept("TaskQuery", "{}".to_owned(), "the empty query");
+    accept(
+        "TaskQuery",
+        json!({ "tenant": "team-a" }).to_string(),
+        "a query of a tenant, no filter",
+    );
     accept(
         "TaskQuery",
         json!({
+            "tenant": "team-a",
             "slot": "nightly",
             "phases": ["Running", "pending"],
             "labelSelector": "zone=eu,!draining",
@@ -1175,67 +1227,73 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     // Queries.
     reject(
         "TaskQuery",
-        json!({ "limit": 0 }).to_string(),
+        json!({ "slot": "nightly" }).to_string(),
+        Rejects,
+        "no tenant",
+    );
+    reject(
+        "TaskQuery",
+        json!({ "tenant": "team-a", "limit": 0 }).to_string(),
         Rejects,
         "limit 0",
     );
     reject(
         "TaskQuery",
-        json!({ "limit": 1001 }).to_string(),
+        json!({ "tenant": "team-a", "limit": 1001 }).to_string(),
         Rejects,
         "limit over the maximum",
     );
     reject(
         "TaskQuery",
-        json!({ "order": "sideways" }).to_string(),
+        json!({ "tenant": "team-a", "order": "sideways" }).to_string(),
         Rejects,
         "an unknown order",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": ["runing"] }).to_string(),
+        json!({ "tenant": "team-a", "phases": ["runing"] }).to_string(),
         Rejects,
         "a misspelled phase",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": vec!["pending"; 17] }).to_string(),
+        json!({ "tenant": "team-a", "phases": vec!["pending"; 17] }).to_string(),
         Rejects,
         "17 phases",
     );
     reject(
         "TaskQuery",
-        json!({ "sort": "asc" }).to_string(),
+        json!({ "tenant": "team-a", "sort": "asc" }).to_string(),
         Rejects,
         "an unknown field",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
         Rejects,
         "a month 13",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "not a token!" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "not a token!" }).to_string(),
         Rejects,
         "a token outside the URL-safe alphabet",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "AAAA" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "AAAA" }).to_string(),
         CannotExpress,
         "a token with a bad checksum",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": T1, "createdBefore": T0 }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": T1, "createdBefore": T0 }).to_string(),
         CannotExpress,
         "an empty time range",
     );
     reject(
         "TaskQuery",
-        json!({ "labelSelector": "zone in (" }).to_string(),
+        json!({ "tenant": "team-a", "labelSelector": "zone in (" }).to_string(),
         CannotExpress,
         "a selector syntax error",
     );

@@ -55,6 +55,16 @@ const _: () = {
     send_sync::<crate::Snapshot<model_fleet::RunnerInfo>>();
     send_sync::<std::sync::Arc<crate::Snapshot<model_fleet::RunnerInfo>>>();
     send_sync::<crate::TaskQuery>();
+    send_sync::<crate::TaskRunQuery>();
+    send_sync::<crate::TaskRunPage<crate::TaskRun>>();
+    send_sync::<model_query::RunContinueToken>();
+    send_sync::<crate::KindName>();
+    send_sync::<crate::ExtensionKind>();
+    send_sync::<model_task::ExtensionSpec>();
+    send_sync::<crate::TaskWatchEvent>();
+    send_sync::<crate::OutputEvent>();
+    send_sync::<model_task::event::WatchWindow>();
+    send_sync::<crate::Token>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();
     send_sync::<crate::Runner>();
@@ -73,6 +83,10 @@ const _: () = {
     send_sync::<crate::FlowRun>();
     send_sync::<model_flow::FlowChanges>();
     send_sync::<model_flow::FlowError>();
+    send_sync::<crate::OwnedResource>();
+    send_sync::<crate::RetentionPolicy>();
+    send_sync::<crate::Collection<'static>>();
+    send_sync::<model_retention::RetentionError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

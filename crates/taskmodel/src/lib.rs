@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-flow, model-schedule.
+//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-flow, model-schedule, model-retention.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -20,11 +20,12 @@
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
-//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
-//! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds (extension workloads: [`ExtensionKind`]), status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
+//! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`], [`TaskRunQuery`] and [`TaskRunPage`]: filters, ordering, keyset pagination, continuation tokens |
 //! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane; routing a task to one with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]); the queue order as a [`QueueKey`], the [`Queue`] of a tenant and what a runner claims from it ([`ClaimRequest`], [`ClaimExplanation`]); tenants' [`Context`]s and [`authorize`]; the [`ApiError`] envelope; [`LogBatch`]es |
 //! | [`flow`] | 3 | DAG flows: [`FlowSpec`] with its jobs, [`TriggerRule`]s and [`FailurePolicy`]; [`FlowGraph`] order and levels; [`FlowRun`] with [`JobState`]s, [`FlowStatus`] and results; storage keys |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
+//! | [`retention`] | 4 | ownership, retention and garbage collection: [`OwnedResource`] views, [`RetentionPolicy`] per kind with [`CascadePolicy`], and [`collect`](retention::collect) |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -73,6 +74,8 @@ pub use model_policy as policy;
 #[doc(inline)]
 pub use model_query as query;
 #[doc(inline)]
+pub use model_retention as retention;
+#[doc(inline)]
 pub use model_schedule as schedule;
 #[doc(inline)]
 pub use model_selector as selector;
@@ -95,13 +98,14 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
-pub use model_query::{TaskPage, TaskQuery};
+pub use model_query::{TaskPage, TaskQuery, TaskRunPage, TaskRunQuery};
+pub use model_retention::{CascadePolicy, Collection, OwnedResource, RetentionPolicy};
 pub use model_schedule::{
     Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
 };
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
-    Annotations, Applied, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
-    TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, ExtensionKind, KindName, LeaseId, ManifestMeta, ObjectMeta,
+    OutputEvent, OwnerKind, OwnerReference, Precondition, RestartDecision, Task, TaskKind,
+    TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

@@ -2,9 +2,11 @@
 //!
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), runners and
-//! their fleet, routing tasks to them (the router, its batches, kind sets, picks and
-//! explanations), queries and their pages, flows and their runs, schedules and their actions,
-//! and the facade's error types. Layer-specific detail stays in the modules
+//! their fleet, routing tasks to them (the router, its batches, kind sets and names, picks
+//! and explanations), watch and output events, bearer tokens, task and run-history queries
+//! and their pages, flows and their runs, schedules and their actions, retention views,
+//! policies and collections, and the facade's error types. Layer-specific detail stays in
+//! the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -19,13 +21,14 @@ pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
-pub use model_query::{TaskPage, TaskQuery};
+pub use model_query::{TaskPage, TaskQuery, TaskRunPage, TaskRunQuery};
+pub use model_retention::{CascadePolicy, Collection, OwnedResource, RetentionPolicy};
 pub use model_schedule::{
     Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
 };
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
-    Annotations, Applied, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerKind,
-    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
-    TaskRun, TaskSpec, TaskStatus,
+    Annotations, Applied, AttemptState, ExtensionKind, KindName, LeaseId, ManifestMeta, ObjectMeta,
+    OutputEvent, OwnerKind, OwnerReference, Precondition, RestartDecision, Task, TaskKind,
+    TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

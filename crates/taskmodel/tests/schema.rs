@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{fleet, flow, ids, policy, query, schedule, selector, task};
+use taskmodel::{fleet, flow, ids, policy, query, retention, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -105,6 +105,16 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<fleet::LogBatch>("LogBatch");
     check::<fleet::LogLine>("LogLine");
     check::<fleet::LogStream>("LogStream");
+    check::<task::spec::ExtensionKind>("ExtensionKind");
+    check::<task::spec::ExtensionSpec>("ExtensionSpec");
+    check::<task::spec::KindName>("KindName");
+    check::<fleet::KindSet>("KindSet");
+    check::<task::TaskWatchEvent>("TaskWatchEvent");
+    check::<task::OutputEvent>("OutputEvent");
+    check::<task::event::OutputStream>("OutputStream");
+    check::<task::Token>("Token");
+    check::<query::TaskRunQuery>("TaskRunQuery");
+    check::<query::RunContinueToken>("RunContinueToken");
     check::<flow::FlowSpec>("FlowSpec");
     check::<flow::FlowJob>("FlowJob");
     check::<flow::TriggerRule>("TriggerRule");
@@ -122,6 +132,14 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<schedule::Action>("Action");
     check::<schedule::ActionState>("ActionState");
     check::<ids::ActionId>("ActionId");
+    check::<retention::OwnedResource>("OwnedResource");
+    check::<retention::ResourceKind>("ResourceKind");
+    check::<retention::Lifecycle>("Lifecycle");
+    check::<retention::Outcome>("Outcome");
+    check::<retention::RetentionPolicy>("RetentionPolicy");
+    check::<retention::RetentionRule>("RetentionRule");
+    check::<retention::CascadePolicy>("CascadePolicy");
+    check::<retention::HistoryLimits>("HistoryLimits");
 }
 
 #[test]

@@ -176,6 +176,10 @@ fn every_variant_has_its_kind() {
         ),
         (TaskError::Selector(selector), ErrorKind::Invalid),
         (
+            TaskError::UnknownKind { input: "x".into() },
+            ErrorKind::Invalid,
+        ),
+        (
             TaskError::UnknownTaskPhase { input: "x".into() },
             ErrorKind::UnknownTaskPhase,
         ),

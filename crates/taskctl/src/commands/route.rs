@@ -11,7 +11,7 @@ use taskmodel::fleet::{
     FleetError, KindSet, RouteExplanation, RouteOutcome, RunnerRouter, RunnerVerdict,
 };
 use taskmodel::selector::MAX_RUNNERS;
-use taskmodel::task::{Parsed, TaskSpec};
+use taskmodel::task::{KindName, Parsed, TaskSpec};
 
 use self::inventory::Inventory;
 use crate::cli::{Output, RouteArgs};
@@ -46,7 +46,7 @@ struct Routed {
     #[serde(skip_serializing_if = "Option::is_none")]
     task_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<&'static str>,
+    kind: Option<KindName>,
     #[serde(skip_serializing_if = "Option::is_none")]
     picked: Option<String>,
     runners: Verdicts,
@@ -162,7 +162,7 @@ fn route(spec: Result<TaskSpec, Vec<Problem>>, runners: Input, task_id: Option<&
     Routed {
         routed: explained.picked.is_some(),
         task_id: Some(task_id.to_string()),
-        kind: Some(explained.kind),
+        kind: Some(explained.kind.clone()),
         picked: explained.picked.as_ref().map(ToString::to_string),
         runners: Verdicts(Some(explained)),
         problems,
@@ -193,14 +193,14 @@ fn verdict(explained: &RouteExplanation, runner: &RunnerVerdict) -> Verdict {
             ..
         } => reason.replacen(
             "kind not supported",
-            &format!("runs {}, not {}", shown(runner.kinds), explained.kind),
+            &format!("runs {}, not {}", shown(&runner.kinds), explained.kind),
             1,
         ),
         _ => reason,
     };
     Verdict {
         id: runner.runner.to_string(),
-        kinds: runner.kinds,
+        kinds: runner.kinds.clone(),
         outcome,
         kind_supported,
         failures,
@@ -230,7 +230,7 @@ impl Serialize for Verdicts {
     }
 }
 
-fn shown(kinds: KindSet) -> String {
+fn shown(kinds: &KindSet) -> String {
     if kinds.is_empty() {
         "no kind".to_owned()
     } else {
@@ -239,7 +239,7 @@ fn shown(kinds: KindSet) -> String {
 }
 
 fn write_text(out: &mut dyn Write, routed: &Routed) -> Result<(), CommandError> {
-    if let (Some(task_id), Some(kind)) = (&routed.task_id, routed.kind) {
+    if let (Some(task_id), Some(kind)) = (&routed.task_id, &routed.kind) {
         writeln!(out, "task {task_id} ({kind})")?;
     }
     match &routed.picked {

@@ -9,9 +9,10 @@ use std::hint::black_box;
 
 use benches::Rng;
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use model_fleet::{KindSet, RunnerRouter};
 use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, Snapshot};
-use model_task::{KindSet, RunnerRouter, SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
 
 /// M: {zone=eu, os=linux} + In(gpu, [a100, h100]) + DoesNotExist(draining).
 const M: &str = r#"{"matchLabels":{"zone":"eu","os":"linux"},"matchExpressions":[

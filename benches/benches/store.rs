@@ -19,12 +19,13 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{SortKey, SortOrder, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::{
-    AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind,
-    TaskManifest, TaskSpec,
+    AttemptOutcome, AttemptResult, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest,
+    TaskSpec,
 };
 use taskstore::{ClaimRequest, MAX_IMPORT, PostgresStore, SqliteStore, Store};
 

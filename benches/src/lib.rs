@@ -24,3 +24,196 @@ impl Rng {
             .unwrap_or_default()
     }
 }
+
+/// A tenant's backlog and the runners that ask it for work: the fixtures of the claim
+/// bench (`benches/fleet.rs`) and of its memory test (`tests/fleet_memory.rs`).
+pub mod backlog {
+    use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+    use model_fleet::{KindSet, QueueEntry, QueueKey, Runner};
+    use model_ids::{RunnerId, Slot, TaskId, TenantId, Uid};
+    use model_policy::AdmissionPolicy;
+    use model_selector::{LabelSelector, Labels};
+    use model_task::{SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+
+    use super::Rng;
+
+    /// The time the runners ask: every queued task was queued in the hour before.
+    pub fn now() -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2026, 11, 22, 12, 0, 0)
+            .single()
+            .unwrap_or_default()
+    }
+
+    /// Zones by weight: the backlog is the work of the busy pools.
+    const ZONES: [(&str, u64); 6] = [
+        ("eu-west", 35),
+        ("us-east", 30),
+        ("eu-north", 15),
+        ("us-west", 14),
+        ("ap-south", 5),
+        ("ap-east", 1),
+    ];
+    const GPUS: [(&str, u64); 4] = [("h100", 45), ("a100", 35), ("l4", 15), ("t4", 5)];
+    const TEAMS: [(&str, u64); 8] = [
+        ("ml", 30),
+        ("web", 25),
+        ("data", 15),
+        ("search", 10),
+        ("ads", 9),
+        ("infra", 6),
+        ("video", 4),
+        ("mobile", 1),
+    ];
+
+    fn weighted(rng: &mut Rng, table: &[(&'static str, u64)]) -> &'static str {
+        let total: u64 = table.iter().map(|(_, w)| w).sum();
+        let mut draw = rng.next_u64() % total;
+        for (name, weight) in table {
+            if draw < *weight {
+                return name;
+            }
+            draw -= weight;
+        }
+        table.first().map(|(name, _)| *name).unwrap_or_default()
+    }
+
+    /// One task's runner selector and priority from the mix: most select one or two labels
+    /// by equality over zones, GPU types and teams; some add `In`, `NotIn`, `Exists` or
+    /// `DoesNotExist`; 1 in 100 selects nothing and is best-effort work at priority -1,
+    /// which comes last in the queue.
+    fn selector(rng: &mut Rng) -> (String, i32) {
+        let (zone, gpu, team) = (
+            weighted(rng, &ZONES),
+            weighted(rng, &GPUS),
+            weighted(rng, &TEAMS),
+        );
+        let other_zone = weighted(rng, &ZONES);
+        let draw = rng.below(100);
+        let text = match draw {
+            0..35 => format!("zone={zone}"),
+            35..50 => format!("team={team}"),
+            50..65 => format!("zone={zone},gpu={gpu}"),
+            65..72 => format!("team={team},zone={zone}"),
+            72..80 => format!("zone in ({zone},{other_zone})"),
+            80..87 => format!("zone={zone},gpu notin (l4,t4)"),
+            87..93 => format!("team={team},gpu"),
+            93..99 => format!("zone={zone},!spot"),
+            _ => String::new(),
+        };
+        let priority = match (draw, rng.below(100)) {
+            (99, _) => -1,
+            (_, 0..80) => 0,
+            (_, 80..95) => 1,
+            (_, 95..99) => 2,
+            _ => 5,
+        };
+        (text, priority)
+    }
+
+    /// `n` queued tasks of the mix, queued over the hour before [`now`], of 20,000 slots
+    /// (admission `queue`), 70% container, 25% subprocess, 5% wasm.
+    pub fn backlog(n: usize) -> Vec<QueueEntry> {
+        let mut rng = Rng(17);
+        (0..n)
+            .map(|i| {
+                let (text, priority) = selector(&mut rng);
+                let selector: LabelSelector = text.parse().unwrap_or_default();
+                let kind = match rng.below(100) {
+                    0..70 => KindSet::CONTAINER,
+                    70..95 => KindSet::SUBPROCESS,
+                    _ => KindSet::WASM,
+                };
+                let at = now() - TimeDelta::milliseconds(rng.below(3_600_000) as i64 + 1);
+                let id = TaskId::new(format!("task-{i:06}")).unwrap_or_else(|_| unreachable!());
+                let slot = Slot::new(format!("slot-{:05}", rng.below(20_000)))
+                    .unwrap_or_else(|_| unreachable!());
+                QueueEntry::new(
+                    QueueKey::new(priority, at, id),
+                    slot,
+                    kind,
+                    AdmissionPolicy::Queue,
+                    selector,
+                )
+            })
+            .collect()
+    }
+
+    /// The runners that ask, each with what the queue holds for it:
+    ///
+    /// - `idle`: a wasm runner of a pool no selector names, polling: its only work is the
+    ///   best-effort wasm tasks at the end of the queue;
+    /// - `best-effort`: a subprocess and container runner no selector names, so its only work
+    ///   is the best-effort tier at the end of the queue;
+    /// - `scarce`: a runner of the smallest pools (ap-east, t4, team mobile);
+    /// - `busy`: a runner of the busiest pool (eu-west, h100, team ml), whose work is at the
+    ///   head of the queue.
+    pub fn runners() -> Vec<(&'static str, Runner)> {
+        let runner = |name: &'static str, labels: &[(&str, &str)], kinds: KindSet| {
+            let runner = Runner::builder(
+                RunnerId::new(name).unwrap_or_else(|_| unreachable!()),
+                kinds,
+            )
+            .labels(Labels::from_pairs(labels.iter().copied()).unwrap_or_default())
+            .max_concurrent(4)
+            .build()
+            .and_then(|r| r.register(None, now(), model_fleet::LivenessTtl::default()));
+            (name, runner.unwrap_or_else(|_| unreachable!()))
+        };
+        vec![
+            runner(
+                "idle",
+                &[("zone", "sa-east"), ("team", "edge")],
+                KindSet::WASM,
+            ),
+            runner(
+                "best-effort",
+                &[("zone", "sa-east"), ("team", "batch"), ("spot", "true")],
+                two_kinds(),
+            ),
+            runner(
+                "scarce",
+                &[("zone", "ap-east"), ("gpu", "t4"), ("team", "mobile")],
+                two_kinds(),
+            ),
+            runner(
+                "busy",
+                &[("zone", "eu-west"), ("gpu", "h100"), ("team", "ml")],
+                two_kinds(),
+            ),
+        ]
+    }
+
+    /// Subprocess and container.
+    fn two_kinds() -> KindSet {
+        KindSet::SUBPROCESS
+            .union(&KindSet::CONTAINER)
+            .unwrap_or_else(|_| unreachable!())
+    }
+
+    /// Slots that have a task running: one in ten.
+    pub fn busy_slots() -> impl Iterator<Item = String> {
+        (0..20_000).step_by(10).map(|i| format!("slot-{i:05}"))
+    }
+
+    /// A task running in `slot`.
+    pub fn running(slot: &str) -> Task {
+        let mode =
+            SubprocessMode::command("/bin/true".into(), vec![]).unwrap_or_else(|_| unreachable!());
+        let kind =
+            TaskKind::subprocess(mode, TaskEnv::default(), None).unwrap_or_else(|_| unreachable!());
+        let spec = TaskSpec::builder(slot, kind, 60_000)
+            .build()
+            .unwrap_or_else(|_| unreachable!());
+        let id = TaskId::new(format!("running-{slot}")).unwrap_or_else(|_| unreachable!());
+        let tenant = TenantId::new("acme").unwrap_or_else(|_| unreachable!());
+        let mut task = Task::create(
+            TaskManifest::named(id, spec),
+            tenant,
+            Uid::from_u128(1),
+            now() - TimeDelta::hours(2),
+        )
+        .unwrap_or_else(|_| unreachable!());
+        let _ = task.begin_attempt(None, now() - TimeDelta::hours(2));
+        task
+    }
+}

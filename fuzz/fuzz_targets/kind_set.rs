@@ -7,7 +7,8 @@
 
 use libfuzzer_sys::fuzz_target;
 use taskmodel::task::spec::{ExtensionKind, KindName};
-use taskmodel::task::{KindSet, TaskKind};
+use taskmodel::fleet::KindSet;
+use taskmodel::task::TaskKind;
 
 fn check_set(set: &KindSet) {
     let json = serde_json::to_string(set).expect("a kind set serializes");

@@ -13,7 +13,8 @@ use serde_json::Value;
 use taskctl::{Shape, check_document, check_document_as};
 use taskmodel::flow::FlowSpec;
 use taskmodel::schedule::Schedule;
-use taskmodel::task::{KindSet, OutputEvent, Task, TaskManifest, TaskSpec, TaskWatchEvent};
+use taskmodel::fleet::KindSet;
+use taskmodel::task::{OutputEvent, Task, TaskManifest, TaskSpec, TaskWatchEvent};
 
 /// The keys that make a document a task or a manifest (docs/taskctl.md).
 const RESOURCE_KEYS: [&str; 4] = ["apiVersion", "metadata", "spec", "status"];

@@ -45,7 +45,8 @@
 //!
 //! [`IdError`] says which [`IdKind`] failed, quotes the input (shortened to
 //! [`ERROR_INPUT_MAX_CHARS`] characters) and why. [`ErrorKind`] is the category every
-//! layer's error falls into (each layer's error has a `kind()` that gives it).
+//! layer's error falls into (each layer's error has a `kind()` that gives it), and
+//! [`ErrorKind::code`] gives the [`ErrorCode`] of the API error envelope, with its HTTP status.
 //!
 //! # Shared helpers
 //!
@@ -56,7 +57,7 @@
 //!
 //! # Features
 //!
-//! `schema`: `schemars::JsonSchema` for the identifier types.
+//! `schema`: `schemars::JsonSchema` for the identifier types and [`ErrorCode`].
 //!
 //! ```
 //! use model_ids::{Slot, TaskId, decode_base36, encode_base36};
@@ -78,7 +79,7 @@ pub mod text;
 pub use crate::{
     bounded::{BoundedPairs, BoundedReader, BoundedVec, Limit},
     error::IdError,
-    error_kind::ErrorKind,
+    error_kind::{ErrorCode, ErrorKind},
     id::{
         ACTION_ID_HEX_LEN, ACTION_ID_LEN, AGENT_ID_MAX_LEN, ActionId, AgentId, BASE36_MAX_LEN,
         Base36, FLOW_ID_MAX_LEN, FlowId, IdKind, JOB_NAME_MAX_LEN, JobName, RUNNER_ID_MAX_LEN,

@@ -47,6 +47,17 @@ fn ids_are_named_definitions() {
 }
 
 #[test]
+fn error_codes_are_an_enum_of_their_wire_names() {
+    let schema = serde_json::to_value(schemars::schema_for!(model_ids::ErrorCode)).unwrap();
+    let names: Vec<&str> = model_ids::ErrorCode::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .collect();
+    assert_eq!(schema["type"], "string", "{schema}");
+    assert_eq!(schema["enum"], json!(names), "{schema}");
+}
+
+#[test]
 fn sixteen_byte_ids_are_patterned_strings() {
     let uid = serde_json::to_value(schemars::schema_for!(model_ids::Uid)).unwrap();
     assert_eq!(uid["type"], "string", "{uid}");

@@ -16,7 +16,7 @@ use crate::lifecycle::TaskPhase;
 /// Everything that can go wrong in this crate.
 ///
 /// One enum for the crate, its variants grouped by concept: validation (a value breaks a
-/// rule), routing (no runner can take the task), lifecycle (a change to the task is
+/// rule), lifecycle (a change to the task is
 /// refused) and attempts (a call about an attempt is refused). [`kind`](Self::kind) gives
 /// the category a caller branches on.
 #[derive(Debug, Clone, thiserror::Error)]
@@ -88,31 +88,6 @@ pub enum TaskError {
     UnknownTaskPhase {
         /// The input, shortened if long.
         input: String,
-    },
-    // Routing: no runner can take the task.
-    /// A task kind cannot be routed to a runner (an embedded task runs in process).
-    #[error("task kind {kind} is not routable: it runs in process")]
-    NotRoutable {
-        /// The kind's wire name.
-        kind: &'static str,
-    },
-    /// No runner both runs the task's kind and matches its runner selector; the counts say
-    /// which of the two rules out the runners.
-    #[error(
-        "no runner for a {kind} task with runnerSelector {}: {runners} registered, {supporting} run {kind}, {matching} match the selector, none both",
-        quote(.selector)
-    )]
-    NoRunner {
-        /// The task's kind.
-        kind: crate::spec::KindName,
-        /// The runner selector in string syntax, shortened if long.
-        selector: String,
-        /// Runners registered.
-        runners: usize,
-        /// Runners that run the kind.
-        supporting: usize,
-        /// Runners whose labels match the selector.
-        matching: usize,
     },
     // Lifecycle: a change to the task is refused.
     /// A write stated a resource version that is not the current one.
@@ -518,7 +493,6 @@ impl TaskError {
             Self::Selector(error) => error.kind(),
             Self::UnknownTaskPhase { .. } => ErrorKind::UnknownTaskPhase,
             // No runner fits the task: the spec (or the fleet) must change.
-            Self::NotRoutable { .. } | Self::NoRunner { .. } => ErrorKind::Invalid,
             // A stale read of the task or its attempt, or a different result for an ended
             // attempt.
             Self::Conflict { .. } | Self::AttemptConflict { .. } | Self::AttemptMismatch { .. } => {

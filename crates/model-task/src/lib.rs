@@ -1,5 +1,5 @@
-//! The Task aggregate: spec, lifecycle, attempts under leases, routing to runners, watch and
-//! output events, and bearer tokens.
+//! The Task aggregate: spec, lifecycle, attempts under leases, watch and output events, and
+//! bearer tokens. Routing a task to a runner is model-fleet's.
 //!
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
@@ -15,7 +15,6 @@
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
 //! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`] with its [`Condition`]s, [`AttemptOutcome`], the restart decision |
 //! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`] (extension workloads: [`ExtensionKind`], [`ExtensionSpec`]; [`KindName`]), environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
-//! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not; [`KindSet`], the built-in and extension kinds a runner runs |
 //! | [`event`] | [`TaskWatchEvent`] (a watch of tasks and where it resumes), [`OutputEvent`] (an attempt's live output) |
 //! | [`Token`] | a bearer secret: constant-time comparison, redacted, generated from the caller's random source |
 //! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
@@ -40,7 +39,6 @@ pub mod attempt;
 pub mod error;
 pub mod event;
 pub mod lifecycle;
-pub mod route;
 pub mod spec;
 pub mod task;
 mod token;
@@ -54,7 +52,6 @@ pub use crate::{
         AttemptOutcome, AttemptResult, Condition, ConditionStatus, ConditionType, RestartDecision,
         TaskPhase, TaskStatus,
     },
-    route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
     spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind, TaskSpec},
     task::{
         Annotations, ApplyChanges, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference,

@@ -1,6 +1,6 @@
-//! Property tests of extension workloads and kind sets through the public API: every value
-//! written reads back equal (JSON and text), the bounded reader and the check of a built value
-//! agree, and a `KindSet` answers exactly like a plain set of names.
+//! Property tests of extension workloads and kind names through the public API: every value
+//! written reads back equal (JSON and text), and the bounded reader and the check of a built
+//! value agree (model-fleet's `tests/kind_sets.rs` holds the kind sets).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -8,10 +8,8 @@
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
-use std::collections::BTreeSet;
-
 use model_task::spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode};
-use model_task::{KindSet, TaskEnv, TaskKind};
+use model_task::{TaskEnv, TaskKind};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 
@@ -115,33 +113,5 @@ proptest! {
         let json = serde_json::to_string(&name).unwrap();
         prop_assert_eq!(&serde_json::from_str::<KindName>(&json).unwrap(), &name);
         prop_assert_eq!(&name.to_string().parse::<KindName>().unwrap(), &name);
-    }
-
-    #[test]
-    fn kind_sets_are_sets_of_names(
-        names in proptest::collection::vec(kind_name(), 0..12),
-        others in proptest::collection::vec(kind_name(), 0..12),
-        probes in proptest::collection::vec(kind_name(), 0..12),
-    ) {
-        let model: BTreeSet<KindName> = names.iter().cloned().collect();
-        let other_model: BTreeSet<KindName> = others.iter().cloned().collect();
-        let set = KindSet::from_names(names).unwrap();
-        let other = KindSet::from_names(others).unwrap();
-        prop_assert_eq!(set.len(), model.len());
-        prop_assert_eq!(set.is_empty(), model.is_empty());
-        // Iteration: built-in kinds in wire order, then extensions in name order, which is
-        // the order of the names themselves.
-        prop_assert_eq!(set.iter().collect::<Vec<_>>(), model.iter().cloned().collect::<Vec<_>>());
-        for probe in probes.iter().chain(&other_model) {
-            prop_assert_eq!(set.contains_kind(probe), model.contains(probe), "{}", probe);
-        }
-        prop_assert_eq!(set.contains(&other), other_model.is_subset(&model));
-        let union = set.union(&other).unwrap();
-        let union_model: BTreeSet<KindName> = model.union(&other_model).cloned().collect();
-        prop_assert_eq!(union.iter().collect::<Vec<_>>(), union_model.into_iter().collect::<Vec<_>>());
-        // Written as JSON and as text, read back equal.
-        let json = serde_json::to_string(&set).unwrap();
-        prop_assert_eq!(&serde_json::from_str::<KindSet>(&json).unwrap(), &set);
-        prop_assert_eq!(&set.to_string().parse::<KindSet>().unwrap(), &set);
     }
 }

@@ -12,8 +12,8 @@ use std::path::Path;
 use model_task::attempt::LogKey;
 use model_task::lifecycle::Condition;
 use model_task::{
-    AttemptState, ExtensionKind, KindSet, ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv,
-    TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    AttemptState, ExtensionKind, ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv, TaskKind,
+    TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -106,7 +106,6 @@ fn every_wire_format_example_parses_as_marked() {
             "TaskRun" => check::<TaskRun>(ex),
             "AttemptState" => check::<AttemptState>(ex),
             "LogKey" => check::<LogKey>(ex),
-            "KindSet" => check::<KindSet>(ex),
             "ExtensionKind" => check::<ExtensionKind>(ex),
             "TaskWatchEvent" => check::<TaskWatchEvent>(ex),
             "OutputEvent" => check::<OutputEvent>(ex),
@@ -131,7 +130,6 @@ fn every_wire_format_example_parses_as_marked() {
         "TaskRun",
         "AttemptState",
         "LogKey",
-        "KindSet",
         "ExtensionKind",
         "TaskWatchEvent",
         "OutputEvent",
@@ -229,13 +227,6 @@ fn the_event_and_extension_examples_say_what_the_docs_say() {
             .collect::<Vec<_>>(),
         [4812, 4900]
     );
-    // The extension example routes by its apiVersion and kind, which the KindSet example holds.
-    let extension: TaskKind = accepted("TaskKind")
-        .find(|json| json.contains(r#""extension""#))
-        .map(|json| serde_json::from_str(json).unwrap())
-        .unwrap();
-    let kinds: KindSet = serde_json::from_str(accepted("KindSet").next().unwrap()).unwrap();
-    assert!(kinds.contains_kind(&extension.name().unwrap()));
     // The lenient subprocess example does not fail on exit status 1.
     let lenient: TaskKind = accepted("TaskKind")
         .find(|json| json.contains("failOnNonZero"))
@@ -253,13 +244,11 @@ fn the_event_and_extension_examples_say_what_the_docs_say() {
             "OutputEvent" => Some(serde_json::from_str::<OutputEvent>(&e.json).unwrap_err()),
             "TaskWatchEvent" => Some(serde_json::from_str::<TaskWatchEvent>(&e.json).unwrap_err()),
             "Token" => Some(serde_json::from_str::<Token>(&e.json).unwrap_err()),
-            "KindSet" => Some(serde_json::from_str::<KindSet>(&e.json).unwrap_err()),
             _ => None,
         })
         .map(|e| e.to_string())
         .collect();
     for want in [
-        "unknown task kind \"embedded\"",
         "unknown field `task`",
         "invalid data: must not be empty",
         "invalid dropped: must be greater than zero",

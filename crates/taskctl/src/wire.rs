@@ -3,6 +3,7 @@
 use crate::diagnose::{Problem, parse_text};
 use clap::builder::PossibleValuesParser;
 use serde::de::DeserializeOwned;
+use taskmodel::fleet::{ApiError, Context, KindSet, LogBatch, Runner};
 use taskmodel::flow::{FlowJob, FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::retention::{
@@ -15,9 +16,9 @@ use taskmodel::task::attempt::LogKey;
 use taskmodel::task::event::OutputStream;
 use taskmodel::task::spec::{ExtensionKind, ExtensionSpec, KindName, RunnerEnv};
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, Condition, KindSet, LeaseId, ManifestMeta,
-    ObjectMeta, OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase,
-    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    Annotations, AttemptOutcome, AttemptState, Condition, LeaseId, ManifestMeta, ObjectMeta,
+    OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun,
+    TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{
     AdmissionPolicy, AgentId, BackoffPolicy, FailurePolicy, JitterPolicy, RestartPolicy, RunnerId,
@@ -293,6 +294,26 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         CascadePolicy,
         "CascadePolicy",
         "what deleting an owner does to what it owns: background, foreground or orphan"
+    ),
+    wire!(
+        Runner,
+        "Runner",
+        "a runner's record: labels, kinds, capacity, state and when it was last seen"
+    ),
+    wire!(
+        ApiError,
+        "ApiError",
+        "the API error envelope: an error code and a message"
+    ),
+    wire!(
+        Context,
+        "Context",
+        "a tenant's admins, readers and executors"
+    ),
+    wire!(
+        LogBatch,
+        "LogBatch",
+        "a batch of an attempt's log lines as a runner uploads them"
     ),
 ];
 

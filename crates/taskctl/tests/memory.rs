@@ -97,8 +97,8 @@ fn a_document_costs_a_few_times_its_text() {
 
 #[test]
 fn route_holds_the_router_and_about_twice_the_inventory() {
+    use taskmodel::fleet::KindSet;
     use taskmodel::selector::Labels;
-    use taskmodel::task::KindSet;
     use taskmodel::{RunnerId, TaskId, TaskSpec};
 
     const RUNNERS: usize = 100_000;

@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use taskmodel::fleet::KindSet;
 use taskmodel::flow::{FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::query::{TaskQuery, TaskRunQuery};
@@ -33,9 +34,9 @@ use taskmodel::task::spec::{
 use taskmodel::task::spec::{MAX_PRIORITY, MAX_TTL_AFTER_FINISHED_MS, MIN_PRIORITY};
 use taskmodel::task::task::MAX_ANNOTATIONS_BYTES;
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta,
-    OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun,
-    TaskSpec, TaskStatus, TaskWatchEvent, Token,
+    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OutputEvent,
+    OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec,
+    TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{AgentId, FailurePolicy, RunnerId, Slot, TaskId, TenantId, TriggerRule, Uid};
 
@@ -145,6 +146,10 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "RetentionRule" => parse::<taskmodel::retention::RetentionRule>(json),
         "Lifecycle" => parse::<taskmodel::retention::Lifecycle>(json),
         "CascadePolicy" => parse::<taskmodel::retention::CascadePolicy>(json),
+        "Runner" => parse::<taskmodel::fleet::Runner>(json),
+        "ApiError" => parse::<taskmodel::fleet::ApiError>(json),
+        "Context" => parse::<taskmodel::fleet::Context>(json),
+        "LogBatch" => parse::<taskmodel::fleet::LogBatch>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -351,6 +356,11 @@ const NO_SCHEMA_YET: &[&str] = &[];
 /// Rejected blocks whose rule JSON Schema cannot express: type, a fragment that picks the
 /// block, and the rule.
 const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
+    (
+        "LogBatch",
+        r#"{ "sequence": 18, "stream": "stdout", "line": "b""#,
+        "a batch's lines are in increasing sequence order",
+    ),
     (
         "TaskEnv",
         r#"{ "key": "MODE", "value": "slow" }"#,

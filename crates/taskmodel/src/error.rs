@@ -1,5 +1,6 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
+use model_fleet::FleetError;
 use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
@@ -53,6 +54,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A runner, a fleet operation, a route, a claim, an access check, an API error or a log
+    /// batch is refused (layer 3, [`model_fleet`]).
+    #[error(transparent)]
+    Fleet(#[from] FleetError),
     /// A flow, a flow run or a call on a flow run is invalid or refused (layer 3,
     /// [`model_flow`]).
     #[error(transparent)]
@@ -77,6 +82,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Fleet(err) => err.kind(),
             Self::Flow(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
             Self::Retention(err) => err.kind(),

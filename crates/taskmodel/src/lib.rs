@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-flow, model-schedule, model-retention.
+//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-fleet, model-flow, model-schedule, model-retention.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -20,8 +20,9 @@
 //! | [`ids`] | 0 | [`TaskId`], [`Slot`], [`AgentId`], [`RunnerId`]: validated string newtypes; base-36 slugs |
 //! | [`policy`] | 1 | [`RestartPolicy`], [`BackoffPolicy`] with [`JitterPolicy`] and the retry delay computation, [`AdmissionPolicy`] |
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
-//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds (extension workloads: [`ExtensionKind`]), status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`] of [`KindName`]s, [`Pick`], [`RouteExplanation`]); [`TaskWatchEvent`] and [`OutputEvent`]; bearer [`Token`]s |
+//! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds (extension workloads: [`ExtensionKind`]), status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`], [`TaskRunQuery`] and [`TaskRunPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`fleet`] | 3 | runners: [`Runner`] records with their [`RunnerState`] and derived [`Liveness`], the [`Fleet`] of a control plane; routing a task to one with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]); the queue order as a [`QueueKey`], the [`Queue`] of a tenant and what a runner claims from it ([`ClaimRequest`], [`ClaimExplanation`]); tenants' [`Context`]s and [`authorize`]; the [`ApiError`] envelope; [`LogBatch`]es |
 //! | [`flow`] | 3 | DAG flows: [`FlowSpec`] with its jobs, [`TriggerRule`]s and [`FailurePolicy`]; [`FlowGraph`] order and levels; [`FlowRun`] with [`JobState`]s, [`FlowStatus`] and results; storage keys |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //! | [`retention`] | 4 | ownership, retention and garbage collection: [`OwnedResource`] views, [`RetentionPolicy`] per kind with [`CascadePolicy`], and [`collect`](retention::collect) |
@@ -63,6 +64,8 @@ mod error;
 pub mod prelude;
 
 #[doc(inline)]
+pub use model_fleet as fleet;
+#[doc(inline)]
 pub use model_flow as flow;
 #[doc(inline)]
 pub use model_ids as ids;
@@ -82,6 +85,11 @@ pub use model_task as task;
 pub use schemars;
 
 pub use crate::error::{Error, Result};
+pub use model_fleet::{
+    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, KindSet, Liveness,
+    LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
+    RunnerRouter, RunnerState, authorize,
+};
 pub use model_flow::{
     FailurePolicy, FlowGraph, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule,
 };
@@ -98,8 +106,7 @@ pub use model_schedule::{
 pub use model_selector::{LabelSelector, Labels, RunnerIndex, RunnerSelector, Snapshot};
 pub use model_task::{
     Annotations, Applied, ApplyChanges, AttemptState, Condition, ConditionStatus, ConditionType,
-    ExtensionKind, KindName, KindSet, LeaseId, ManifestMeta, ObjectMeta, OutputEvent, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
-    TaskWatchEvent, Token,
+    ExtensionKind, KindName, LeaseId, ManifestMeta, ObjectMeta, OutputEvent, OwnerKind,
+    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

@@ -1,14 +1,20 @@
 //! The prelude: `use taskmodel::prelude::*;` brings the headline types and traits into scope.
 //!
 //! It holds what nearly every user of the model names: identifiers, policies, the random
-//! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
-//! to runners (the router, its batches, kind sets and names, picks and explanations), watch
-//! and output events, bearer tokens, task and run-history queries and their pages, flows and
-//! their runs, schedules and their actions, retention views, policies and collections, and
-//! the facade's error types. Layer-specific detail stays in the modules
+//! source trait, tasks and their attempts (runs, leases, what a call changed), runners and
+//! their fleet, routing tasks to them (the router, its batches, kind sets and names, picks
+//! and explanations), watch and output events, bearer tokens, task and run-history queries
+//! and their pages, flows and their runs, schedules and their actions, retention views,
+//! policies and collections, and the facade's error types. Layer-specific detail stays in
+//! the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
+pub use model_fleet::{
+    Actor, ApiError, ClaimExplanation, ClaimRequest, Context, Fleet, KindSet, Liveness,
+    LivenessTtl, LogBatch, Operation, Pick, Queue, QueueKey, RouteExplanation, RouterBatch, Runner,
+    RunnerRouter, RunnerState, authorize,
+};
 pub use model_flow::{FailurePolicy, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
@@ -23,8 +29,7 @@ pub use model_schedule::{
 pub use model_selector::{LabelSelector, Labels, RunnerSelector};
 pub use model_task::{
     Annotations, Applied, ApplyChanges, AttemptState, Condition, ConditionStatus, ConditionType,
-    ExtensionKind, KindName, KindSet, LeaseId, ManifestMeta, ObjectMeta, OutputEvent, OwnerKind,
-    OwnerReference, Pick, Precondition, RestartDecision, RouteExplanation, RouterBatch,
-    RunnerRouter, Task, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
-    TaskWatchEvent, Token,
+    ExtensionKind, KindName, LeaseId, ManifestMeta, ObjectMeta, OutputEvent, OwnerKind,
+    OwnerReference, Precondition, RestartDecision, Task, TaskKind, TaskManifest, TaskPhase,
+    TaskRun, TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };

@@ -9,11 +9,11 @@
 )]
 
 use chrono::{DateTime, TimeDelta, Utc};
+use taskmodel::fleet::{FleetError, RouteOutcome, rendezvous_weight};
 use taskmodel::prelude::*;
 use taskmodel::query::SortOrder;
 use taskmodel::selector::FailureReason;
-use taskmodel::task::route::{RouteOutcome, rendezvous_weight};
-use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv, TaskError};
+use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv};
 
 /// The tenant the scenarios' tasks belong to.
 fn infra() -> TenantId {
@@ -215,7 +215,7 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
     assert!(
         matches!(
             err,
-            Error::Task(TaskError::NoRunner {
+            Error::Fleet(FleetError::NoRunner {
                 runners: 2,
                 supporting: 1,
                 matching: 1,

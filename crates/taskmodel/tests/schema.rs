@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{flow, ids, policy, query, retention, schedule, selector, task};
+use taskmodel::{fleet, flow, ids, policy, query, retention, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -99,10 +99,19 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<ids::ErrorCode>("ErrorCode");
+    check::<fleet::Runner>("Runner");
+    check::<fleet::RunnerState>("RunnerState");
+    check::<fleet::ApiError>("ApiError");
+    check::<fleet::Context>("Context");
+    check::<fleet::Actor>("Actor");
+    check::<fleet::LogBatch>("LogBatch");
+    check::<fleet::LogLine>("LogLine");
+    check::<fleet::LogStream>("LogStream");
     check::<task::spec::ExtensionKind>("ExtensionKind");
     check::<task::spec::ExtensionSpec>("ExtensionSpec");
     check::<task::spec::KindName>("KindName");
-    check::<task::KindSet>("KindSet");
+    check::<fleet::KindSet>("KindSet");
     check::<task::TaskWatchEvent>("TaskWatchEvent");
     check::<task::OutputEvent>("OutputEvent");
     check::<task::event::OutputStream>("OutputStream");

@@ -11,10 +11,10 @@
 
 use chrono::{DateTime, Utc};
 use serde_json::json;
+use taskmodel::fleet::RouteOutcome;
 use taskmodel::prelude::*;
 use taskmodel::query::SortOrder;
 use taskmodel::task::event::{OutputChunk, OutputStream, WatchWindow};
-use taskmodel::task::route::RouteOutcome;
 use taskmodel::task::{AttemptOutcome, AttemptResult, ExtensionSpec, TaskError};
 
 fn at(seconds: i64) -> DateTime<Utc> {

@@ -3,13 +3,14 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
-    Applied, AttemptResult, KindSet, LeaseId, Precondition, RestartDecision, Task, TaskRun,
+    Applied, AttemptResult, LeaseId, Precondition, RestartDecision, Task, TaskRun,
 };
 
 use crate::error::StoreError;
@@ -52,7 +53,8 @@ pub const MAX_READ_PAGE: u32 = 1_000;
 /// ```no_run
 /// use chrono::{DateTime, TimeDelta};
 /// use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
-/// use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+/// use taskmodel::fleet::KindSet;
+/// use taskmodel::task::{AttemptOutcome, AttemptResult, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 /// use taskmodel::{Labels, SeededRandom};
 /// use taskstore::{ClaimRequest, SqliteStore, Store};
 ///

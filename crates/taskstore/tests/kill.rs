@@ -19,12 +19,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
-    AttemptOutcome, AttemptResult, AttemptState, KindSet, LeaseId, SubprocessMode, Task, TaskEnv,
-    TaskKind, TaskManifest, TaskPhase, TaskSpec,
+    AttemptOutcome, AttemptResult, AttemptState, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind,
+    TaskManifest, TaskPhase, TaskSpec,
 };
 use taskstore::{ClaimRequest, LogLine, LogStream, SqliteStore, Store, StoreError};
 

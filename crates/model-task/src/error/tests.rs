@@ -199,20 +199,6 @@ fn every_variant_has_its_kind() {
             ErrorKind::UnknownTaskPhase,
         ),
         (
-            TaskError::NotRoutable { kind: "embedded" },
-            ErrorKind::Invalid,
-        ),
-        (
-            TaskError::NoRunner {
-                kind: crate::spec::KindName::Wasm,
-                selector: String::new(),
-                runners: 0,
-                supporting: 0,
-                matching: 0,
-            },
-            ErrorKind::Invalid,
-        ),
-        (
             TaskError::Conflict {
                 expected: 1,
                 actual: 2,

@@ -7,11 +7,11 @@ use std::io::{Read, Write};
 
 use serde::{Serialize, Serializer};
 use taskmodel::TaskId;
-use taskmodel::selector::MAX_RUNNERS;
-use taskmodel::task::route::{RouteOutcome, RunnerVerdict};
-use taskmodel::task::{
-    KindName, KindSet, Parsed, RouteExplanation, RunnerRouter, TaskError, TaskSpec,
+use taskmodel::fleet::{
+    FleetError, KindSet, RouteExplanation, RouteOutcome, RunnerRouter, RunnerVerdict,
 };
+use taskmodel::selector::MAX_RUNNERS;
+use taskmodel::task::{KindName, Parsed, TaskSpec};
 
 use self::inventory::Inventory;
 use crate::cli::{Output, RouteArgs};
@@ -155,7 +155,7 @@ fn route(spec: Result<TaskSpec, Vec<Problem>>, runners: Input, task_id: Option<&
     if explained.picked.is_none() {
         let err = router.pick(&spec, &task_id).err().map_or_else(
             || "no runner can take the task".to_owned(),
-            |e: TaskError| e.to_string(),
+            |e: FleetError| e.to_string(),
         );
         problems.push(Problem::at("runnerSelector", err));
     }

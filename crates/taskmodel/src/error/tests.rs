@@ -163,6 +163,15 @@ fn kinds_of_query_errors() {
 }
 
 #[test]
+fn kinds_of_fleet_errors() {
+    use model_fleet::{Fleet, LivenessTtl};
+    let mut fleet = Fleet::new(LivenessTtl::default());
+    let unknown = RunnerId::new("nobody").unwrap();
+    check(fleet.drain(&unknown).unwrap_err(), ErrorKind::NotFound);
+    check(LivenessTtl::from_ms(0).unwrap_err(), ErrorKind::Invalid);
+}
+
+#[test]
 fn kinds_of_retention_errors() {
     use model_retention::{RetentionError, RetentionRule};
     let err = Error::from(RetentionRule::builder(101).build().unwrap_err());
@@ -185,7 +194,7 @@ fn kinds_of_retention_errors() {
 fn kinds_of_event_token_and_extension_errors() {
     use model_query::TaskRunQuery;
     use model_task::event::{OutputChunk, OutputStream, WatchWindow};
-    use model_task::{ExtensionKind, KindSet, Token};
+    use model_task::{ExtensionKind, Token};
     let window = WatchWindow::new(10, 20).unwrap();
     // Compacted changes: the watcher lists again (gone); a version never issued is invalid.
     check(window.resume(5).unwrap_err(), ErrorKind::Gone);
@@ -202,7 +211,7 @@ fn kinds_of_event_token_and_extension_errors() {
         ErrorKind::Invalid,
     );
     check(
-        KindSet::from_name("embedded").unwrap_err(),
+        model_fleet::KindSet::from_name("embedded").unwrap_err(),
         ErrorKind::Invalid,
     );
     check(

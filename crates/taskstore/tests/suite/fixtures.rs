@@ -1,13 +1,12 @@
 //! Backends, tasks and times the tests share.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
 pub use taskmodel::task::Precondition;
-use taskmodel::task::{
-    KindSet, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec,
-};
+use taskmodel::task::{LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
 use taskstore::{ClaimRequest, Store, StoreError};
 
 /// A database for one test: each call to `open` is a new connection to it.

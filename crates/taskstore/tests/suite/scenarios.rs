@@ -1,11 +1,12 @@
 //! Queue order, slots and admission, routing, restarts, history, deletes and listings.
 
 use taskmodel::SeededRandom;
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::TaskId;
 use taskmodel::policy::AdmissionPolicy;
 use taskmodel::query::{SortOrder, TaskQuery};
 use taskmodel::selector::Labels;
-use taskmodel::task::{AttemptOutcome, AttemptResult, KindSet, LeaseId, Task, TaskPhase, TaskSpec};
+use taskmodel::task::{AttemptOutcome, AttemptResult, LeaseId, Task, TaskPhase, TaskSpec};
 use taskstore::{Admitted, Store, StoreError};
 
 use super::fixtures::*;

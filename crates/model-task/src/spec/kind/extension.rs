@@ -39,7 +39,7 @@ const KIND_EXPECTED: &str = "an ASCII letter, then letters, digits or inner '-' 
 
 /// The name of an extension workload: an `apiVersion` (`group/version`) and a `kind`, as
 /// Kubernetes names a custom resource. A runner that implements the workload declares the
-/// name in its [`KindSet`](crate::KindSet), and routing matches it exactly.
+/// name in its `KindSet` (model-fleet), and routing matches it exactly.
 ///
 /// Rules (those of a Kubernetes custom resource definition): `apiVersion` is
 /// `group/version`, where the group is a lowercase DNS subdomain (at most 253 bytes) with at
@@ -127,8 +127,9 @@ impl ExtensionKind {
         &self.0.text
     }
 
-    /// The hash computed when the name was built: equal names have equal hashes.
-    pub(crate) fn hash64(&self) -> u64 {
+    /// The hash computed when the name was built: equal names have equal hashes (model-fleet's
+    /// `KindSet` files extension kinds by it).
+    pub fn hash64(&self) -> u64 {
         self.0.hash
     }
 }

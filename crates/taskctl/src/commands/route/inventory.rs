@@ -7,8 +7,8 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer as _};
 use serde_json::value::RawValue;
 use taskmodel::RunnerId;
+use taskmodel::fleet::{FleetError, KindSet, RunnerRouter};
 use taskmodel::selector::Labels;
-use taskmodel::task::{KindSet, RunnerRouter, TaskError};
 
 use crate::diagnose::{Problem, parse_first, plain_wire};
 
@@ -54,7 +54,7 @@ impl<'t> Inventory<'t> {
     /// # Errors
     ///
     /// The router's error: two runners with one id.
-    pub(super) fn load(self, router: &RunnerRouter) -> Result<(), TaskError> {
+    pub(super) fn load(self, router: &RunnerRouter) -> Result<(), FleetError> {
         // Every runner was read once already (`read`), so none is skipped here.
         let runners = self
             .0

@@ -13,8 +13,9 @@ use model_ids::RunnerId;
 use model_selector::{FailureReason, LabelSelector, Labels, MAX_REQUIREMENTS, Snapshot};
 
 use super::{KindProbe, KindSet, RunnerInfo};
-use crate::error::TaskError;
-use crate::spec::KindName;
+use model_task::KindName;
+
+use crate::error::FleetError;
 
 /// Words of a [`RequirementSet`]: one bit for each requirement a selector may hold.
 const WORDS: usize = MAX_REQUIREMENTS.div_ceil(64);
@@ -271,7 +272,7 @@ impl fmt::Display for Reason<'_> {
 /// The selector's requirements in canonical order, each alone: `matchLabels` and
 /// `matchExpressions` each come in canonical order, and the two merge by key, a
 /// `matchLabels` entry before the expressions on the same key.
-fn requirements(selector: &LabelSelector) -> Result<Vec<RouteRequirement>, TaskError> {
+fn requirements(selector: &LabelSelector) -> Result<Vec<RouteRequirement>, FleetError> {
     let mut labels = selector.match_labels().peekable();
     let mut expressions = selector.match_expressions().peekable();
     let mut out = Vec::with_capacity(selector.len());
@@ -304,7 +305,7 @@ fn requirements(selector: &LabelSelector) -> Result<Vec<RouteRequirement>, TaskE
         let Some((path, key, alone)) = next else {
             break;
         };
-        let alone = alone.map_err(TaskError::Selector)?;
+        let alone = alone.map_err(FleetError::Selector)?;
         out.push(RouteRequirement {
             path,
             requirement: alone.to_string(),
@@ -322,7 +323,7 @@ pub(super) fn explain(
     selector: &LabelSelector,
     kind: KindName,
     weight: impl Fn(&RunnerInfo) -> u64,
-) -> Result<RouteExplanation, TaskError> {
+) -> Result<RouteExplanation, FleetError> {
     let requirements = requirements(selector)?;
     let wanted = KindProbe::new(&kind);
     let mut runners = Vec::with_capacity(snapshot.len());

@@ -3,7 +3,8 @@
 //! picks by the task's kind, its runner selector and rendezvous hashing, lists the
 //! candidates, and explains per runner why it was or was not chosen ([`RouteExplanation`]).
 //!
-//! It knows task specs, never tasks or attempts, so it can move to a crate of its own.
+//! It knows task specs, never tasks or attempts; the runner records ([`Runner`](crate::Runner))
+//! and claims live beside it in this crate.
 
 use std::sync::Arc;
 
@@ -12,8 +13,9 @@ use model_ids::text::shorten;
 use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, RunnerEntry, RunnerIndex, Snapshot};
 
-use crate::error::TaskError;
-use crate::spec::{KindName, TaskSpec};
+use model_task::{KindName, TaskSpec};
+
+use crate::error::FleetError;
 
 mod explain;
 mod kinds;
@@ -47,7 +49,7 @@ pub use self::{
 ///
 /// ```
 /// use model_ids::{RunnerId, TaskId};
-/// use model_task::route::rendezvous_weight;
+/// use model_fleet::rendezvous_weight;
 ///
 /// let task = TaskId::new("t1")?;
 /// let (a, b) = (RunnerId::new("a")?, RunnerId::new("b")?);
@@ -162,7 +164,8 @@ pub struct Pick {
 /// ```
 /// use model_ids::{RunnerId, TaskId};
 /// use model_selector::Labels;
-/// use model_task::{KindSet, RouterBatch, RunnerRouter, SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+/// use model_fleet::{KindSet, RouterBatch, RunnerRouter};
+/// use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
 ///
 /// let router = RunnerRouter::new();
 /// let mut batch = RouterBatch::new();
@@ -195,19 +198,19 @@ impl RunnerRouter {
     ///
     /// # Errors
     ///
-    /// [`TaskError::Selector`] with the index's error (a runner registered twice, updated or
+    /// [`FleetError::Selector`] with the index's error (a runner registered twice, updated or
     /// removed when absent, or a limit); the router is unchanged then.
-    pub fn apply(&self, batch: RouterBatch) -> Result<(), TaskError> {
-        self.index.apply(batch.inner).map_err(TaskError::Selector)
+    pub fn apply(&self, batch: RouterBatch) -> Result<(), FleetError> {
+        self.index.apply(batch.inner).map_err(FleetError::Selector)
     }
 
     /// Replaces every runner, atomically.
     ///
     /// # Errors
     ///
-    /// [`TaskError::Selector`] for a duplicate id or more than
+    /// [`FleetError::Selector`] for a duplicate id or more than
     /// [`MAX_RUNNERS`](model_selector::MAX_RUNNERS) runners; the router is unchanged then.
-    pub fn replace_all<I>(&self, runners: I) -> Result<(), TaskError>
+    pub fn replace_all<I>(&self, runners: I) -> Result<(), FleetError>
     where
         I: IntoIterator<Item = (RunnerId, Labels, KindSet)>,
     {
@@ -216,7 +219,7 @@ impl RunnerRouter {
                 let info = RunnerInfo::new(&id, kinds);
                 (id, labels, info)
             }))
-            .map_err(TaskError::Selector)
+            .map_err(FleetError::Selector)
     }
 
     /// The current runners, for reading at leisure.
@@ -228,10 +231,10 @@ impl RunnerRouter {
     ///
     /// # Errors
     ///
-    /// [`TaskError::NotRoutable`] for an embedded task; [`TaskError::NoRunner`] when no
+    /// [`FleetError::NotRoutable`] for an embedded task; [`FleetError::NoRunner`] when no
     /// runner both runs the kind and matches the selector, with the counts that say which
     /// of the two failed.
-    pub fn pick(&self, spec: &TaskSpec, task_id: &TaskId) -> Result<Pick, TaskError> {
+    pub fn pick(&self, spec: &TaskSpec, task_id: &TaskId) -> Result<Pick, FleetError> {
         let name = routable(spec)?;
         let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
@@ -263,8 +266,8 @@ impl RunnerRouter {
     ///
     /// # Errors
     ///
-    /// [`TaskError::NotRoutable`] for an embedded task.
-    pub fn candidates(&self, spec: &TaskSpec) -> Result<Vec<RunnerId>, TaskError> {
+    /// [`FleetError::NotRoutable`] for an embedded task.
+    pub fn candidates(&self, spec: &TaskSpec) -> Result<Vec<RunnerId>, FleetError> {
         let name = routable(spec)?;
         let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
@@ -281,12 +284,12 @@ impl RunnerRouter {
     ///
     /// # Errors
     ///
-    /// [`TaskError::NotRoutable`] for an embedded task.
+    /// [`FleetError::NotRoutable`] for an embedded task.
     pub fn explain(
         &self,
         spec: &TaskSpec,
         task_id: &TaskId,
-    ) -> Result<RouteExplanation, TaskError> {
+    ) -> Result<RouteExplanation, FleetError> {
         let name = routable(spec)?;
         let task = task_key(task_id);
         explain::explain(
@@ -299,21 +302,21 @@ impl RunnerRouter {
 }
 
 /// The name of the spec's kind, or the error for an embedded task.
-fn routable(spec: &TaskSpec) -> Result<KindName, TaskError> {
-    KindName::of(spec.kind()).ok_or(TaskError::NotRoutable {
+fn routable(spec: &TaskSpec) -> Result<KindName, FleetError> {
+    KindName::of(spec.kind()).ok_or(FleetError::NotRoutable {
         kind: spec.kind().type_name(),
     })
 }
 
 /// The error when no runner is eligible, with the counts that say why.
-fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, name: KindName) -> TaskError {
+fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, name: KindName) -> FleetError {
     let selector: &LabelSelector = spec.runner_selector();
     let wanted = KindProbe::new(&name);
     let supporting = snapshot
         .iter()
         .filter(|e| wanted.matches(&e.payload().kinds))
         .count();
-    TaskError::NoRunner {
+    FleetError::NoRunner {
         kind: name,
         selector: shorten(&selector.to_string()),
         runners: snapshot.len(),

@@ -7,12 +7,12 @@
     reason = "test setup fails loudly"
 )]
 
+use model_fleet::{KindSet, RouteOutcome, RunnerRouter};
 use model_ids::{RunnerId, TaskId};
 use model_selector::{
     LabelSelector, Labels, MAX_REQUIREMENTS, MAX_VALUE_LEN, MAX_VALUES, SelectorRequirement,
 };
-use model_task::route::RouteOutcome;
-use model_task::{KindSet, RunnerRouter, SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
 
 const RUNNERS: usize = 100_000;
 

@@ -5,8 +5,9 @@ use std::{fmt, str::FromStr, sync::Arc};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
-use crate::error::{InvalidReason, TaskError};
-use crate::spec::{ExtensionKind, KindName, TaskKind};
+use model_task::{ExtensionKind, KindName, TaskKind};
+
+use crate::error::FleetError;
 
 /// Most extension kinds one [`KindSet`] may hold (built-in kinds are not counted).
 pub const MAX_KIND_SET_EXTENSIONS: usize = 256;
@@ -29,7 +30,8 @@ const fn builtin_bit(name: &KindName) -> u64 {
         KindName::Subprocess => 1,
         KindName::Container => 1 << 1,
         KindName::Wasm => 1 << 2,
-        KindName::Extension(_) => 0,
+        // An extension, or a kind model-task adds later (`KindName` is non-exhaustive).
+        _ => 0,
     }
 }
 
@@ -58,7 +60,7 @@ struct Entry {
 /// (binary search) and the text of an equal hash compared. Cloning shares the extensions.
 ///
 /// ```
-/// use model_task::KindSet;
+/// use model_fleet::KindSet;
 /// use model_task::spec::KindName;
 ///
 /// let kinds: KindSet = "subprocess,images.example.com/v1/Resize".parse()?;
@@ -68,7 +70,7 @@ struct Entry {
 /// assert!(!kinds.contains(&KindSet::WASM));
 /// assert_eq!(kinds.to_string(), "subprocess,images.example.com/v1/Resize");
 /// assert!("embedded".parse::<KindSet>().is_err());
-/// # Ok::<(), model_task::TaskError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct KindSet {
@@ -120,9 +122,9 @@ impl KindSet {
     ///
     /// # Errors
     ///
-    /// [`TaskError::Invalid`] when they hold more than [`MAX_KIND_SET_EXTENSIONS`] distinct
+    /// [`FleetError::TooManyEntries`] when they hold more than [`MAX_KIND_SET_EXTENSIONS`] distinct
     /// extension kinds.
-    pub fn from_names(names: impl IntoIterator<Item = KindName>) -> Result<Self, TaskError> {
+    pub fn from_names(names: impl IntoIterator<Item = KindName>) -> Result<Self, FleetError> {
         let mut builder = Builder::default();
         for name in names {
             builder.insert(name)?;
@@ -134,19 +136,22 @@ impl KindSet {
     ///
     /// # Errors
     ///
-    /// [`TaskError::UnknownKind`] for text that is neither (`embedded` included), or the
-    /// extension's error for a malformed `apiVersion/kind`.
-    pub fn from_name(name: &str) -> Result<Self, TaskError> {
-        name.parse().map(Self::one)
+    /// [`FleetError::Kind`] with model-task's message: an unknown kind for text
+    /// that is neither (`embedded` included), or the extension's error for a malformed
+    /// `apiVersion/kind`.
+    pub fn from_name(name: &str) -> Result<Self, FleetError> {
+        Ok(Self::one(
+            name.parse::<KindName>().map_err(FleetError::kind_name)?,
+        ))
     }
 
     /// The kinds of both sets.
     ///
     /// # Errors
     ///
-    /// [`TaskError::Invalid`] when the union holds more than [`MAX_KIND_SET_EXTENSIONS`]
+    /// [`FleetError::TooManyEntries`] when the union holds more than [`MAX_KIND_SET_EXTENSIONS`]
     /// extension kinds.
-    pub fn union(&self, other: &Self) -> Result<Self, TaskError> {
+    pub fn union(&self, other: &Self) -> Result<Self, FleetError> {
         if other.extensions.is_none() {
             return Ok(Self {
                 mask: self.mask | other.mask,
@@ -258,7 +263,7 @@ struct Builder {
 }
 
 impl Builder {
-    fn insert(&mut self, name: KindName) -> Result<(), TaskError> {
+    fn insert(&mut self, name: KindName) -> Result<(), FleetError> {
         let KindName::Extension(kind) = name else {
             self.mask |= builtin_bit(&name);
             return Ok(());
@@ -276,13 +281,10 @@ impl Builder {
             return Ok(());
         };
         if self.entries.len() >= MAX_KIND_SET_EXTENSIONS {
-            return Err(TaskError::invalid(
-                "kinds",
-                InvalidReason::TooMany {
-                    len: self.entries.len() + 1,
-                    max: MAX_KIND_SET_EXTENSIONS,
-                },
-            ));
+            return Err(FleetError::TooManyEntries {
+                field: "kinds",
+                max: MAX_KIND_SET_EXTENSIONS,
+            });
         }
         self.mask |= extension_bit(entry.hash);
         self.entries.insert(at, entry);
@@ -320,12 +322,12 @@ impl fmt::Display for KindSet {
 
 /// Kind names separated by commas (spaces allowed); the empty string is the empty set.
 impl FromStr for KindSet {
-    type Err = TaskError;
+    type Err = FleetError;
 
-    fn from_str(s: &str) -> Result<Self, TaskError> {
+    fn from_str(s: &str) -> Result<Self, FleetError> {
         let mut builder = Builder::default();
         for name in s.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-            builder.insert(name.parse()?)?;
+            builder.insert(name.parse::<KindName>().map_err(FleetError::kind_name)?)?;
         }
         Ok(builder.build())
     }
@@ -366,7 +368,7 @@ impl schemars::JsonSchema for KindSet {
     }
 
     fn schema_id() -> std::borrow::Cow<'static, str> {
-        "model_task::KindSet".into()
+        "model_fleet::KindSet".into()
     }
 
     fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {

@@ -1,0 +1,139 @@
+//! Every `<!-- wire(fleet): Type -->` example in `docs/wire-format.md` parses as the type it
+//! names (or is rejected when the marker says so), and accepted examples survive a round
+//! trip.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions fail loudly, as the tests do"
+)]
+
+use std::path::Path;
+
+use model_fleet::{ApiError, Context, KindSet, LogBatch, Runner};
+use serde::{Serialize, de::DeserializeOwned};
+
+/// One marked example: type name, whether it must be rejected, the JSON, its line.
+struct Example {
+    type_name: String,
+    rejected: bool,
+    json: String,
+    line: usize,
+}
+
+/// The `<!-- wire(fleet): Type [rejected] -->` markers and the ```json block after each.
+fn examples(markdown: &str) -> Vec<Example> {
+    let mut found = Vec::new();
+    let mut lines = markdown.lines().enumerate();
+    while let Some((index, line)) = lines.next() {
+        let Some(marker) = line
+            .trim()
+            .strip_prefix("<!-- wire(fleet):")
+            .and_then(|m| m.strip_suffix("-->"))
+        else {
+            continue;
+        };
+        let words: Vec<&str> = marker.split_whitespace().collect();
+        let (type_name, rejected) = match words[..] {
+            [name] => (name, false),
+            [name, "rejected"] => (name, true),
+            _ => panic!("line {}: unexpected marker {line:?}", index + 1),
+        };
+        assert_eq!(
+            lines.next().map(|(_, l)| l.trim()),
+            Some("```json"),
+            "line {}: marker not followed by a json block",
+            index + 1
+        );
+        let json: Vec<&str> = lines
+            .by_ref()
+            .map(|(_, l)| l)
+            .take_while(|l| l.trim() != "```")
+            .collect();
+        found.push(Example {
+            type_name: type_name.to_owned(),
+            rejected,
+            json: json.join("\n"),
+            line: index + 1,
+        });
+    }
+    found
+}
+
+/// Parses `ex` as `T`: the error's text, or, for a value that parses, a check that it
+/// survives a round trip.
+fn parse<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
+    ex: &Example,
+) -> Result<(), String> {
+    let value = serde_json::from_str::<T>(&ex.json).map_err(|e| e.to_string())?;
+    let again: T = serde_json::from_str(&serde_json::to_string(&value).unwrap()).unwrap();
+    assert_eq!(again, value, "line {}: round trip", ex.line);
+    Ok(())
+}
+
+/// Parses `ex` as the type its marker names.
+fn parse_as_marked(ex: &Example) -> Result<(), String> {
+    match ex.type_name.as_str() {
+        "Runner" => parse::<Runner>(ex),
+        "ApiError" => parse::<ApiError>(ex),
+        "Context" => parse::<Context>(ex),
+        "LogBatch" => parse::<LogBatch>(ex),
+        "KindSet" => parse::<KindSet>(ex),
+        other => panic!("line {}: unknown wire type {other:?}", ex.line),
+    }
+}
+
+fn markdown() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
+    std::fs::read_to_string(&path).expect("docs/wire-format.md")
+}
+
+/// The types with at least one accepted and one rejected example.
+const REQUIRED: &[&str] = &["Runner", "KindSet", "ApiError", "Context", "LogBatch"];
+
+#[test]
+fn every_fleet_example_parses_as_marked() {
+    let examples = examples(&markdown());
+    let mut seen = std::collections::BTreeSet::new();
+    for ex in &examples {
+        let parsed = parse_as_marked(ex);
+        assert_eq!(
+            parsed.is_err(),
+            ex.rejected,
+            "line {}: {} example: {parsed:?}",
+            ex.line,
+            ex.type_name
+        );
+        seen.insert((ex.type_name.as_str(), ex.rejected));
+    }
+    for required in REQUIRED {
+        assert!(
+            seen.contains(&(*required, false)),
+            "no accepted {required} example"
+        );
+        assert!(
+            seen.contains(&(*required, true)),
+            "no rejected {required} example"
+        );
+    }
+}
+
+#[test]
+fn the_rejected_examples_fail_for_the_reason_the_docs_give() {
+    let errors: Vec<String> = examples(&markdown())
+        .iter()
+        .filter(|e| e.rejected)
+        .filter_map(|e| parse_as_marked(e).err())
+        .collect();
+    let want = [
+        "invalid maxConcurrent: 0 is out of range (1 to 1024)",
+        r#"unknown task kind "embedded""#,
+        r#"unknown error code "teapot""#,
+        r#"invalid readers: actor "bob" is listed twice"#,
+        "invalid lines[1].sequence: 17 is not above the line before it (18)",
+    ];
+    assert_eq!(errors.len(), want.len(), "{errors:?}");
+    for (error, want) in errors.iter().zip(want) {
+        assert!(error.starts_with(want), "{error}");
+    }
+}

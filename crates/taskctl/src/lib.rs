@@ -21,6 +21,7 @@ mod input;
 mod outcome;
 mod report;
 mod run;
+mod simulate;
 mod wire;
 
 pub use crate::{
@@ -28,5 +29,6 @@ pub use crate::{
     document::{Checked, Shape, check_document},
     input::MAX_INPUT_BYTES,
     outcome::Outcome,
-    run::run,
+    run::{Progress, run, run_with},
+    simulate::{MAX_COPIES, MAX_DURATION_MS, MAX_SIMULATED_TASKS, MAX_STEPS},
 };

@@ -39,6 +39,33 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    run_with(args, stdin, stdout, stderr, Progress::Hidden)
+}
+
+/// Whether a long command (`taskctl simulate`) may draw a progress bar on the process's
+/// standard error. Only the binary decides, when both standard streams are terminals: the
+/// bar never reaches the streams given to [`run_with`], so results stay byte for byte the
+/// same with and without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// No progress bar (what [`run`] uses).
+    Hidden,
+    /// A progress bar on the terminal.
+    Terminal,
+}
+
+/// [`run`], with a progress bar on the terminal when `progress` says so.
+pub fn run_with<I, T>(
+    args: I,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    progress: Progress,
+) -> Outcome
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         // clap's usage errors go to stderr (exit 2), its help and version to stdout (exit 0).
@@ -56,7 +83,7 @@ where
             };
         }
     };
-    let result = commands::run(&cli, stdin, stdout);
+    let result = commands::run(&cli, stdin, stdout, progress);
     // The result counts only once it is out: a failed flush is a failed write.
     let flushed = stdout.flush();
     match (result, flushed) {

@@ -1,7 +1,7 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
-mod inventory;
+pub(crate) mod inventory;
 
 use std::io::{Read, Write};
 

@@ -352,11 +352,12 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     /// Runs until nothing is left, the duration ends, or a step breaks a rule; `progress`
     /// hears how many tasks have reached a final phase after each step.
     pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64)) -> Run {
-        for runner in 0..self.runners.len() {
-            self.schedule(0, Event::Claim { runner });
-        }
+        // Crashes first, so a runner that crashes at 0 never claims.
         for (runner, at) in self.settings.crashes.clone() {
             self.schedule(at, Event::Crash { runner });
+        }
+        for runner in 0..self.runners.len() {
+            self.schedule(0, Event::Claim { runner });
         }
         self.plan_timers();
         let mut stop = Stop::Done;

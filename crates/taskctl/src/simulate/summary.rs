@@ -150,7 +150,7 @@ impl Summary {
         }
         writeln!(
             out,
-            "attempts:     {} ({} retries, {} expired leases, {} lost leases)",
+            "attempts:     {} (retries {}, expired leases {}, lost leases {})",
             self.attempts, self.retries, self.expirations, self.lost_leases
         )?;
         writeln!(out, "outcomes:     {}", counts(&self.outcomes))?;

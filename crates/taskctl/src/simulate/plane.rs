@@ -10,7 +10,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use taskmodel::selector::Labels;
+use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{AttemptResult, KindSet, TaskError};
 use taskmodel::{
     Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
@@ -127,6 +127,19 @@ pub(crate) trait ControlPlane {
 struct Entry {
     task: Task,
     attempts: Vec<TaskRun>,
+    /// The class of its kind and runner selector.
+    class: usize,
+}
+
+/// The queued tasks that one runner may take or not as a group: those with one kind and
+/// one runner selector, in queue order. A claim matches the runner against each class
+/// once and looks at the head of each queue it may take, so it never walks past tasks it
+/// cannot take (model-fleet's queue is indexed by runner selector for the same reason).
+#[derive(Debug)]
+struct Class {
+    kind: Option<KindSet>,
+    selector: LabelSelector,
+    queue: BTreeSet<(QueueKey, usize)>,
 }
 
 /// A runner as the plane routes to it.
@@ -148,8 +161,10 @@ pub(crate) struct MemoryPlane {
     entries: Vec<Entry>,
     by_id: BTreeMap<TaskId, usize>,
     runners: BTreeMap<RunnerId, RunnerEntry>,
-    /// Tasks that may be claimed now, in queue order.
-    queue: BTreeSet<(QueueKey, usize)>,
+    /// Tasks that may be claimed now, by class, in queue order.
+    classes: Vec<Class>,
+    /// The class of each (kind, runner selector), both as text.
+    class_of: BTreeMap<(String, String), usize>,
     /// Tasks waiting for a retry, by due time.
     waiting: BTreeSet<(Millis, usize)>,
     /// Active attempts by lease expiry.
@@ -167,7 +182,8 @@ impl MemoryPlane {
             entries: Vec::new(),
             by_id: BTreeMap::new(),
             runners: BTreeMap::new(),
-            queue: BTreeSet::new(),
+            classes: Vec::new(),
+            class_of: BTreeMap::new(),
             waiting: BTreeSet::new(),
             leases: BTreeSet::new(),
             next_lease: 0,
@@ -203,8 +219,8 @@ impl MemoryPlane {
             );
             if status.next_attempt_at().is_some() {
                 self.waiting.insert((millis(queued), index));
-            } else {
-                self.queue.insert((key, index));
+            } else if let Some(class) = self.classes.get_mut(entry.class) {
+                class.queue.insert((key, index));
             }
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
@@ -224,7 +240,9 @@ impl MemoryPlane {
                 millis(queued),
                 entry.task.id().clone(),
             );
-            self.queue.remove(&(key, index));
+            if let Some(class) = self.classes.get_mut(entry.class) {
+                class.queue.remove(&(key, index));
+            }
             self.waiting.remove(&(millis(queued), index));
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
@@ -241,7 +259,7 @@ impl MemoryPlane {
         self.unfile(index);
         let mut rng = self.rng.clone();
         let result = self.entry(index).and_then(|entry| {
-            let Entry { task, attempts } = entry;
+            let Entry { task, attempts, .. } = entry;
             let id = task.id().to_string();
             let run = attempts.last_mut().ok_or(PlaneError::NoAttempt(id))?;
             Ok(change(task, run, &mut rng)?)
@@ -251,10 +269,24 @@ impl MemoryPlane {
         result
     }
 
-    /// Whether `runner` may take `task`: it runs the kind and its labels match the selector.
-    fn eligible(runner: &RunnerEntry, task: &Task) -> bool {
-        KindSet::of(task.spec().kind()).is_some_and(|kind| runner.kinds.contains(kind))
-            && task.spec().runner_selector().matches(&runner.labels)
+    /// The class of `task`'s kind and runner selector, made when it is the first of it.
+    fn class(&mut self, task: &Task) -> usize {
+        let spec = task.spec();
+        let kind = KindSet::of(spec.kind());
+        let key = (
+            kind.map_or_else(String::new, |kind| kind.to_string()),
+            spec.runner_selector().to_string(),
+        );
+        let next = self.classes.len();
+        let class = *self.class_of.entry(key).or_insert(next);
+        if class == next {
+            self.classes.push(Class {
+                kind,
+                selector: spec.runner_selector().clone(),
+                queue: BTreeSet::new(),
+            });
+        }
+        class
     }
 }
 
@@ -280,9 +312,11 @@ impl ControlPlane for MemoryPlane {
             return Err(PlaneError::Duplicate("task", task.id().to_string()));
         }
         self.by_id.insert(task.id().clone(), index);
+        let class = self.class(&task);
         self.entries.push(Entry {
             task,
             attempts: Vec::new(),
+            class,
         });
         self.file(index);
         Ok(())
@@ -297,10 +331,18 @@ impl ControlPlane for MemoryPlane {
         let Some(profile) = self.runners.get(runner) else {
             return Ok(None);
         };
-        let found = self.queue.iter().find_map(|(_, index)| {
-            let entry = self.entries.get(*index)?;
-            Self::eligible(profile, &entry.task).then_some(*index)
-        });
+        // The first in queue order among the heads of the classes the runner may take:
+        // it runs the kind and its labels match the selector.
+        let found = self
+            .classes
+            .iter()
+            .filter(|class| {
+                class.kind.is_some_and(|kind| profile.kinds.contains(kind))
+                    && class.selector.matches(&profile.labels)
+            })
+            .filter_map(|class| class.queue.first())
+            .min()
+            .map(|(_, index)| *index);
         let Some(index) = found else {
             return Ok(None);
         };
@@ -402,7 +444,9 @@ impl ControlPlane for MemoryPlane {
                     *at,
                     entry.task.id().clone(),
                 );
-                self.queue.insert((key, *index));
+                if let Some(class) = self.classes.get_mut(entry.class) {
+                    class.queue.insert((key, *index));
+                }
             }
         }
         due.len()
@@ -420,3 +464,6 @@ impl ControlPlane for MemoryPlane {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -261,15 +261,28 @@ fn bad_inputs_exit_1_and_bad_options_exit_2() {
         assert_eq!(out.stderr, format!("error: {message}\n"), "{extra:?}");
         assert_eq!(out.stdout, "", "{extra:?}");
     }
-    let copies = run(&[
-        "simulate",
-        "examples/spec-batch.json",
-        "--runners",
-        RUNNERS,
-        "--copies",
-        "0",
-    ]);
-    assert_eq!(copies.code, 2);
+    for copies in ["0", "100001"] {
+        let out = run(&[
+            "simulate",
+            "examples/spec-batch.json",
+            "--runners",
+            RUNNERS,
+            "--copies",
+            copies,
+        ]);
+        assert_eq!(out.code, 2, "{copies}");
+        assert!(out.stderr.contains("--copies"), "{}", out.stderr);
+    }
+    // Eleven specs of 100,000 copies are refused before anything is read.
+    let mut args = vec!["simulate"];
+    args.extend(["examples/spec-batch.json"; 11]);
+    args.extend(["--runners", RUNNERS, "--copies", "100000"]);
+    let many = run(&args);
+    assert_eq!(many.code, 2);
+    assert_eq!(
+        many.stderr,
+        "error: invalid value for --copies: 11 specs times 100000 copies is more than 1000000 tasks\n"
+    );
     let missing = run(&["simulate", "examples/nope.json", "--runners", RUNNERS]);
     assert_eq!(missing.code, 2);
     assert!(

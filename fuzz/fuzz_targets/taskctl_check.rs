@@ -3,14 +3,15 @@
 //! The target calls taskctl's library (`check_document`), the code the binary runs. Its
 //! report must agree with the library it diagnoses: no problem exactly when the document
 //! parses (and, for a spec, passes `validate`), a syntax error with its line and column
-//! exactly when the text is not JSON, the shape that a schedule's or a task's keys give, and
-//! a message for every problem.
+//! exactly when the text is not JSON, the shape that the keys give (a schedule's, a task's,
+//! a flow's `jobs`, else a spec), and a message for every problem.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 use taskctl::{Shape, check_document};
+use taskmodel::flow::FlowSpec;
 use taskmodel::schedule::Schedule;
 use taskmodel::task::{Task, TaskManifest, TaskSpec};
 
@@ -63,8 +64,10 @@ fuzz_target!(|data: &[u8]| {
                     .and_then(Value::as_object)
                     .is_some_and(|m| STORED_META_KEYS.iter().any(|k| m.contains_key(*k)))
         });
+        let is_flow = object.is_some_and(|o| o.contains_key("jobs"));
         let shape = match (is_schedule, resource, stored) {
             (true, _, _) => Shape::Schedule,
+            (false, false, _) if is_flow => Shape::Flow,
             (false, false, _) => Shape::TaskSpec,
             (false, true, true) => Shape::Task,
             (false, true, false) => Shape::TaskManifest,
@@ -78,6 +81,9 @@ fuzz_target!(|data: &[u8]| {
             .is_ok_and(|manifest| manifest.validate().is_ok()),
         Some(Shape::TaskSpec) => {
             serde_json::from_str::<TaskSpec>(text).is_ok_and(|spec| spec.validate().is_ok())
+        }
+        Some(Shape::Flow) => {
+            serde_json::from_str::<FlowSpec>(text).is_ok_and(|flow| flow.validate().is_ok())
         }
         None => false,
     };

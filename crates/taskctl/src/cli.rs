@@ -8,8 +8,8 @@ use taskmodel::JitterPolicy;
 /// The largest `--retries` that `taskctl backoff` prints.
 pub(crate) const MAX_SCHEDULE_RETRIES: u32 = 10_000;
 
-/// taskctl: check task specs, tasks and schedules, explain selectors and routing, print retry
-/// schedules, fire times and JSON Schema.
+/// taskctl: check task specs, tasks, flows and schedules, explain selectors and routing,
+/// print retry schedules, flow orders, fire times and JSON Schema.
 ///
 /// Exit codes: 0 valid, 1 invalid input, 2 usage error (bad arguments, an unreadable file, or
 /// output that cannot be written).
@@ -37,12 +37,17 @@ pub(crate) enum Output {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Validate task specs or whole tasks (JSON files, or - for stdin).
+    /// Validate task specs, whole tasks or flows (JSON files, or - for stdin).
     ///
-    /// A document with `metadata`, `spec` and `status` is a task; anything else is a spec.
-    /// Specs are held to the submit-boundary rules. Each problem is printed with its file,
-    /// its field path and, for JSON syntax errors, its line and column.
+    /// A document with `metadata`, `spec` and `status` is a task; one with `jobs` is a flow;
+    /// anything else is a spec. Specs (and the specs of a flow's jobs) are held to the
+    /// submit-boundary rules. Each problem is printed with its file, its field path and, for
+    /// JSON syntax errors, its line and column.
     Check(CheckArgs),
+    /// Print a flow's order, its levels (jobs that can run side by side) and its graph.
+    ///
+    /// Exit 0 for a valid flow, 1 for an invalid one (its problems are printed as by check).
+    Flow(FlowArgs),
     /// Show which runner a task spec is routed to, and why each other runner is not.
     ///
     /// Exit 0 when a runner is picked, 1 when an input is invalid or no runner can take the task.
@@ -69,6 +74,26 @@ pub(crate) struct CheckArgs {
     /// JSON files to check; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+}
+
+/// Arguments of `taskctl flow`.
+#[derive(Debug, Args)]
+pub(crate) struct FlowArgs {
+    /// The flow (a JSON file, or - for stdin).
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+    /// The graph's notation.
+    #[arg(long, value_enum, default_value_t = GraphFormat::Mermaid)]
+    pub(crate) graph: GraphFormat,
+}
+
+/// How `taskctl flow` draws the graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum GraphFormat {
+    /// A Mermaid flowchart (renders in Markdown on most forges).
+    Mermaid,
+    /// Graphviz DOT (`dot -Tsvg`).
+    Dot,
 }
 
 /// Arguments of `taskctl route`.

@@ -22,9 +22,11 @@ use std::fmt;
 use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::value::RawValue;
+use taskmodel::flow::FlowError;
+use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, RestartPolicy};
 use taskmodel::task::{Parsed, TaskError};
-use taskmodel::{Slot, TaskId};
+use taskmodel::{FailurePolicy, Slot, TaskId, TriggerRule};
 
 /// The most parse rounds one diagnosis of an object makes, so the most problems it reports
 /// about that object's own fields: one round per top-level field is enough for any wire
@@ -140,8 +142,53 @@ plain_wire!(
     String,
     u32,
     i32,
-    u64
+    u64,
+    FlowId,
+    JobName,
+    FailurePolicy,
+    TriggerRule,
+    Vec<String>,
 );
+
+/// Implements [`Wire`] for the keys of an object whose fields are checked one by one: a
+/// struct of `IgnoredAny` fields, read only for its unknown and missing fields.
+macro_rules! keys_wire_impl {
+    ($($ty:ty),* $(,)?) => {$(
+        impl $crate::diagnose::Wire for $ty {
+            type Value = ();
+
+            fn check(self) -> Result<(), ::taskmodel::task::TaskError> {
+                Ok(())
+            }
+        }
+    )*};
+}
+
+pub(crate) use keys_wire_impl as keys_wire;
+
+/// A model-flow error as problems, at the paths the error names: one per cycle for a
+/// cycle error (and one saying how many more, when some were left out).
+pub(crate) fn flow_problems(err: &FlowError) -> Vec<Problem> {
+    match err {
+        FlowError::Cycle { cycles, unreported } => {
+            let mut problems: Vec<Problem> = cycles
+                .iter()
+                .map(|cycle| Problem::at(cycle.path(), cycle.message()))
+                .collect();
+            if *unreported > 0 {
+                problems.push(Problem::at(
+                    "jobs",
+                    format!("{unreported} more groups of jobs form cycles"),
+                ));
+            }
+            problems
+        }
+        other => vec![Problem::at(
+            other.path().unwrap_or_default(),
+            other.message(),
+        )],
+    }
+}
 
 /// Checks that `text` is one JSON value and keeps it as text, or the syntax error with its
 /// line and column.
@@ -362,15 +409,20 @@ pub(crate) fn parse_first<W: Wire>(value: &RawValue) -> Result<W::Value, Problem
 
 /// Reads `text` as a `W` once: the value, or the first problem at serde's path.
 fn parse_once<W: Wire>(text: &str) -> Result<W::Value, Problem> {
+    read_once::<W>(text)?
+        .check()
+        .map_err(|err| task_problem(&err))
+}
+
+/// Reads `text` as a `T` once, or the first serde problem at serde's path (a rule kept typed
+/// by a `Parsed` type is the caller's to check).
+pub(crate) fn read_once<T: DeserializeOwned>(text: &str) -> Result<T, Problem> {
     let mut reader = serde_json::Deserializer::from_str(text);
-    match serde_path_to_error::deserialize::<_, W>(&mut reader) {
-        Ok(parsed) => parsed.check().map_err(|err| task_problem(&err)),
-        Err(err) => {
-            let path = err.path().to_string();
-            let path = if path == "." { String::new() } else { path };
-            Err(Problem::at(path, without_position(err.inner())))
-        }
-    }
+    serde_path_to_error::deserialize::<_, T>(&mut reader).map_err(|err| {
+        let path = err.path().to_string();
+        let path = if path == "." { String::new() } else { path };
+        Problem::at(path, without_position(err.inner()))
+    })
 }
 
 /// A top-level field of a wire type, with a check of its value on its own.

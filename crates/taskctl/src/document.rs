@@ -1,20 +1,23 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
-use serde::Serialize;
+use serde::de::IgnoredAny;
+use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use taskmodel::Slot;
+use taskmodel::flow::{self, FlowSpec};
+use taskmodel::ids::{FlowId, JobName};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, RestartPolicy};
 use taskmodel::schedule::Schedule;
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::spec::Timeout;
 use taskmodel::task::task::{TASK_API_VERSION, TASK_KIND, check_type};
 use taskmodel::task::{
-    ManifestMeta, ObjectMeta, Parsed, Task, TaskKind, TaskManifest, TaskSpec, TaskStatus,
+    ManifestMeta, ObjectMeta, Parsed, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec, TaskStatus,
 };
+use taskmodel::{FailurePolicy, Slot, TriggerRule};
 
 use crate::diagnose::{
-    Field, Problem, field_value, has_any_field, parse_all, parse_fields, parse_json, parse_text,
-    plain_wire, task_problem,
+    Field, Problem, field_value, flow_problems, has_any_field, keys_wire, parse_all, parse_fields,
+    parse_first, parse_json, parse_text, plain_wire, read_once, task_problem,
 };
 
 /// The keys that make a document a task or a manifest rather than a spec.
@@ -34,6 +37,9 @@ const STORED_META_KEYS: [&str; 6] = [
 /// first).
 const SCHEDULE_KEYS: [&str; 1] = ["trigger"];
 
+/// The key that makes a document a flow.
+const FLOW_KEYS: [&str; 1] = ["jobs"];
+
 // Every rule of a schedule comes back from serde, each message naming its field path.
 plain_wire!(Schedule);
 
@@ -48,6 +54,9 @@ pub enum Shape {
     TaskManifest,
     /// A whole stored task: metadata, spec and status, held to the parsing rules.
     Task,
+    /// A flow of jobs, each job's spec held to the submit-boundary rules
+    /// ([`FlowSpec::validate`]).
+    Flow,
     /// A schedule: a trigger and a task template, the template held to the submit-boundary
     /// rules.
     Schedule,
@@ -56,14 +65,18 @@ pub enum Shape {
 impl Shape {
     /// A schedule has a `trigger`. A document with `apiVersion`, `metadata`, `spec` or
     /// `status` is a resource (and is told what it lacks): a stored task when it has a status
-    /// or metadata the control plane owns (a uid, versions, times), else a manifest. Anything
-    /// else is a spec.
+    /// or metadata the control plane owns (a uid, versions, times), else a manifest. A flow
+    /// has `jobs`. Anything else is a spec.
     fn of(value: &RawValue) -> Self {
         if has_any_field(value, &SCHEDULE_KEYS) {
             return Self::Schedule;
         }
         if !has_any_field(value, &RESOURCE_KEYS) {
-            return Self::TaskSpec;
+            return if has_any_field(value, &FLOW_KEYS) {
+                Self::Flow
+            } else {
+                Self::TaskSpec
+            };
         }
         let stored_meta = field_value(value, "metadata")
             .is_some_and(|meta| has_any_field(meta, &STORED_META_KEYS));
@@ -80,6 +93,7 @@ impl Shape {
             Self::TaskSpec => "task spec",
             Self::TaskManifest => "task manifest",
             Self::Task => "task",
+            Self::Flow => "flow",
             Self::Schedule => "schedule",
         }
     }
@@ -107,8 +121,8 @@ impl Checked {
 ///
 /// A document with `trigger` is a [`Schedule`]; one with `apiVersion`, `metadata`, `spec`
 /// or `status` is a [`Task`] (when it has a status or stored metadata) or a [`TaskManifest`];
-/// anything else is a [`TaskSpec`]. Specs, manifests and schedule templates are held to the
-/// submit-boundary rules. The diagnosis holds no more than a few times the text
+/// one with `jobs` is a [`FlowSpec`]; anything else is a [`TaskSpec`]. Specs, manifests, the
+/// specs of a flow's jobs and schedule templates are held to the submit-boundary rules. The diagnosis holds no more than a few times the text
 /// (docs/limits.md).
 ///
 /// ```
@@ -147,6 +161,7 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
         Shape::TaskSpec => parse_text::<TaskSpec>(text).map(drop),
         Shape::TaskManifest => parse_text::<TaskManifest>(text).map(drop),
         Shape::Task => parse_text::<Task>(text).map(drop),
+        Shape::Flow => parse_text::<FlowSpec>(text).map(drop),
         Shape::Schedule => parse_text::<Schedule>(text).map(drop),
     };
     read.err()
@@ -159,6 +174,7 @@ fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
         Shape::TaskManifest => parse_fields::<Parsed<TaskManifest>>(value, MANIFEST_FIELDS)
             .and_then(|manifest| manifest.validate().map_err(|err| vec![task_problem(&err)])),
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
+        Shape::Flow => check_flow(value),
         Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
     };
     result.err().unwrap_or_default()
@@ -241,4 +257,99 @@ fn parse_spec(value: &RawValue) -> Result<TaskSpec, Vec<Problem>> {
 /// The submit boundary: what parsing checks, plus the rules for submitting (no embedded kind).
 fn submit(spec: &TaskSpec) -> Result<(), Vec<Problem>> {
     spec.validate().map_err(|err| vec![task_problem(&err)])
+}
+
+// ---- Flows
+
+/// The keys of a flow, for unknown and missing fields; every value is checked by a field.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "read for the unknown and missing fields only")]
+struct FlowKeys {
+    name: IgnoredAny,
+    #[serde(default)]
+    env: IgnoredAny,
+    #[serde(default)]
+    labels: IgnoredAny,
+    #[serde(default)]
+    failure_policy: IgnoredAny,
+    jobs: IgnoredAny,
+}
+
+/// The keys of one job.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[expect(dead_code, reason = "read for the unknown and missing fields only")]
+struct JobKeys {
+    name: IgnoredAny,
+    spec: IgnoredAny,
+    #[serde(default)]
+    depends_on: IgnoredAny,
+    #[serde(default)]
+    when: IgnoredAny,
+}
+
+keys_wire!(FlowKeys, JobKeys);
+
+/// The fields of a flow, each checked on its own; `jobs` checks every job.
+const FLOW_FIELDS: &[Field] = &[
+    Field::of::<FlowId>("name"),
+    Field::of::<Option<Parsed<TaskEnv>>>("env"),
+    Field::of::<Option<Parsed<Labels>>>("labels"),
+    Field::of::<Option<FailurePolicy>>("failurePolicy"),
+    Field {
+        name: "jobs",
+        check: check_jobs,
+    },
+];
+
+/// The fields of one job; its spec is checked field by field and held to the submit rules.
+const JOB_FIELDS: &[Field] = &[
+    Field::of::<JobName>("name"),
+    Field {
+        name: "spec",
+        check: |value| parse_spec(value).and_then(|spec| submit(&spec)),
+    },
+    Field::of::<Option<Vec<String>>>("dependsOn"),
+    Field::of::<Option<TriggerRule>>("when"),
+];
+
+/// Every problem of every job, each under `[i]`.
+fn check_jobs(value: &RawValue) -> Result<(), Vec<Problem>> {
+    let Ok(jobs) = serde_json::from_str::<Vec<&RawValue>>(value.get()) else {
+        // Not a list: the shape error, as the library words it.
+        return parse_first::<Vec<IgnoredAny>>(value)
+            .map(drop)
+            .map_err(|problem| vec![problem]);
+    };
+    let problems: Vec<Problem> = jobs
+        .iter()
+        .enumerate()
+        .flat_map(|(i, job)| {
+            parse_fields::<JobKeys>(job, JOB_FIELDS)
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |problem| problem.under(&format!("[{i}]")))
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+keys_wire!(Vec<IgnoredAny>);
+
+/// A flow's fields, then (when they are all fine) what the flow checks across its jobs:
+/// the graph and each job's merged environment, as model-flow reads them
+/// ([`flow::Parsed`] keeps the rule's error typed).
+fn check_flow(value: &RawValue) -> Result<(), Vec<Problem>> {
+    parse_fields::<FlowKeys>(value, FLOW_FIELDS)?;
+    read_once::<flow::Parsed<FlowSpec>>(value.get())
+        .map_err(|problem| vec![problem])?
+        .into_result()
+        .map(drop)
+        .map_err(|err| flow_problems(&err))
 }

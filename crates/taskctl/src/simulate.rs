@@ -10,6 +10,7 @@
 
 mod clock;
 mod engine;
+mod flow;
 mod input;
 mod invariant;
 mod plane;
@@ -21,7 +22,6 @@ use std::io::{self, Read, Write};
 use taskmodel::ids::hash::splitmix64;
 use taskmodel::{SeededRandom, TenantId};
 
-use self::clock::instant;
 use self::engine::{Engine, RunnerSim, Settings};
 use self::input::Problems;
 use self::plane::{ControlPlane, MemoryPlane};
@@ -50,12 +50,12 @@ pub(crate) fn run(
     progress: Progress,
 ) -> Result<Outcome, CommandError> {
     let settings = input::settings(args)?;
-    let manifests = input::manifests(args, stdin)?;
+    let submission = input::submission(args, stdin)?;
     let inventory = input::inventory(&args.runners, stdin)?;
-    let (manifests, inventory) = match (manifests, inventory) {
-        (Ok(manifests), Ok(inventory)) => (manifests, inventory),
-        (manifests, inventory) => {
-            let mut problems = manifests.err().unwrap_or_default();
+    let (submission, inventory) = match (submission, inventory) {
+        (Ok(submission), Ok(inventory)) => (submission, inventory),
+        (submission, inventory) => {
+            let mut problems = submission.err().unwrap_or_default();
             problems.extend(inventory.err().unwrap_or_default());
             problems.write(output, out)?;
             return Ok(Outcome::Invalid);
@@ -75,27 +75,21 @@ pub(crate) fn run(
             return invalid(output, out, &args.runners.display().to_string(), &err);
         }
     }
-    let mut ids = Vec::with_capacity(manifests.len());
-    for manifest in manifests {
-        ids.push(manifest.metadata().name().clone());
-        if let Err(err) = plane.submit(manifest, instant(0)) {
-            return invalid(output, out, "specs", &err);
-        }
-    }
     let mut engine = Engine::new(&mut plane, runners, settings, SeededRandom::new(args.seed));
-    if let Err(rule) = engine.check_submitted(&ids) {
+    if let Err(rule) = engine.submit(submission.tasks, submission.flows) {
         return invalid(output, out, "specs", &rule);
     }
-    let bar = progress_bar(progress, ids.len());
-    let run = engine.run(&mut |finished| {
+    let bar = progress_bar(progress);
+    let run = engine.run(&mut |finished, tasks| {
         if let Some(bar) = &bar {
+            bar.set_length(tasks);
             bar.set_position(finished);
         }
     });
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    let phases = ids.iter().map(|id| {
+    let phases = run.tasks.iter().map(|id| {
         plane
             .observe(id)
             .map_or("unknown", |observed| observed.task.phase().as_str())
@@ -135,16 +129,14 @@ fn invalid(
     Ok(Outcome::Invalid)
 }
 
-/// A progress bar of the tasks that reached a final phase, on the terminal only.
-fn progress_bar(progress: Progress, tasks: usize) -> Option<indicatif::ProgressBar> {
+/// A progress bar of the tasks that reached a final phase out of those submitted so far
+/// (flows submit more as they go), on the terminal only.
+fn progress_bar(progress: Progress) -> Option<indicatif::ProgressBar> {
     match progress {
         Progress::Hidden => None,
-        Progress::Terminal => {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                Some(u64::try_from(tasks).unwrap_or(u64::MAX)),
-                indicatif::ProgressDrawTarget::stderr(),
-            );
-            Some(bar)
-        }
+        Progress::Terminal => Some(indicatif::ProgressBar::with_draw_target(
+            None,
+            indicatif::ProgressDrawTarget::stderr(),
+        )),
     }
 }

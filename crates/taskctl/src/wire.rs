@@ -1,6 +1,7 @@
 //! The wire types taskctl knows by name, with their JSON Schema.
 
 use clap::builder::PossibleValuesParser;
+use taskmodel::flow::{FlowJob, FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::query::TaskQuery;
 use taskmodel::schedule::{Action, Schedule, Trigger};
 use taskmodel::schemars::{JsonSchema, Schema, schema_for};
@@ -12,8 +13,8 @@ use taskmodel::task::{
     Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
 use taskmodel::{
-    AdmissionPolicy, AgentId, BackoffPolicy, JitterPolicy, RestartPolicy, RunnerId, Slot, TaskId,
-    TenantId, Uid,
+    AdmissionPolicy, AgentId, BackoffPolicy, FailurePolicy, JitterPolicy, RestartPolicy, RunnerId,
+    Slot, TaskId, TenantId, TriggerRule, Uid,
 };
 
 /// A wire type: its name, what it is, and how to make its schema.
@@ -181,6 +182,46 @@ pub(crate) const WIRE_TYPES: &[WireType] = &[
         name: "TaskQuery",
         about: "a task listing's filters, order and page (JSON form)",
         schema: schema_of::<TaskQuery>,
+    },
+    WireType {
+        name: "FlowSpec",
+        about: "a flow: jobs with dependencies and trigger rules",
+        schema: schema_of::<FlowSpec>,
+    },
+    WireType {
+        name: "FlowJob",
+        about: "one job of a flow",
+        schema: schema_of::<FlowJob>,
+    },
+    WireType {
+        name: "TriggerRule",
+        about: "when a job runs, given its upstream jobs",
+        schema: schema_of::<TriggerRule>,
+    },
+    WireType {
+        name: "FailurePolicy",
+        about: "what a job's failure does to the rest of its flow",
+        schema: schema_of::<FailurePolicy>,
+    },
+    WireType {
+        name: "FlowRun",
+        about: "one run of a flow: each job's state and result",
+        schema: schema_of::<FlowRun>,
+    },
+    WireType {
+        name: "JobResult",
+        about: "the string map a job reports when it ends",
+        schema: schema_of::<JobResult>,
+    },
+    WireType {
+        name: "SkipReason",
+        about: "why a job of a flow run was skipped",
+        schema: schema_of::<SkipReason>,
+    },
+    WireType {
+        name: "FlowStatus",
+        about: "a flow's status, rolled up from its jobs' states",
+        schema: schema_of::<FlowStatus>,
     },
     WireType {
         name: "Schedule",

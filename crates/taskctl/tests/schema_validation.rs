@@ -19,6 +19,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use taskmodel::flow::{FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::query::TaskQuery;
 use taskmodel::selector::{LabelSelector, Labels};
@@ -31,7 +32,7 @@ use taskmodel::task::{
     Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
     Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
 };
-use taskmodel::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
+use taskmodel::{AgentId, FailurePolicy, RunnerId, Slot, TaskId, TenantId, TriggerRule, Uid};
 
 use common::{root, run};
 
@@ -114,6 +115,13 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
+        "FlowSpec" => parse::<FlowSpec>(json),
+        "FlowRun" => parse::<FlowRun>(json),
+        "TriggerRule" => parse::<TriggerRule>(json),
+        "FailurePolicy" => parse::<FailurePolicy>(json),
+        "JobResult" => parse::<JobResult>(json),
+        "SkipReason" => parse::<SkipReason>(json),
+        "FlowStatus" => parse::<FlowStatus>(json),
         "Schedule" => parse::<taskmodel::schedule::Schedule>(json),
         "Trigger" => parse::<taskmodel::schedule::Trigger>(json),
         "Action" => parse::<taskmodel::schedule::Action>(json),
@@ -228,6 +236,12 @@ fn every_example_file_validates_against_its_schema() {
         } else if name.starts_with("invalid-spec") {
             parser_rejects("TaskSpec", &json, Schema::Rejects, &what);
             "invalid spec"
+        } else if name.starts_with("flow-") {
+            both_accept("FlowSpec", &json, &what);
+            "flow"
+        } else if name.starts_with("invalid-flow") {
+            parser_rejects("FlowSpec", &json, Schema::Rejects, &what);
+            "invalid flow"
         } else if name == "runners.json" {
             serde_json::from_str::<Vec<Runner>>(&json)
                 .unwrap_or_else(|e| panic!("{what}: the runners do not parse: {e}"));
@@ -238,19 +252,28 @@ fn every_example_file_validates_against_its_schema() {
             "inventory"
         } else {
             panic!(
-                "{what}: which type is this? Name it spec-*, task*, invalid-spec* or add it here"
+                "{what}: which type is this? Name it spec-*, task*, schedule-*, flow-*, invalid-spec*, invalid-flow* or add it here"
             )
         };
         *seen.entry(kind).or_default() += 1;
     }
-    for kind in ["spec", "task", "schedule", "invalid spec", "inventory"] {
+    for kind in [
+        "spec",
+        "task",
+        "schedule",
+        "invalid spec",
+        "flow",
+        "invalid flow",
+        "inventory",
+    ] {
         assert!(seen.contains_key(kind), "no {kind} example in examples/");
     }
 }
 
 // ---- docs/wire-format.md
 
-/// A `<!-- wire: Type [rejected] -->` block of the wire format document.
+/// A `<!-- wire: Type [rejected] -->` block of the wire format document (the flow types'
+/// blocks are marked `<!-- wire(flow): ... -->`, and read the same).
 struct Block {
     type_name: String,
     rejected: bool,
@@ -263,9 +286,10 @@ fn blocks(markdown: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut lines = markdown.lines().enumerate();
     while let Some((index, line)) = lines.next() {
+        let line = line.trim();
         let Some(marker) = line
-            .trim()
             .strip_prefix("<!-- wire:")
+            .or_else(|| line.strip_prefix("<!-- wire(flow):"))
             .and_then(|rest| rest.strip_suffix("-->"))
         else {
             continue;
@@ -313,6 +337,23 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         "TaskRun",
         r#""finishedAt": "2025-01-01T00:00:04Z""#,
         "finishedAt is not before startedAt",
+    ),
+    ("FlowSpec", r#""name": "cyclic""#, "the jobs have no cycle"),
+    (
+        "FlowSpec",
+        r#""name": "typo""#,
+        "each dependency names a job of the flow",
+    ),
+    (
+        "FlowSpec",
+        r#""name": "self""#,
+        "a job does not depend on itself",
+    ),
+    ("FlowSpec", r#""name": "same-name""#, "job names are unique"),
+    (
+        "FlowRun",
+        r#""dependsOn": ["extract"], "state": "running""#,
+        "a job starts only when its trigger rule holds",
     ),
     (
         "ObjectMeta",

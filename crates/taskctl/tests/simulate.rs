@@ -293,3 +293,77 @@ fn bad_inputs_exit_1_and_bad_options_exit_2() {
         missing.stderr
     );
 }
+
+#[test]
+fn flows_run_their_jobs_in_order_and_report_the_critical_path() {
+    let args = [
+        "simulate",
+        "examples/flow-etl.json",
+        "--runners",
+        RUNNERS,
+        "--seed",
+        "1",
+        "--attempt-ms",
+        "5000",
+        "--copies",
+        "2",
+        "-o",
+        "json",
+    ];
+    let out = run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, run(&args).stdout, "the same bytes again");
+    let json = out.json();
+    // Two runs of a five-job flow, every job a task named FLOW-JOB.
+    assert_eq!(json["tasks"], 10);
+    assert_eq!(json["finalStates"]["succeeded"], 10);
+    let makespan = json["makespanMs"].as_u64().unwrap();
+    let flows = json["flows"].as_array().unwrap();
+    let names: Vec<&str> = flows.iter().map(|f| f["flow"].as_str().unwrap()).collect();
+    assert_eq!(names, ["nightly-etl-1", "nightly-etl-2"]);
+    let mut ends = Vec::new();
+    for flow in flows {
+        assert_eq!(flow["status"], "finished");
+        assert_eq!(flow["jobs"]["succeeded"], 5);
+        let path: Vec<&str> = flow["criticalPath"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|job| job.as_str().unwrap())
+            .collect();
+        // notify waits for load and report, which wait for transform, which waits for extract.
+        assert!(
+            path == ["extract", "transform", "load", "notify"]
+                || path == ["extract", "transform", "report", "notify"],
+            "{path:?}"
+        );
+        ends.push(flow["criticalPathMs"].as_u64().unwrap());
+    }
+    assert_eq!(
+        ends.iter().max(),
+        Some(&makespan),
+        "the last flow ends the run"
+    );
+
+    // Every attempt fails: extract is exhausted after its two retries, fail-fast skips
+    // the jobs that want success, and notify (allDone) still runs, and fails.
+    let failing = run(&[
+        "simulate",
+        "examples/flow-etl.json",
+        "--runners",
+        RUNNERS,
+        "--fail-rate",
+        "1",
+        "-o",
+        "json",
+    ]);
+    let json = failing.json();
+    assert_eq!(json["tasks"], 2);
+    assert_eq!(json["attempts"], 4);
+    assert_eq!(json["finalStates"]["exhausted"], 1);
+    assert_eq!(json["finalStates"]["failed"], 1);
+    let flow = &json["flows"][0];
+    assert_eq!(flow["status"], "error");
+    assert_eq!(flow["jobs"]["failed"], 2);
+    assert_eq!(flow["jobs"]["skipped"], 3);
+}

@@ -57,6 +57,11 @@ const _: () = {
     send_sync::<crate::TaskQuery>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();
+    send_sync::<crate::FlowSpec>();
+    send_sync::<crate::FlowGraph>();
+    send_sync::<crate::FlowRun>();
+    send_sync::<model_flow::FlowChanges>();
+    send_sync::<model_flow::FlowError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

@@ -1,5 +1,6 @@
 //! `Error`: the one error every layer's error converts into, with its `ErrorKind`.
 
+use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
@@ -51,6 +52,10 @@ pub enum Error {
     /// [`model_query`]).
     #[error(transparent)]
     Query(#[from] QueryError),
+    /// A flow, a flow run or a call on a flow run is invalid or refused (layer 3,
+    /// [`model_flow`]).
+    #[error(transparent)]
+    Flow(#[from] FlowError),
     /// A schedule, cron expression, time zone or action is invalid, or an action's status
     /// change is refused (layer 3, [`model_schedule`]).
     #[error(transparent)]
@@ -67,6 +72,7 @@ impl Error {
             Self::Selector(err) => err.kind(),
             Self::Task(err) => err.kind(),
             Self::Query(err) => err.kind(),
+            Self::Flow(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
         }
     }

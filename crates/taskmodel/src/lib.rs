@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-schedule.
+//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-flow, model-schedule.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -22,6 +22,7 @@
 //! | [`selector`] | 1 | labels, label selectors, their string syntax, matching and explanation; [`RunnerIndex`] of labeled runners and its [`Snapshot`]s |
 //! | [`task`] | 2 | the task aggregate: [`Task`], [`TaskSpec`], kinds, status, lifecycle; attempts as [`TaskRun`]s under [`LeaseId`]s; routing with [`RunnerRouter`] ([`KindSet`], [`Pick`], [`RouteExplanation`]) |
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
+//! | [`flow`] | 3 | DAG flows: [`FlowSpec`] with its jobs, [`TriggerRule`]s and [`FailurePolicy`]; [`FlowGraph`] order and levels; [`FlowRun`] with [`JobState`]s, [`FlowStatus`] and results; storage keys |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
@@ -61,6 +62,8 @@ mod error;
 pub mod prelude;
 
 #[doc(inline)]
+pub use model_flow as flow;
+#[doc(inline)]
 pub use model_ids as ids;
 #[doc(inline)]
 pub use model_policy as policy;
@@ -76,6 +79,9 @@ pub use model_task as task;
 pub use schemars;
 
 pub use crate::error::{Error, Result};
+pub use model_flow::{
+    FailurePolicy, FlowGraph, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule,
+};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{

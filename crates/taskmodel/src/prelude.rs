@@ -3,10 +3,11 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
 //! to runners (the router, its batches, kind sets, picks and explanations), queries and
-//! their pages, schedules and their actions, and the facade's error types. Layer-specific detail stays in the modules
+//! their pages, flows and their runs, schedules and their actions, and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
+pub use model_flow::{FailurePolicy, FlowRun, FlowSpec, FlowStatus, JobState, TriggerRule};
 pub use model_ids::ErrorKind;
 pub use model_ids::{AgentId, RunnerId, Slot, TaskId, TenantId, Uid};
 pub use model_policy::{

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{ids, policy, query, schedule, selector, task};
+use taskmodel::{flow, ids, policy, query, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -96,6 +96,14 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<flow::FlowSpec>("FlowSpec");
+    check::<flow::FlowJob>("FlowJob");
+    check::<flow::TriggerRule>("TriggerRule");
+    check::<flow::FailurePolicy>("FailurePolicy");
+    check::<flow::FlowRun>("FlowRun");
+    check::<flow::JobResult>("JobResult");
+    check::<flow::SkipReason>("SkipReason");
+    check::<flow::FlowStatus>("FlowStatus");
     check::<schedule::Schedule>("Schedule");
     check::<schedule::Trigger>("Trigger");
     check::<schedule::CronExpr>("CronExpr");

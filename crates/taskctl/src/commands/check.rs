@@ -1,5 +1,5 @@
-//! `taskctl check`: validate task specs and whole tasks, one file at a time, reporting every
-//! problem with its path.
+//! `taskctl check`: validate task specs, whole tasks and flows, one file at a time, reporting
+//! every problem with its path.
 
 use std::cell::{Cell, RefCell};
 use std::io::{self, Read, Write};
@@ -11,13 +11,13 @@ use serde::{Serialize, Serializer};
 use crate::cli::{CheckArgs, Output};
 use crate::diagnose::Problem;
 use crate::document::{Shape, check_document};
-use crate::input;
+use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json, write_problem};
 
 /// The result for one file.
 #[derive(Debug, Serialize)]
-struct FileReport {
+pub(super) struct FileReport {
     file: String,
     /// `None` when the document is not JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,24 +78,11 @@ struct Files<'a> {
 impl Files<'_> {
     /// Reads and checks the file at `path`, counting it if invalid.
     fn check(&self, path: &Path) -> io::Result<FileReport> {
-        let input = input::read(path, &mut **self.stdin.borrow_mut())?;
-        let (shape, problems) = match &input.text {
-            Err(reason) => (None, vec![Problem::at("", reason.clone())]),
-            Ok(text) => {
-                let checked = check_document(text);
-                (checked.shape, checked.problems)
-            }
-        };
-        let valid = problems.is_empty();
-        if !valid {
+        let file = report(input::read(path, &mut **self.stdin.borrow_mut())?);
+        if !file.valid {
             self.invalid.set(self.invalid.get() + 1);
         }
-        Ok(FileReport {
-            file: input.name,
-            shape,
-            valid,
-            problems,
-        })
+        Ok(file)
     }
 
     /// Each file's problems and summary line as it is checked, then the total.
@@ -147,7 +134,25 @@ impl Serialize for Each<'_, '_> {
     }
 }
 
-fn write_file(out: &mut dyn Write, file: &FileReport) -> io::Result<()> {
+/// Checks one input as `check` does.
+pub(super) fn report(input: Input) -> FileReport {
+    let (shape, problems) = match &input.text {
+        Err(reason) => (None, vec![Problem::at("", reason.clone())]),
+        Ok(text) => {
+            let checked = check_document(text);
+            (checked.shape, checked.problems)
+        }
+    };
+    FileReport {
+        file: input.name,
+        shape,
+        valid: problems.is_empty(),
+        problems,
+    }
+}
+
+/// One file's problems, one line each, and its summary line.
+pub(super) fn write_file(out: &mut dyn Write, file: &FileReport) -> io::Result<()> {
     let name = &file.file;
     for problem in &file.problems {
         write_problem(out, name, problem)?;

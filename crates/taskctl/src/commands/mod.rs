@@ -2,6 +2,7 @@
 
 mod backoff;
 mod check;
+mod flow;
 pub(crate) mod route;
 mod schedule;
 mod schema;
@@ -27,6 +28,7 @@ pub(crate) fn run(
         Command::Check(args) => check::run(args, cli.output, stdin, out),
         Command::Selector(args) => selector::run(args, cli.output, out),
         Command::Route(args) => route::run(args, cli.output, stdin, out),
+        Command::Flow(args) => flow::run(args, cli.output, stdin, out),
         Command::Schedule(args) => schedule::run(args, cli.output, stdin, out),
         Command::Simulate(args) => crate::simulate::run(args, cli.output, stdin, out, progress),
     }

@@ -12,9 +12,12 @@ use std::collections::{BTreeMap, BinaryHeap};
 use std::fmt;
 
 use taskmodel::task::{AttemptOutcome, AttemptResult, TaskError};
-use taskmodel::{LeaseId, RandomSource, RestartDecision, RunnerId, SeededRandom, TaskId};
+use taskmodel::{
+    LeaseId, RandomSource, RestartDecision, RunnerId, SeededRandom, TaskId, TaskManifest,
+};
 
 use super::clock::{Millis, instant};
+use super::flow::{FlowSummary, Flows};
 use super::invariant::Checker;
 use super::plane::{Claim, ControlPlane, PlaneError};
 
@@ -259,6 +262,10 @@ pub(crate) struct Run {
     pub(crate) end: Millis,
     pub(crate) stop: Stop,
     pub(crate) violation: Option<Violation>,
+    /// Every task submitted, in order.
+    pub(crate) tasks: Vec<TaskId>,
+    /// Each flow run's state and critical path.
+    pub(crate) flows: Vec<FlowSummary>,
     /// Every step taken, when asked for (tests).
     #[cfg_attr(
         not(test),
@@ -287,6 +294,8 @@ pub(crate) struct Engine<'p, P: ControlPlane> {
     due_at: Option<Millis>,
     /// When a step last changed a task: the end of a run that runs out of events.
     last_change: Millis,
+    tasks: Vec<TaskId>,
+    flows: Flows,
     log: Option<Vec<(Millis, Event)>>,
 }
 
@@ -313,6 +322,8 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             reap_at: None,
             due_at: None,
             last_change: 0,
+            tasks: Vec::new(),
+            flows: Flows::default(),
             log: None,
         }
     }
@@ -327,17 +338,30 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         self
     }
 
-    /// Checks the rules on tasks the submission made, before anything runs.
-    pub(crate) fn check_submitted<'a>(
+    /// Submits `tasks` before anything runs, and starts `flows`: the tasks of their first
+    /// jobs are submitted too. Each submitted task is held to the rules.
+    pub(crate) fn submit(
         &mut self,
-        tasks: impl IntoIterator<Item = &'a TaskId>,
+        tasks: Vec<TaskManifest>,
+        mut flows: Flows,
     ) -> Result<(), String> {
-        for task in tasks {
-            if let Some(observed) = self.plane.observe(task) {
+        let first = flows.start()?;
+        self.flows = flows;
+        for manifest in tasks.into_iter().chain(first) {
+            let id = self.submit_one(manifest).map_err(|err| err.to_string())?;
+            if let Some(observed) = self.plane.observe(&id) {
                 self.checker.check(&observed)?;
             }
         }
         Ok(())
+    }
+
+    /// Submits one task now.
+    fn submit_one(&mut self, manifest: TaskManifest) -> Result<TaskId, PlaneError> {
+        let id = manifest.metadata().name().clone();
+        self.plane.submit(manifest, instant(self.now))?;
+        self.tasks.push(id.clone());
+        Ok(id)
     }
 
     fn schedule(&mut self, at: Millis, event: Event) {
@@ -350,8 +374,9 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     }
 
     /// Runs until nothing is left, the duration ends, or a step breaks a rule; `progress`
-    /// hears how many tasks have reached a final phase after each step.
-    pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64)) -> Run {
+    /// hears how many tasks have reached a final phase, and how many were submitted, after
+    /// each step.
+    pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64, u64)) -> Run {
         // Crashes first, so a runner that crashes at 0 never claims.
         for (runner, at) in self.settings.crashes.clone() {
             self.schedule(at, Event::Crash { runner });
@@ -387,7 +412,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 break;
             }
             self.plan_timers();
-            progress(self.tally.finished);
+            progress(self.tally.finished, self.tasks.len() as u64);
         }
         let end = match stop {
             Stop::Done => self.last_change,
@@ -405,6 +430,8 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             end,
             stop,
             violation,
+            tasks: self.tasks,
+            flows: self.flows.summaries(),
             log: self.log,
         }
     }
@@ -534,12 +561,13 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 let Some(finished) = self.gone(*runner, finished)? else {
                     return Ok(Vec::new());
                 };
+                let mut changed = vec![task.clone()];
                 if let Some(decision) = finished.changed() {
-                    self.decided(decision);
+                    changed.extend(self.decided(task, decision)?);
                     self.close(task, *lease, Ending::of(*outcome));
                 }
                 self.free(*runner);
-                Ok(vec![task.clone()])
+                Ok(changed)
             }
             Event::Reap => {
                 if self.reap_at != Some(next.at) {
@@ -550,7 +578,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 let mut changed = Vec::with_capacity(reaped.len());
                 for one in reaped {
                     self.tally.expirations += 1;
-                    self.decided(one.decision);
+                    changed.extend(self.decided(&one.task, one.decision)?);
                     let lease = self
                         .plane
                         .observe(&one.task)
@@ -568,11 +596,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 }
                 self.due_at = None;
                 if self.plane.release_due(now) > 0 {
-                    for runner in 0..self.runners.len() {
-                        if self.runners.get(runner).is_some_and(|r| r.idle) {
-                            self.schedule(self.now, Event::Claim { runner });
-                        }
-                    }
+                    self.wake();
                 }
                 Ok(Vec::new())
             }
@@ -667,15 +691,40 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         }
     }
 
-    /// Counts a restart decision: a retry, or a task that reached a final phase.
-    fn decided(&mut self, decision: RestartDecision) {
-        match decision {
-            RestartDecision::Restart { .. } => self.tally.retries += 1,
-            _ => {
-                self.tally.finished += 1;
-                self.tally.last_final = self.now;
+    /// Idle runners claim again: work was queued.
+    fn wake(&mut self) {
+        for runner in 0..self.runners.len() {
+            if self.runners.get(runner).is_some_and(|r| r.idle) {
+                self.schedule(self.now, Event::Claim { runner });
             }
         }
+    }
+
+    /// Counts a restart decision: a retry, or a task that reached a final phase, which its
+    /// flow hears of; the tasks of the jobs that became ready are submitted now.
+    fn decided(
+        &mut self,
+        task: &TaskId,
+        decision: RestartDecision,
+    ) -> Result<Vec<TaskId>, PlaneError> {
+        if let RestartDecision::Restart { .. } = decision {
+            self.tally.retries += 1;
+            return Ok(Vec::new());
+        }
+        self.tally.finished += 1;
+        self.tally.last_final = self.now;
+        let next = self
+            .flows
+            .ended(task, decision, self.now)
+            .map_err(PlaneError::Flow)?;
+        let mut submitted = Vec::with_capacity(next.len());
+        for manifest in next {
+            submitted.push(self.submit_one(manifest)?);
+        }
+        if !submitted.is_empty() {
+            self.wake();
+        }
+        Ok(submitted)
     }
 
     /// An attempt's outcome and run time: a timeout runs `timeout_ms`; any other attempt

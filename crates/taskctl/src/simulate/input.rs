@@ -6,12 +6,14 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use serde::Serialize;
+use taskmodel::flow::FlowSpec;
 use taskmodel::selector::{Labels, MAX_RUNNERS};
 use taskmodel::task::{KindSet, ManifestMeta, Task, TaskManifest, TaskSpec};
 use taskmodel::{RunnerId, TaskId};
 
 use super::clock::Millis;
 use super::engine::Settings;
+use super::flow::Flows;
 use crate::cli::{Output, SimulateArgs};
 use crate::commands::route::inventory::Inventory;
 use crate::diagnose::{Problem, parse_json, parse_text};
@@ -140,12 +142,12 @@ pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
     })
 }
 
-/// Every task to submit: each spec or manifest `--copies` times, in the order given; or
-/// every problem of the inputs.
-pub(crate) fn manifests(
+/// Every task and flow to submit: each spec, manifest or flow `--copies` times, in the
+/// order given; or every problem of the inputs.
+pub(crate) fn submission(
     args: &SimulateArgs,
     stdin: &mut dyn Read,
-) -> Result<Result<Vec<TaskManifest>, Problems>, CommandError> {
+) -> Result<Result<Submission, Problems>, CommandError> {
     let copies = usize::try_from(args.copies).unwrap_or(usize::MAX);
     if args.specs.len().saturating_mul(copies) > MAX_SIMULATED_TASKS {
         return Err(CommandError::Argument(format!(
@@ -159,14 +161,36 @@ pub(crate) fn manifests(
     let mut problems = Problems::default();
     let mut manifests = Vec::with_capacity(args.specs.len().saturating_mul(copies));
     let mut names = std::collections::BTreeSet::new();
+    let mut flow_names = std::collections::BTreeSet::new();
+    let mut flows = Flows::default();
+    let mut tasks: usize = 0;
     for path in &args.specs {
         let read = input::read(path, stdin).map_err(CommandError::Read)?;
-        let manifest = match &read.text {
-            Ok(text) => manifest(text),
+        let document = match &read.text {
+            Ok(text) => document(text),
             Err(reason) => Err(vec![Problem::at("", reason.clone())]),
         };
-        let manifest = match manifest {
-            Ok(manifest) => manifest,
+        let manifest = match document {
+            Ok(Document::Task(manifest)) => manifest,
+            Ok(Document::Flow(flow)) => {
+                let jobs = flow.jobs().len();
+                tasks = tasks.saturating_add(jobs.saturating_mul(copies));
+                for copy in 1..=args.copies {
+                    let name = match args.copies {
+                        1 => flow.name().to_string(),
+                        _ => format!("{}-{copy}", flow.name()),
+                    };
+                    if !flow_names.insert(name.clone()) {
+                        problems.push(
+                            &read.name,
+                            Problem::at("", format!("flow {name} is given twice")),
+                        );
+                        break;
+                    }
+                    flows.add(name, flow.clone());
+                }
+                continue;
+            }
             Err(found) => {
                 for problem in found {
                     problems.push(&read.name, problem);
@@ -174,6 +198,7 @@ pub(crate) fn manifests(
                 continue;
             }
         };
+        tasks = tasks.saturating_add(copies);
         for copy in copied(manifest, args.copies) {
             match copy {
                 Ok(copy) if names.insert(copy.metadata().name().clone()) => manifests.push(copy),
@@ -188,22 +213,52 @@ pub(crate) fn manifests(
             }
         }
     }
+    if tasks > MAX_SIMULATED_TASKS {
+        return Err(CommandError::Argument(format!(
+            "invalid value for --copies: the specs and the flows' jobs times {copies} copies are {tasks} tasks, more than {MAX_SIMULATED_TASKS}"
+        )));
+    }
     Ok(if problems.is_empty() {
-        Ok(manifests)
+        Ok(Submission {
+            tasks: manifests,
+            flows,
+        })
     } else {
         Err(problems)
     })
 }
 
-/// The manifest a document describes: a spec is named by its slot; a stored task gives its
-/// manifest. Problems as `taskctl check` finds them.
-fn manifest(text: &str) -> Result<TaskManifest, Vec<Problem>> {
+/// What a document gives: a task, or a flow.
+enum Document {
+    Task(TaskManifest),
+    Flow(FlowSpec),
+}
+
+/// The tasks and the flows to submit.
+pub(crate) struct Submission {
+    pub(crate) tasks: Vec<TaskManifest>,
+    pub(crate) flows: Flows,
+}
+
+/// What a document describes: a flow, or a task's manifest (a spec is named by its slot; a
+/// stored task gives its manifest). Problems as `taskctl check` finds them.
+fn document(text: &str) -> Result<Document, Vec<Problem>> {
     let checked = check_document(text);
     if !checked.is_valid() {
         return Err(checked.problems);
     }
+    if checked.shape == Some(Shape::Flow) {
+        return parse_text::<FlowSpec>(text)
+            .map(Document::Flow)
+            .map_err(|problem| vec![problem]);
+    }
+    manifest(checked.shape, text).map(Document::Task)
+}
+
+/// The manifest of a checked document of `shape`.
+fn manifest(shape: Option<Shape>, text: &str) -> Result<TaskManifest, Vec<Problem>> {
     let one = |problem| vec![problem];
-    match checked.shape {
+    match shape {
         Some(Shape::TaskManifest) => parse_text::<TaskManifest>(text).map_err(one),
         Some(Shape::Task) => parse_text::<Task>(text)
             .map(|task| task.manifest())
@@ -214,7 +269,7 @@ fn manifest(text: &str) -> Result<TaskManifest, Vec<Problem>> {
                 .map_err(|err| vec![Problem::at("slot", err.to_string())])?;
             Ok(TaskManifest::named(name, spec))
         }
-        Some(Shape::Schedule) | None => Err(vec![Problem::at(
+        Some(Shape::Schedule | Shape::Flow) | None => Err(vec![Problem::at(
             "",
             "a schedule is not simulated yet: give the task specs it makes",
         )]),

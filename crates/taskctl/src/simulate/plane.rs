@@ -31,6 +31,9 @@ pub(crate) enum PlaneError {
     /// A call named a task whose attempt the plane does not hold.
     #[error("task {0:?} has no attempt")]
     NoAttempt(String),
+    /// A flow run refused a job's end, or a job's task could not be made.
+    #[error("{0}")]
+    Flow(String),
     /// A second task or runner with one id.
     #[error("{0} {1:?} is submitted twice")]
     Duplicate(&'static str, String),

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::clock::Millis;
 use super::engine::{Run, Stop};
+use super::flow::FlowSummary;
 use crate::report::CommandError;
 
 /// How one runner was used.
@@ -58,6 +59,9 @@ pub(crate) struct Summary {
     /// How many tasks ended in each phase (or are still pending or running).
     pub(crate) final_states: BTreeMap<&'static str, u64>,
     pub(crate) runner_load: Vec<RunnerLoad>,
+    /// Each flow run: its status, its jobs by state, its critical path.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) flows: Vec<FlowSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) violation: Option<Broken>,
 }
@@ -116,6 +120,7 @@ impl Summary {
             outcomes,
             final_states,
             runner_load: load,
+            flows: run.flows.clone(),
             violation: run.violation.as_ref().map(|v| Broken {
                 at_ms: v.at,
                 event: v.event.clone(),
@@ -155,6 +160,24 @@ impl Summary {
         )?;
         writeln!(out, "outcomes:     {}", counts(&self.outcomes))?;
         writeln!(out, "final states: {}", counts(&self.final_states))?;
+        for flow in &self.flows {
+            write!(
+                out,
+                "flow {}: {} (jobs {})",
+                flow.flow,
+                flow.status,
+                counts(&flow.jobs)
+            )?;
+            match flow.critical_path_ms {
+                Some(at) => writeln!(
+                    out,
+                    "; critical path {}, ends at {}",
+                    flow.critical_path.join(" -> "),
+                    ms(at)
+                )?,
+                None => writeln!(out)?,
+            }
+        }
         let width = self
             .runner_load
             .iter()

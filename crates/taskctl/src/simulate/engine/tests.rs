@@ -6,6 +6,7 @@ use taskmodel::task::{KindSet, Task, TaskManifest, TaskRun, TaskSpec};
 use taskmodel::{Applied, LeaseId, TenantId};
 
 use super::*;
+use crate::simulate::flow::Flows;
 use crate::simulate::plane::{MemoryPlane, Observed, Reaped};
 
 /// A spec that retries failures three times, run by any runner labeled `zone=eu`.
@@ -36,7 +37,7 @@ fn setup<P: ControlPlane>(
     plane: &mut P,
     tasks: usize,
     runners: usize,
-) -> (Vec<RunnerSim>, Vec<TaskId>) {
+) -> (Vec<RunnerSim>, Vec<TaskManifest>) {
     let spec: TaskSpec = serde_json::from_str(SPEC).unwrap();
     let mut sims = Vec::new();
     let zones = (0..runners)
@@ -53,15 +54,10 @@ fn setup<P: ControlPlane>(
             .unwrap();
         sims.push(RunnerSim::new(id));
     }
-    let mut ids = Vec::new();
-    for i in 0..tasks {
-        let id = TaskId::new(format!("job-{i}")).unwrap();
-        plane
-            .submit(TaskManifest::named(id.clone(), spec.clone()), instant(0))
-            .unwrap();
-        ids.push(id);
-    }
-    (sims, ids)
+    let manifests = (0..tasks)
+        .map(|i| TaskManifest::named(TaskId::new(format!("job-{i}")).unwrap(), spec.clone()))
+        .collect();
+    (sims, manifests)
 }
 
 use taskmodel::selector::Labels;
@@ -77,10 +73,11 @@ fn simulate(
     runners: usize,
 ) -> (Run, MemoryPlane, Vec<TaskId>) {
     let mut plane = memory(seed);
-    let (sims, ids) = setup(&mut plane, tasks, runners);
+    let (sims, manifests) = setup(&mut plane, tasks, runners);
     let mut engine = Engine::new(&mut plane, sims, settings, SeededRandom::new(seed)).with_log();
-    engine.check_submitted(&ids).unwrap();
-    let run = engine.run(&mut |_| {});
+    engine.submit(manifests, Flows::default()).unwrap();
+    let run = engine.run(&mut |_, _| {});
+    let ids = run.tasks.clone();
     (run, plane, ids)
 }
 
@@ -256,10 +253,10 @@ fn broken(double: bool) -> Run {
         doubled: BTreeMap::new(),
         double,
     };
-    let (sims, ids) = setup(&mut plane, 3, 2);
+    let (sims, manifests) = setup(&mut plane, 3, 2);
     let mut engine = Engine::new(&mut plane, sims, settings(), SeededRandom::new(1));
-    engine.check_submitted(&ids).unwrap();
-    engine.run(&mut |_| {})
+    engine.submit(manifests, Flows::default()).unwrap();
+    engine.run(&mut |_, _| {})
 }
 
 #[test]
@@ -295,6 +292,7 @@ fn two_live_attempts_stop_the_run_at_their_step() {
 fn draws_stay_in_their_bands() {
     let mut plane = memory(0);
     let (sims, _) = setup(&mut plane, 0, 1);
+    assert_eq!(sims.len(), 2);
     // (fail rate, timeout rate, timeout ms) -> the outcomes that may come out.
     let cases = [
         (0.0, 0.0, 5_000, &[AttemptOutcome::Succeeded][..]),
@@ -324,5 +322,4 @@ fn draws_stay_in_their_bands() {
             assert!(band.contains(&run_ms), "{run_ms}");
         }
     }
-    drop(sims);
 }

@@ -1,0 +1,366 @@
+//! `FlowGraph`: the validated dependency graph of a flow's jobs, with its deterministic
+//! topological order and levels.
+
+mod closest;
+mod cycle;
+mod index;
+mod order;
+
+use model_ids::JobName;
+
+use self::index::{NameIndex, UNKNOWN};
+
+use model_ids::text::shorten;
+
+use crate::error::FlowError;
+use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
+use crate::rule::TriggerRule;
+
+/// The dependency graph of a flow's jobs, validated: at least one job, unique names, every
+/// dependency names another job of the flow once, and no cycle.
+///
+/// Jobs are numbered by their position in the flow's `jobs` (declaration order); every
+/// method takes and gives those positions. Edges go from a job to the jobs that depend on
+/// it. [`FlowGraph::order`] is the topological order that breaks ties by declaration order
+/// (of all the jobs that may come next, the first declared does), and
+/// [`FlowGraph::levels`] groups the jobs that can run side by side: a job's level is one
+/// more than its deepest dependency's.
+///
+/// The graph is stored as two compressed adjacency lists (dependencies and dependents), so
+/// it costs a few machine words per job and per dependency, and building it is linear in
+/// jobs and dependencies plus `O(j log j)` for the order.
+///
+/// ```
+/// use model_flow::FlowSpec;
+///
+/// let job = |name: &str, deps: &str| format!(
+///     r#"{{"name": "{name}", "dependsOn": [{deps}],
+///         "spec": {{"slot": "s", "kind": {{"type": "wasm", "module": "m.wasm"}}, "timeoutMs": 1000}}}}"#
+/// );
+/// let json = format!(
+///     r#"{{"name": "etl", "jobs": [{}, {}, {}, {}]}}"#,
+///     job("load", r#""transform""#),
+///     job("extract", ""),
+///     job("transform", r#""extract""#),
+///     job("audit", r#""extract""#),
+/// );
+/// let flow: FlowSpec = serde_json::from_str(&json)?;
+/// let graph = flow.graph();
+/// let names = |positions: &[usize]| -> Vec<String> {
+///     positions.iter().map(|&p| graph.name(p).unwrap().to_string()).collect()
+/// };
+/// assert_eq!(names(&graph.order().collect::<Vec<_>>()), ["extract", "transform", "load", "audit"]);
+/// let levels: Vec<Vec<String>> = graph.levels().iter().map(|level| names(level)).collect();
+/// assert_eq!(levels, [vec!["extract"], vec!["transform", "audit"], vec!["load"]]);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FlowGraph {
+    names: Vec<JobName>,
+    rules: Vec<TriggerRule>,
+    /// `deps[dep_start[i]..dep_start[i + 1]]` are job `i`'s dependencies, as declared.
+    dep_start: Vec<u32>,
+    deps: Vec<u32>,
+    /// `outs[out_start[i]..out_start[i + 1]]` are the jobs that depend on `i`, ascending.
+    out_start: Vec<u32>,
+    outs: Vec<u32>,
+    index: NameIndex,
+    order: Vec<u32>,
+    levels: Vec<u32>,
+}
+
+impl FlowGraph {
+    /// Validates and builds the graph of `jobs`, each given as its name, its dependencies
+    /// and its rule, in declaration order: what [`FlowSpec`](crate::FlowSpec) checks of its
+    /// jobs, without their specs, for a caller that edits a flow's shape (a UI, a tool).
+    /// Errors name the field path as in a flow (`jobs[3].dependsOn[0]`).
+    ///
+    /// ```
+    /// use model_flow::{FlowGraph, TriggerRule};
+    /// use model_ids::JobName;
+    ///
+    /// let [a, b] = ["a", "b"].map(|n| JobName::new(n).unwrap());
+    /// let jobs = [(&a, &[b.clone()][..], TriggerRule::AllSucceeded), (&b, &[a.clone()][..], TriggerRule::AllDone)];
+    /// let err = FlowGraph::new(jobs).unwrap_err();
+    /// assert_eq!(err.to_string(), "jobs[0].dependsOn[0]: jobs form a cycle: a -> b -> a");
+    /// ```
+    pub fn new<'a>(
+        jobs: impl IntoIterator<Item = (&'a JobName, &'a [JobName], TriggerRule)>,
+    ) -> Result<Self, FlowError> {
+        let mut names = Vec::new();
+        let mut rules = Vec::new();
+        let mut lists = Vec::new();
+        for (name, deps, rule) in jobs {
+            names.push(name.clone());
+            rules.push(rule);
+            lists.push(deps);
+        }
+        Self::build(names, rules, &lists)
+    }
+
+    /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
+    /// depending on the jobs named in `lists[i]`. Errors name the field path from the
+    /// flow's root.
+    pub(crate) fn build<L: AsRef<[D]>, D: AsRef<str>>(
+        names: Vec<JobName>,
+        rules: Vec<TriggerRule>,
+        lists: &[L],
+    ) -> Result<Self, FlowError> {
+        let jobs = names.len();
+        if jobs == 0 {
+            return Err(FlowError::NoJobs {
+                path: "jobs".into(),
+            });
+        }
+        if jobs > MAX_FLOW_JOBS {
+            return Err(FlowError::TooMany {
+                path: "jobs".into(),
+                len: jobs,
+                max: MAX_FLOW_JOBS,
+            });
+        }
+        let total = lists.iter().map(|list| list.as_ref().len()).sum::<usize>();
+        if total > MAX_FLOW_DEPENDENCIES {
+            return Err(FlowError::TooMany {
+                path: "jobs[*].dependsOn".into(),
+                len: total,
+                max: MAX_FLOW_DEPENDENCIES,
+            });
+        }
+        let dep_start = starts(lists.iter().map(|list| list.as_ref().len()));
+        let (index, duplicate) = NameIndex::new(&names);
+        // A job's name comes before its dependsOn: a problem in an earlier job's
+        // dependencies is reported first, the duplicate name before its own job's.
+        let checked = duplicate.map_or(jobs, |(later, _)| later);
+        let deps = resolve(&names, &index, lists, checked)?;
+        if let Some((later, first)) = duplicate {
+            return Err(FlowError::DuplicateJob {
+                path: format!("jobs[{later}].name"),
+                name: name_of(&names, later),
+                first,
+            });
+        }
+        let (out_start, outs) = order::dependents(jobs, &dep_start, &deps);
+        let mut graph = FlowGraph {
+            names,
+            rules,
+            dep_start,
+            deps,
+            out_start,
+            outs,
+            index,
+            order: Vec::new(),
+            levels: Vec::new(),
+        };
+        let sorted = order::topological(&graph);
+        if sorted.order.len() < jobs {
+            return Err(cycle::cycles(&graph, &sorted.remaining));
+        }
+        graph.order = sorted.order;
+        graph.levels = sorted.levels;
+        Ok(graph)
+    }
+
+    /// The number of jobs (at least one).
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Always `false`: a flow has at least one job.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// The jobs' names, in declaration order.
+    pub fn names(&self) -> &[JobName] {
+        &self.names
+    }
+
+    /// The name of the job at `position`.
+    pub fn name(&self, position: usize) -> Option<&JobName> {
+        self.names.get(position)
+    }
+
+    /// The position of the job named `name`.
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.index.get(&self.names, name).map(|p| p as usize)
+    }
+
+    /// The position and name of the job named `job`, or the error a call naming a job the
+    /// flow does not have gets.
+    pub(crate) fn locate(&self, job: &str) -> Result<(usize, &JobName), FlowError> {
+        self.position(job)
+            .and_then(|i| Some((i, self.names.get(i)?)))
+            .ok_or_else(|| FlowError::UnknownJob { name: shorten(job) })
+    }
+
+    /// The trigger rule of the job at `position`.
+    pub fn rule(&self, position: usize) -> Option<TriggerRule> {
+        self.rules.get(position).copied()
+    }
+
+    /// The jobs the job at `position` depends on, in its `dependsOn` order (none for a
+    /// position out of range).
+    pub fn dependencies(&self, position: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.deps_of(position).iter().map(|&d| d as usize)
+    }
+
+    /// The jobs that depend on the job at `position`, in declaration order.
+    pub fn dependents(&self, position: usize) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.outs_of(position).iter().map(|&d| d as usize)
+    }
+
+    /// Every job once, each after all it depends on; of the jobs that may come next, the
+    /// first declared comes first.
+    pub fn order(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.order.iter().map(|&p| p as usize)
+    }
+
+    /// The level of the job at `position`: 0 without dependencies, else one more than its
+    /// deepest dependency's.
+    pub fn level(&self, position: usize) -> Option<usize> {
+        self.levels.get(position).map(|&l| l as usize)
+    }
+
+    /// The jobs by level: the jobs of one level depend only on jobs of lower levels, so they
+    /// can run side by side. Each level lists its jobs in declaration order.
+    pub fn levels(&self) -> Vec<Vec<usize>> {
+        let depth = self
+            .levels
+            .iter()
+            .max()
+            .map_or(0, |&deepest| deepest as usize + 1);
+        let mut grouped = vec![Vec::new(); depth];
+        for (position, &level) in self.levels.iter().enumerate() {
+            if let Some(group) = grouped.get_mut(level as usize) {
+                group.push(position);
+            }
+        }
+        grouped
+    }
+
+    /// Job `i`'s dependencies as stored.
+    pub(crate) fn deps_of(&self, i: usize) -> &[u32] {
+        span(&self.dep_start, &self.deps, i)
+    }
+
+    /// The jobs that depend on job `i`, as stored.
+    pub(crate) fn outs_of(&self, i: usize) -> &[u32] {
+        span(&self.out_start, &self.outs, i)
+    }
+}
+
+impl PartialEq for FlowGraph {
+    /// Graphs are equal when their jobs are: names, dependencies and rules, in order (the
+    /// rest is computed from those).
+    fn eq(&self, other: &Self) -> bool {
+        self.names == other.names
+            && self.rules == other.rules
+            && self.dep_start == other.dep_start
+            && self.deps == other.deps
+    }
+}
+
+impl Eq for FlowGraph {}
+
+/// Where each job's dependencies start in the flat list, from each job's count: one entry
+/// more than jobs. Totals past `u32::MAX` saturate ([`FlowGraph::build`] refuses any total
+/// past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
+pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> Vec<u32> {
+    let mut total = 0usize;
+    let mut dep_start = vec![0];
+    for count in counts {
+        total = total.saturating_add(count);
+        dep_start.push(u32::try_from(total).unwrap_or(u32::MAX));
+    }
+    dep_start
+}
+
+/// `items[start[i]..start[i + 1]]`, or nothing when out of range.
+fn span<'a>(start: &[u32], items: &'a [u32], i: usize) -> &'a [u32] {
+    let from = start.get(i).map_or(0, |&s| s as usize);
+    let to = start.get(i + 1).map_or(0, |&s| s as usize);
+    items.get(from..to).unwrap_or_default()
+}
+
+/// The name at `i` as text, for an error.
+fn name_of(names: &[JobName], i: usize) -> String {
+    names.get(i).map(JobName::to_string).unwrap_or_default()
+}
+
+/// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
+/// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
+fn resolve<L: AsRef<[D]>, D: AsRef<str>>(
+    names: &[JobName],
+    index: &NameIndex,
+    lists: &[L],
+    checked: usize,
+) -> Result<Vec<u32>, FlowError> {
+    let lists = lists.get(..checked).unwrap_or_default();
+    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.as_ref().len()).sum());
+    index.get_all(names, lists.iter().map(AsRef::as_ref), &mut deps);
+    // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
+    // clearing between jobs); the few of a typical job are compared among themselves.
+    let mut seen: Vec<u32> = Vec::new();
+    let mut from = 0;
+    for (i, listed) in lists.iter().enumerate() {
+        let listed = listed.as_ref();
+        let targets = deps.get(from..from + listed.len()).unwrap_or_default();
+        from += listed.len();
+        if listed.len() > MAX_JOB_DEPENDENCIES {
+            return Err(FlowError::TooMany {
+                path: format!("jobs[{i}].dependsOn"),
+                len: listed.len(),
+                max: MAX_JOB_DEPENDENCIES,
+            });
+        }
+        let many = listed.len() > FEW_DEPENDENCIES;
+        if many && seen.is_empty() {
+            seen = vec![0; names.len()];
+        }
+        let stamp = i as u32 + 1;
+        for (j, (dep, &target)) in listed.iter().zip(targets).enumerate() {
+            let dep = dep.as_ref();
+            let path = || format!("jobs[{i}].dependsOn[{j}]");
+            if target == UNKNOWN {
+                return Err(FlowError::UnknownDependency {
+                    path: path(),
+                    name: shorten(dep),
+                    closest: closest::closest(dep, names).cloned(),
+                });
+            }
+            if target as usize == i {
+                return Err(FlowError::SelfDependency {
+                    path: path(),
+                    name: name_of(names, i),
+                });
+            }
+            let repeated = if many {
+                seen.get_mut(target as usize)
+                    .is_some_and(|mark| std::mem::replace(mark, stamp) == stamp)
+            } else {
+                targets
+                    .get(..j)
+                    .is_some_and(|before| before.contains(&target))
+            };
+            if repeated {
+                let first = listed
+                    .iter()
+                    .position(|d| d.as_ref() == dep)
+                    .unwrap_or_default();
+                return Err(FlowError::RepeatedDependency {
+                    path: path(),
+                    name: name_of(names, target as usize),
+                    first,
+                });
+            }
+        }
+    }
+    Ok(deps)
+}
+
+/// Up to this many dependencies, a job's are checked for repeats among themselves.
+const FEW_DEPENDENCIES: usize = 32;
+
+#[cfg(test)]
+mod tests;

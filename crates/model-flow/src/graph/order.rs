@@ -1,0 +1,139 @@
+//! The dependents lists and the topological order (Kahn's algorithm, taking the first
+//! declared ready job from a three-level bitmap of positions), with each job's level.
+
+use super::FlowGraph;
+use crate::limits::MAX_FLOW_JOBS;
+
+/// The result of sorting: the order of the jobs that could be sorted, every job's level,
+/// and how many unsorted dependencies each job still has (non-zero only on and after cycles).
+pub(super) struct Sorted {
+    pub(super) order: Vec<u32>,
+    pub(super) levels: Vec<u32>,
+    pub(super) remaining: Vec<u32>,
+}
+
+/// The dependents of each of `jobs` jobs as a compressed list: `(out_start, outs)`, each
+/// job's dependents ascending (they are filled in job order).
+pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut out_start = vec![0u32; jobs + 1];
+    for &d in deps {
+        if let Some(count) = out_start.get_mut(d as usize + 1) {
+            *count += 1;
+        }
+    }
+    for i in 0..jobs {
+        let before = out_start.get(i).copied().unwrap_or_default();
+        if let Some(slot) = out_start.get_mut(i + 1) {
+            *slot += before;
+        }
+    }
+    let mut fill = out_start.clone();
+    let mut outs = vec![0u32; deps.len()];
+    for i in 0..jobs {
+        let from = dep_start.get(i).map_or(0, |&s| s as usize);
+        let to = dep_start.get(i + 1).map_or(0, |&s| s as usize);
+        for &d in deps.get(from..to).unwrap_or_default() {
+            if let Some(next) = fill.get_mut(d as usize) {
+                if let Some(slot) = outs.get_mut(*next as usize) {
+                    *slot = i as u32;
+                }
+                *next += 1;
+            }
+        }
+    }
+    (out_start, outs)
+}
+
+/// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the
+/// one declared first. Jobs on or after a cycle are never taken.
+pub(super) fn topological(graph: &FlowGraph) -> Sorted {
+    let jobs = graph.names.len();
+    // Per job: dependencies not yet taken, and level so far (one cache line serves both).
+    let mut pending: Vec<(u32, u32)> = (0..jobs)
+        .map(|i| (graph.deps_of(i).len() as u32, 0))
+        .collect();
+    let mut order = Vec::with_capacity(jobs);
+    let mut ready = ReadySet::new(jobs);
+    for (i, &(count, _)) in pending.iter().enumerate() {
+        if count == 0 {
+            ready.insert(i as u32);
+        }
+    }
+    while let Some(job) = ready.pop_first() {
+        order.push(job);
+        let next_level = pending.get(job as usize).map_or(0, |&(_, level)| level) + 1;
+        for &dependent in graph.outs_of(job as usize) {
+            if let Some((count, level)) = pending.get_mut(dependent as usize) {
+                *level = (*level).max(next_level);
+                *count -= 1;
+                if *count == 0 {
+                    ready.insert(dependent);
+                }
+            }
+        }
+    }
+    let (remaining, levels) = pending.into_iter().unzip();
+    Sorted {
+        order,
+        levels,
+        remaining,
+    }
+}
+
+/// A set of positions below [`MAX_FLOW_JOBS`] that gives its smallest in constant time: a
+/// bitmap of positions, a bitmap of its non-empty words, and one word over that (64³ bits
+/// cover every position). Insert, smallest and remove are a few bit operations each, where
+/// a binary heap would sift through `log n` levels.
+struct ReadySet {
+    bits: Vec<u64>,
+    words: Vec<u64>,
+    top: u64,
+}
+
+// Three levels of 64 cover every position.
+const _: () = assert!(MAX_FLOW_JOBS <= 64 * 64 * 64);
+
+impl ReadySet {
+    fn new(len: usize) -> Self {
+        let bits = len.div_ceil(64);
+        Self {
+            bits: vec![0; bits],
+            words: vec![0; bits.div_ceil(64)],
+            top: 0,
+        }
+    }
+
+    fn insert(&mut self, position: u32) {
+        let (word, group) = (position as usize / 64, position as usize / 4096);
+        if let Some(bits) = self.bits.get_mut(word) {
+            *bits |= 1 << (position % 64);
+        }
+        if let Some(words) = self.words.get_mut(group) {
+            *words |= 1 << (word % 64);
+        }
+        self.top |= 1 << (group % 64);
+    }
+
+    /// Removes and returns the smallest position.
+    fn pop_first(&mut self) -> Option<u32> {
+        if self.top == 0 {
+            return None;
+        }
+        let group = self.top.trailing_zeros() as usize;
+        let words = self.words.get_mut(group)?;
+        let word = group * 64 + words.trailing_zeros() as usize;
+        let bits = self.bits.get_mut(word)?;
+        let position = word * 64 + bits.trailing_zeros() as usize;
+        *bits &= *bits - 1;
+        if *bits == 0 {
+            *words &= *words - 1;
+            if *words == 0 {
+                self.top &= self.top - 1;
+            }
+        }
+        Some(position as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests;

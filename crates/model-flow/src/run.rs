@@ -1,0 +1,506 @@
+//! `FlowRun`: the state of every job of one run of a flow, and the calls that move it on.
+
+mod result;
+mod status;
+mod wire;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use model_ids::{FlowId, JobName};
+use model_task::{RestartDecision, TaskPhase};
+
+pub use self::result::JobResult;
+pub use self::status::FlowStatus;
+use self::status::StateCounts;
+pub(crate) use self::wire::FlowRunRaw;
+use crate::error::FlowError;
+use crate::graph::FlowGraph;
+use crate::limits::MAX_FLOW_RESULT_BYTES;
+use crate::rule::{FailurePolicy, Tally, Verdict};
+use crate::spec::FlowSpec;
+use crate::state::{JobState, SkipReason};
+
+/// One run of a flow: each job's [`JobState`] and result, moved on by the caller's reports.
+///
+/// The caller (a control plane) starts the jobs [`FlowRun::ready`] lists
+/// ([`FlowRun::start`]), and reports the end of each attempt of a job's task with the
+/// restart decision model-task made for it ([`FlowRun::end_attempt`]): a decision to
+/// restart keeps the job running, so a job that fails and will retry is not failed for its
+/// dependents; only a final decision ends the job. Each call returns the [`FlowChanges`] it
+/// made: jobs that became ready, and jobs skipped because their trigger rule can no longer
+/// hold (skips propagate to their own dependents) or because a fail-fast flow saw a
+/// failure. [`FlowRun::cancel`] skips every job not started and lists the running ones to
+/// cancel.
+///
+/// A waiting job is decided when one of its dependencies ends, from the states all its
+/// dependencies have at that moment; the jobs one call reaches are decided breadth first,
+/// each job's dependents in declaration order, so the outcome is deterministic.
+///
+/// Each job keeps a count of its final dependencies by kind, so a job's end costs time in
+/// its number of dependents (plus the jobs a skip reaches), never a rescan of the flow; over
+/// a whole run every dependency is looked at once. The first failure of a fail-fast flow
+/// and a cancel look at every job once. [`FlowRun::status`] and [`FlowRun::is_done`] cost
+/// nothing: the run keeps the counts [`FlowStatus::of`] rolls up.
+///
+/// A run serializes with its jobs' names, dependencies and rules, so a store keeps it
+/// alone, and reads back equal; reading checks the graph as a flow's, and that the states
+/// could have come from running it (`docs/wire-format.md`, "FlowRun").
+///
+/// ```
+/// use model_flow::{FlowRun, FlowSpec, FlowStatus, JobResult, JobState};
+/// use model_task::{RestartDecision, TaskPhase};
+///
+/// let job = |name: &str, deps: &str| format!(
+///     r#"{{"name": "{name}", "dependsOn": [{deps}],
+///         "spec": {{"slot": "s", "kind": {{"type": "wasm", "module": "m.wasm"}}, "timeoutMs": 1000}}}}"#
+/// );
+/// let json = format!(r#"{{"name": "etl", "jobs": [{}, {}]}}"#, job("extract", ""), job("load", r#""extract""#));
+/// let flow: FlowSpec = serde_json::from_str(&json)?;
+/// let mut run = FlowRun::new(&flow);
+/// assert_eq!(run.ready().map(|j| j.as_str()).collect::<Vec<_>>(), ["extract"]);
+///
+/// run.start("extract")?;
+/// // The first attempt fails and model-task decides to retry: extract keeps running.
+/// let retry = RestartDecision::Restart { retry: 1, delay_ms: 1_000, at: chrono::DateTime::UNIX_EPOCH };
+/// assert!(run.end_attempt("extract", retry, None)?.is_empty());
+/// assert_eq!(run.state("load"), Some(JobState::Waiting));
+///
+/// // The retry succeeds: load becomes ready.
+/// let rows = JobResult::from_pairs([("rows", "120")])?;
+/// let changes = run.end_attempt("extract", RestartDecision::Final(TaskPhase::Succeeded), Some(rows))?;
+/// assert_eq!(changes.ready().map(|j| j.as_str()).collect::<Vec<_>>(), ["load"]);
+/// assert_eq!(run.status(), FlowStatus::Started);
+///
+/// let back: FlowRun = serde_json::from_str(&serde_json::to_string(&run)?)?;
+/// assert_eq!(back, run);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct FlowRun {
+    flow: FlowId,
+    failure_policy: FailurePolicy,
+    graph: Arc<FlowGraph>,
+    states: Vec<JobState>,
+    results: Vec<Option<JobResult>>,
+    // Derived from the above (and rebuilt when a run is read back):
+    tallies: Vec<Tally>,
+    ready: BTreeSet<u32>,
+    counts: StateCounts,
+    result_bytes: usize,
+    failure_seen: bool,
+}
+
+/// What one call on a [`FlowRun`] changed: the jobs whose state it changed, in the order it
+/// changed them, and (for a cancel) the running jobs whose tasks the caller should cancel.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlowChanges {
+    changed: Vec<JobChange>,
+    to_cancel: Vec<JobName>,
+}
+
+impl FlowChanges {
+    /// The state changes, in the order they were made.
+    pub fn changed(&self) -> &[JobChange] {
+        &self.changed
+    }
+
+    /// The jobs that became ready, to start next.
+    pub fn ready(&self) -> impl Iterator<Item = &JobName> + '_ {
+        self.changed
+            .iter()
+            .filter(|change| change.to == JobState::Ready)
+            .map(|change| &change.name)
+    }
+
+    /// The running jobs whose tasks should be canceled (only after [`FlowRun::cancel`]).
+    pub fn to_cancel(&self) -> &[JobName] {
+        &self.to_cancel
+    }
+
+    /// Whether the call changed nothing and asks for nothing.
+    pub fn is_empty(&self) -> bool {
+        self.changed.is_empty() && self.to_cancel.is_empty()
+    }
+}
+
+/// One job's state change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobChange {
+    name: JobName,
+    position: usize,
+    from: JobState,
+    to: JobState,
+}
+
+impl JobChange {
+    /// The job's name.
+    pub fn name(&self) -> &JobName {
+        &self.name
+    }
+
+    /// The job's position in the flow's `jobs`.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The state before the change.
+    pub fn from(&self) -> JobState {
+        self.from
+    }
+
+    /// The state after the change.
+    pub fn to(&self) -> JobState {
+        self.to
+    }
+}
+
+impl FlowRun {
+    /// A new run of `flow`: jobs without dependencies are ready, the others wait. The run
+    /// shares the flow's graph (no copy).
+    pub fn new(flow: &FlowSpec) -> Self {
+        let graph = Arc::clone(flow.shared_graph());
+        let states = (0..graph.len())
+            .map(|i| {
+                if graph.deps_of(i).is_empty() {
+                    JobState::Ready
+                } else {
+                    JobState::Waiting
+                }
+            })
+            .collect();
+        let results = vec![None; graph.len()];
+        Self::assemble(
+            flow.name().clone(),
+            flow.failure_policy(),
+            graph,
+            states,
+            results,
+        )
+    }
+
+    /// A run from its defining parts, with the derived counts computed from the states.
+    pub(crate) fn assemble(
+        flow: FlowId,
+        failure_policy: FailurePolicy,
+        graph: Arc<FlowGraph>,
+        states: Vec<JobState>,
+        results: Vec<Option<JobResult>>,
+    ) -> Self {
+        let mut tallies = vec![Tally::default(); graph.len()];
+        let mut ready = BTreeSet::new();
+        let mut counts = StateCounts::default();
+        let mut failure_seen = false;
+        for (i, &state) in states.iter().enumerate() {
+            counts.add(state);
+            if state == JobState::Ready {
+                ready.insert(i as u32);
+            }
+            failure_seen |= matches!(state, JobState::Failed | JobState::Canceled);
+            if let Some(upstream) = state.upstream() {
+                for &d in graph.outs_of(i) {
+                    if let Some(tally) = tallies.get_mut(d as usize) {
+                        tally.add(upstream);
+                    }
+                }
+            }
+        }
+        let result_bytes = results.iter().flatten().map(JobResult::byte_len).sum();
+        Self {
+            flow,
+            failure_policy,
+            graph,
+            states,
+            results,
+            tallies,
+            ready,
+            counts,
+            result_bytes,
+            failure_seen,
+        }
+    }
+
+    /// The flow's name.
+    pub fn flow(&self) -> &FlowId {
+        &self.flow
+    }
+
+    /// The flow's failure policy.
+    pub fn failure_policy(&self) -> FailurePolicy {
+        self.failure_policy
+    }
+
+    /// The flow's jobs and dependencies.
+    pub fn graph(&self) -> &FlowGraph {
+        &self.graph
+    }
+
+    /// The state of the job named `job`.
+    pub fn state(&self, job: &str) -> Option<JobState> {
+        self.graph
+            .position(job)
+            .and_then(|i| self.states.get(i).copied())
+    }
+
+    /// Every job's name and state, in declaration order.
+    pub fn states(&self) -> impl ExactSizeIterator<Item = (&JobName, JobState)> + '_ {
+        self.graph.names().iter().zip(self.states.iter().copied())
+    }
+
+    /// The jobs that may start now, in declaration order.
+    pub fn ready(&self) -> impl Iterator<Item = &JobName> + '_ {
+        self.ready
+            .iter()
+            .filter_map(|&i| self.graph.name(i as usize))
+    }
+
+    /// The flow's status, rolled up from the jobs' states (see [`FlowStatus`]).
+    pub fn status(&self) -> FlowStatus {
+        self.counts.status()
+    }
+
+    /// Whether every job is final.
+    pub fn is_done(&self) -> bool {
+        self.counts.all_final()
+    }
+
+    /// The result the job named `job` reported.
+    pub fn result(&self, job: &str) -> Option<&JobResult> {
+        self.graph
+            .position(job)
+            .and_then(|i| self.results.get(i))
+            .and_then(Option::as_ref)
+    }
+
+    /// The flow's result: each job's result under its name, in declaration order (jobs
+    /// without a result are left out).
+    pub fn results(&self) -> impl Iterator<Item = (&JobName, &JobResult)> + '_ {
+        self.graph
+            .names()
+            .iter()
+            .zip(&self.results)
+            .filter_map(|(name, result)| result.as_ref().map(|r| (name, r)))
+    }
+
+    /// Starts a ready job: it becomes running. Starting a running job again changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`FlowError::UnknownJob`], or [`FlowError::JobTransition`] for a job that is not
+    /// ready or running.
+    pub fn start(&mut self, job: &str) -> Result<FlowChanges, FlowError> {
+        let (i, name) = self.find(job)?;
+        let mut changes = FlowChanges::default();
+        match self.state_at(i) {
+            JobState::Ready => self.set(i, JobState::Running, &mut changes),
+            JobState::Running => {}
+            from => {
+                return Err(FlowError::JobTransition {
+                    job: name,
+                    from,
+                    to: JobState::Running,
+                });
+            }
+        }
+        Ok(changes)
+    }
+
+    /// Reports that an attempt of a running job's task ended, with the restart decision
+    /// model-task made for it ([`Task::end_attempt`](model_task::Task::end_attempt) returns it,
+    /// [`decide_restart`](model_task::lifecycle::decide_restart) computes it), and the job's
+    /// result.
+    ///
+    /// The decision's phase says what the job becomes: pending (a restart) keeps it
+    /// running and changes nothing, so its dependents go on waiting; succeeded ends it
+    /// succeeded; failed, timeout and exhausted end it failed; canceled ends it canceled.
+    /// A job's final end records its result, updates its dependents (which may become ready
+    /// or be skipped, and skips propagate), and, for the first failure of a fail-fast flow,
+    /// skips the jobs not yet started whose rule asks for success. A result that comes with
+    /// a restart is not kept. The same end reported again (same state, same or no result)
+    /// changes nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`FlowError::UnknownJob`]; [`FlowError::NotAnAttemptEnd`] for a decision to move to
+    /// running; [`FlowError::JobTransition`] for a job that is not running;
+    /// [`FlowError::EndConflict`] for another end of an ended job; [`FlowError::TooLong`]
+    /// (path `result`) when the flow's results would pass [`MAX_FLOW_RESULT_BYTES`].
+    pub fn end_attempt(
+        &mut self,
+        job: &str,
+        decision: RestartDecision,
+        result: Option<JobResult>,
+    ) -> Result<FlowChanges, FlowError> {
+        let (i, name) = self.find(job)?;
+        let target = match decision.phase() {
+            TaskPhase::Pending => None,
+            TaskPhase::Succeeded => Some(JobState::Succeeded),
+            TaskPhase::Failed | TaskPhase::Timeout | TaskPhase::Exhausted => Some(JobState::Failed),
+            TaskPhase::Canceled => Some(JobState::Canceled),
+            phase => return Err(FlowError::NotAnAttemptEnd { job: name, phase }),
+        };
+        let state = self.state_at(i);
+        if state.is_final() {
+            let kept = self.results.get(i).and_then(Option::as_ref);
+            return if Some(state) == target && (result.is_none() || result.as_ref() == kept) {
+                Ok(FlowChanges::default())
+            } else {
+                Err(FlowError::EndConflict { job: name, state })
+            };
+        }
+        if state != JobState::Running {
+            return Err(FlowError::JobTransition {
+                job: name,
+                from: state,
+                to: target.unwrap_or(JobState::Running),
+            });
+        }
+        let mut changes = FlowChanges::default();
+        let Some(target) = target else {
+            return Ok(changes);
+        };
+        if let Some(result) = result {
+            let total = self.result_bytes.saturating_add(result.byte_len());
+            if total > MAX_FLOW_RESULT_BYTES {
+                return Err(FlowError::TooLong {
+                    path: "result".into(),
+                    len: total,
+                    max: MAX_FLOW_RESULT_BYTES,
+                });
+            }
+            self.result_bytes = total;
+            if let Some(slot) = self.results.get_mut(i) {
+                *slot = Some(result);
+            }
+        }
+        self.set(i, target, &mut changes);
+        let mut ended = vec![i as u32];
+        if matches!(target, JobState::Failed | JobState::Canceled) {
+            if self.failure_policy == FailurePolicy::FailFast && !self.failure_seen {
+                self.fail_fast(&mut ended, &mut changes);
+            }
+            self.failure_seen = true;
+        }
+        self.settle(ended, &mut changes);
+        Ok(changes)
+    }
+
+    /// Cancels the run: every job not started is skipped ([`SkipReason::Canceled`]), and
+    /// the running jobs are listed in [`FlowChanges::to_cancel`] for the caller to cancel
+    /// their tasks (each then ends through [`FlowRun::end_attempt`], canceled or otherwise).
+    /// Canceling again skips nothing more and lists the jobs still running.
+    pub fn cancel(&mut self) -> FlowChanges {
+        let mut changes = FlowChanges::default();
+        let mut skipped = Vec::new();
+        for i in 0..self.states.len() {
+            match self.state_at(i) {
+                JobState::Waiting | JobState::Ready => {
+                    self.set(i, JobState::Skipped(SkipReason::Canceled), &mut changes);
+                    skipped.push(i as u32);
+                }
+                JobState::Running => changes.to_cancel.extend(self.graph.name(i).cloned()),
+                _ => {}
+            }
+        }
+        self.settle(skipped, &mut changes);
+        changes
+    }
+
+    /// Skips every job not started whose rule asks for success, after a fail-fast flow's
+    /// first failure; the skipped jobs join `ended`.
+    fn fail_fast(&mut self, ended: &mut Vec<u32>, changes: &mut FlowChanges) {
+        for i in 0..self.states.len() {
+            let waiting = matches!(self.state_at(i), JobState::Waiting | JobState::Ready);
+            if waiting && self.graph.rule(i).is_some_and(|rule| rule.wants_success()) {
+                self.set(i, JobState::Skipped(SkipReason::FailFast), changes);
+                ended.push(i as u32);
+            }
+        }
+    }
+
+    /// Decides the waiting dependents of each job in `ended` (all final, their dependents'
+    /// counts already up to date): a dependent whose rule is now decided becomes ready or is
+    /// skipped, in which case its own dependents are decided in turn, breadth first.
+    fn settle(&mut self, mut ended: Vec<u32>, changes: &mut FlowChanges) {
+        let graph = Arc::clone(&self.graph);
+        let mut next = 0;
+        while let Some(&job) = ended.get(next) {
+            next += 1;
+            for &d in graph.outs_of(job as usize) {
+                let d = d as usize;
+                if self.state_at(d) != JobState::Waiting {
+                    continue;
+                }
+                let tally = self.tallies.get(d).copied().unwrap_or_default();
+                let total = graph.deps_of(d).len() as u32;
+                match graph.rule(d).unwrap_or_default().verdict(tally, total) {
+                    Verdict::Wait => {}
+                    Verdict::Run => self.set(d, JobState::Ready, changes),
+                    Verdict::Skip(reason) => {
+                        self.set(d, JobState::Skipped(reason), changes);
+                        ended.push(d as u32);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Moves job `i` to `to`, keeping the counts, the ready set and (when `to` is final)
+    /// the dependents' tallies, and records the change.
+    fn set(&mut self, i: usize, to: JobState, changes: &mut FlowChanges) {
+        let Some(state) = self.states.get_mut(i) else {
+            return;
+        };
+        let from = std::mem::replace(state, to);
+        self.counts.remove(from);
+        self.counts.add(to);
+        if from == JobState::Ready {
+            self.ready.remove(&(i as u32));
+        }
+        if to == JobState::Ready {
+            self.ready.insert(i as u32);
+        }
+        if let Some(upstream) = to.upstream() {
+            for &d in self.graph.outs_of(i) {
+                if let Some(tally) = self.tallies.get_mut(d as usize) {
+                    tally.add(upstream);
+                }
+            }
+        }
+        if let Some(name) = self.graph.name(i) {
+            changes.changed.push(JobChange {
+                name: name.clone(),
+                position: i,
+                from,
+                to,
+            });
+        }
+    }
+
+    /// The state of job `i` (waiting for a position out of range, which callers never pass).
+    fn state_at(&self, i: usize) -> JobState {
+        self.states.get(i).copied().unwrap_or(JobState::Waiting)
+    }
+
+    /// The position and name of the job named `job`.
+    fn find(&self, job: &str) -> Result<(usize, JobName), FlowError> {
+        self.graph.locate(job).map(|(i, name)| (i, name.clone()))
+    }
+}
+
+impl PartialEq for FlowRun {
+    /// Runs are equal when their flow, policy, jobs, states and results are (the counts are
+    /// computed from those).
+    fn eq(&self, other: &Self) -> bool {
+        self.flow == other.flow
+            && self.failure_policy == other.failure_policy
+            && self.graph == other.graph
+            && self.states == other.states
+            && self.results == other.results
+    }
+}
+
+impl Eq for FlowRun {}
+
+#[cfg(test)]
+mod tests;

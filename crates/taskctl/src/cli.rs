@@ -205,7 +205,7 @@ pub(crate) struct SimulateArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) runners: PathBuf,
     /// Submit each spec this many times (copies are named NAME-1, NAME-2, ...).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(crate::simulate::MAX_COPIES)))]
+    #[arg(long, default_value_t = 1)]
     pub(crate) copies: u32,
     /// The seed of every random draw (outcomes, run times, backoff jitter).
     #[arg(long, default_value_t = 0)]

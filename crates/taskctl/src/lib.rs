@@ -18,6 +18,7 @@ mod commands;
 mod diagnose;
 mod document;
 mod input;
+mod inventory;
 mod outcome;
 mod report;
 mod run;
@@ -29,6 +30,7 @@ pub use crate::{
     document::{Checked, Shape, check_document},
     input::MAX_INPUT_BYTES,
     outcome::Outcome,
-    run::{Progress, run, run_with},
+    report::Progress,
+    run::{run, run_with},
     simulate::{MAX_COPIES, MAX_DURATION_MS, MAX_SIMULATED_TASKS, MAX_STEPS},
 };

@@ -8,6 +8,7 @@ use clap::Parser as _;
 use crate::cli::Cli;
 use crate::commands;
 use crate::outcome::Outcome;
+use crate::report::Progress;
 
 /// Runs taskctl: parses `args` (the first is the program name, as `std::env::args_os` gives
 /// it), runs the command, and says how it ended.
@@ -40,18 +41,6 @@ where
     T: Into<OsString> + Clone,
 {
     run_with(args, stdin, stdout, stderr, Progress::Hidden)
-}
-
-/// Whether a long command (`taskctl simulate`) may draw a progress bar on the process's
-/// standard error. Only the binary decides, when both standard streams are terminals: the
-/// bar never reaches the streams given to [`run_with`], so results stay byte for byte the
-/// same with and without it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Progress {
-    /// No progress bar (what [`run`] uses).
-    Hidden,
-    /// A progress bar on the terminal.
-    Terminal,
 }
 
 /// [`run`], with a progress bar on the terminal when `progress` says so.

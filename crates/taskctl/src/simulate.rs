@@ -28,8 +28,8 @@ use self::plane::{ControlPlane, MemoryPlane};
 use self::summary::Summary;
 use crate::cli::{Output, SimulateArgs};
 use crate::outcome::Outcome;
+use crate::report::Progress;
 use crate::report::{CommandError, write_json};
-use crate::run::Progress;
 
 pub use self::engine::MAX_STEPS;
 pub use self::input::{MAX_COPIES, MAX_DURATION_MS, MAX_SIMULATED_TASKS};

@@ -3,7 +3,7 @@
 mod backoff;
 mod check;
 mod flow;
-pub(crate) mod route;
+mod route;
 mod schedule;
 mod schema;
 mod selector;
@@ -13,7 +13,7 @@ use std::io::{Read, Write};
 use crate::cli::{Cli, Command};
 use crate::outcome::Outcome;
 use crate::report::CommandError;
-use crate::run::Progress;
+use crate::report::Progress;
 
 /// Runs the command `cli` names, reading `-` from `stdin` and writing its result to `out`.
 pub(crate) fn run(

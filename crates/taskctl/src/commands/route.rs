@@ -1,8 +1,6 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
-pub(crate) mod inventory;
-
 use std::io::{Read, Write};
 
 use serde::{Serialize, Serializer};
@@ -11,10 +9,10 @@ use taskmodel::selector::MAX_RUNNERS;
 use taskmodel::task::route::{RouteOutcome, RunnerVerdict};
 use taskmodel::task::{KindSet, Parsed, RouteExplanation, RunnerRouter, TaskError, TaskSpec};
 
-use self::inventory::Inventory;
 use crate::cli::{Output, RouteArgs};
 use crate::diagnose::{Problem, parse_all, parse_json};
 use crate::input::{self, Input};
+use crate::inventory::Inventory;
 use crate::outcome::Outcome;
 use crate::report::{CommandError, Failure, write_json};
 

@@ -15,10 +15,10 @@ use super::clock::Millis;
 use super::engine::Settings;
 use super::flow::Flows;
 use crate::cli::{Output, SimulateArgs};
-use crate::commands::route::inventory::Inventory;
 use crate::diagnose::{Problem, parse_json, parse_text};
 use crate::document::{Shape, check_document};
 use crate::input;
+use crate::inventory::Inventory;
 use crate::report::{CommandError, write_json, write_problem};
 
 /// The most copies of one spec (`--copies`).
@@ -115,6 +115,12 @@ pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
         if value == 0 {
             return bad(flag, "must be greater than zero");
         }
+    }
+    if !(1..=MAX_COPIES).contains(&args.copies) {
+        return bad(
+            "--copies",
+            &format!("must be 1 to {MAX_COPIES}, got {}", args.copies),
+        );
     }
     if args.heartbeat_ms >= args.lease_ms {
         return bad(

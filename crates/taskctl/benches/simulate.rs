@@ -1,4 +1,4 @@
-//! `taskctl simulate` end to end (docs/performance.md, "Simulation"): 10,000 tasks on 100 runners, reading the specs and the inventory, every step checked, the summary written; with and without the SVG timeline.
+//! `taskctl simulate` end to end (docs/performance.md, "Simulation"; here and not in the benches crate, which may not depend on a tool): 10,000 tasks on 100 runners, reading the specs and the inventory, every step checked, the summary written; with and without the SVG timeline.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
 #![allow(
     clippy::unwrap_used,
@@ -10,8 +10,8 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use benches::Rng;
 use criterion::{Criterion, criterion_group, criterion_main};
+use taskmodel::{RandomSource as _, SeededRandom};
 
 /// A batch job for any runner: retries failures three times with full jitter.
 const BATCH: &str = r#"{
@@ -38,11 +38,11 @@ const EU: &str = r#"{
 
 /// 100 runners over three zones, most with an SSD, all running subprocesses.
 fn inventory() -> String {
-    let mut rng = Rng(7);
+    let mut rng = SeededRandom::new(7);
     let runners: Vec<String> = (0..100)
         .map(|i| {
-            let zone = rng.pick(&["eu", "us", "ap"]);
-            let ssd = if rng.below(5) == 0 { "" } else { r#", "ssd": "true""# };
+            let zone = ["eu", "us", "ap"][(rng.next_u64() % 3) as usize];
+            let ssd = if rng.next_u64() % 5 == 0 { "" } else { r#", "ssd": "true""# };
             format!(r#"{{"id": "runner-{i:03}", "labels": {{"zone": "{zone}"{ssd}}}, "kinds": ["subprocess", "container"]}}"#)
         })
         .collect();

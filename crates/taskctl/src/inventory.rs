@@ -1,5 +1,6 @@
-//! The runner inventory of `taskctl route`: a JSON array of `{ "id", "labels", "kinds" }`,
-//! kept as slices of its text, each runner checked as it is read and read again into the router.
+//! The runner inventory of `taskctl route` and `taskctl simulate`: a JSON array of
+//! `{ "id", "labels", "kinds" }`, kept as slices of its text, each runner checked as it is
+//! read and read again into the router (or the simulation's control plane).
 
 use std::fmt;
 
@@ -54,7 +55,7 @@ impl<'t> Inventory<'t> {
     /// # Errors
     ///
     /// The router's error: two runners with one id.
-    pub(super) fn load(self, router: &RunnerRouter) -> Result<(), TaskError> {
+    pub(crate) fn load(self, router: &RunnerRouter) -> Result<(), TaskError> {
         router.replace_all(self.runners())
     }
 

@@ -62,6 +62,10 @@ const _: () = {
     send_sync::<crate::FlowRun>();
     send_sync::<model_flow::FlowChanges>();
     send_sync::<model_flow::FlowError>();
+    send_sync::<crate::OwnedResource>();
+    send_sync::<crate::RetentionPolicy>();
+    send_sync::<crate::Collection<'static>>();
+    send_sync::<model_retention::RetentionError>();
     send_sync::<Error>();
     send_sync::<ErrorKind>();
 };

@@ -4,6 +4,7 @@ use model_flow::FlowError;
 use model_ids::{ErrorKind, IdError};
 use model_policy::PolicyError;
 use model_query::QueryError;
+use model_retention::RetentionError;
 use model_schedule::ScheduleError;
 use model_selector::SelectorError;
 use model_task::TaskError;
@@ -60,6 +61,10 @@ pub enum Error {
     /// change is refused (layer 3, [`model_schedule`]).
     #[error(transparent)]
     Schedule(#[from] ScheduleError),
+    /// A resource view, a retention rule or an ownership graph is refused (layer 4,
+    /// [`model_retention`]).
+    #[error(transparent)]
+    Retention(#[from] RetentionError),
 }
 
 impl Error {
@@ -74,6 +79,7 @@ impl Error {
             Self::Query(err) => err.kind(),
             Self::Flow(err) => err.kind(),
             Self::Schedule(err) => err.kind(),
+            Self::Retention(err) => err.kind(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The shared data contract of a task execution system: one facade over every taskmodel layer.
 //!
-//! Layer 4. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-flow, model-schedule.
+//! Layer 5. Depends on: model-ids, model-policy, model-selector, model-task, model-query, model-flow, model-schedule, model-retention.
 //!
 //! Architecture invariant: no logic here; re-exports, the unified error and the prelude only.
 //!
@@ -24,6 +24,7 @@
 //! | [`query`] | 3 | [`TaskQuery`] and [`TaskPage`]: filters, ordering, keyset pagination, continuation tokens |
 //! | [`flow`] | 3 | DAG flows: [`FlowSpec`] with its jobs, [`TriggerRule`]s and [`FailurePolicy`]; [`FlowGraph`] order and levels; [`FlowRun`] with [`JobState`]s, [`FlowStatus`] and results; storage keys |
 //! | [`schedule`] | 3 | [`Schedule`]s fired by a [`Trigger`] (a [`CronExpr`] with Vixie cron's meaning in a time zone, an interval, or once), [`OverlapPolicy`] and catch-up; [`Action`]s with time-ordered [`ActionKey`]s |
+//! | [`retention`] | 4 | ownership, retention and garbage collection: [`OwnedResource`] views, [`RetentionPolicy`] per kind with [`CascadePolicy`], and [`collect`](retention::collect) |
 //!
 //! Every layer has its own error type; [`Error`] wraps any of them and [`Error::kind`]
 //! gives the category a caller branches on ([`ErrorKind`]).
@@ -70,6 +71,8 @@ pub use model_policy as policy;
 #[doc(inline)]
 pub use model_query as query;
 #[doc(inline)]
+pub use model_retention as retention;
+#[doc(inline)]
 pub use model_schedule as schedule;
 #[doc(inline)]
 pub use model_selector as selector;
@@ -88,6 +91,7 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
+pub use model_retention::{CascadePolicy, Collection, OwnedResource, RetentionPolicy};
 pub use model_schedule::{
     Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
 };

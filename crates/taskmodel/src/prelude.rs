@@ -3,7 +3,7 @@
 //! It holds what nearly every user of the model names: identifiers, policies, the random
 //! source trait, tasks and their attempts (runs, leases, what a call changed), routing them
 //! to runners (the router, its batches, kind sets, picks and explanations), queries and
-//! their pages, flows and their runs, schedules and their actions, and the facade's error types. Layer-specific detail stays in the modules
+//! their pages, flows and their runs, schedules and their actions, retention views, policies and collections, and the facade's error types. Layer-specific detail stays in the modules
 //! (the generic [`RunnerIndex`](crate::RunnerIndex) is at the root only).
 
 pub use crate::error::{Error, Result};
@@ -14,6 +14,7 @@ pub use model_policy::{
     AdmissionPolicy, BackoffPolicy, JitterPolicy, RandomSource, RestartPolicy, SeededRandom,
 };
 pub use model_query::{TaskPage, TaskQuery};
+pub use model_retention::{CascadePolicy, Collection, OwnedResource, RetentionPolicy};
 pub use model_schedule::{
     Action, ActionKey, ActionStatus, CronExpr, OverlapPolicy, Schedule, Trigger, Zone,
 };

@@ -9,7 +9,7 @@
 
 use serde_json::Value;
 use taskmodel::schemars::{JsonSchema, schema_for};
-use taskmodel::{flow, ids, policy, query, schedule, selector, task};
+use taskmodel::{flow, ids, policy, query, retention, schedule, selector, task};
 
 /// The schema of `T` as JSON.
 fn schema<T: JsonSchema>() -> Value {
@@ -113,6 +113,14 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<schedule::Action>("Action");
     check::<schedule::ActionState>("ActionState");
     check::<ids::ActionId>("ActionId");
+    check::<retention::OwnedResource>("OwnedResource");
+    check::<retention::ResourceKind>("ResourceKind");
+    check::<retention::Lifecycle>("Lifecycle");
+    check::<retention::Outcome>("Outcome");
+    check::<retention::RetentionPolicy>("RetentionPolicy");
+    check::<retention::RetentionRule>("RetentionRule");
+    check::<retention::CascadePolicy>("CascadePolicy");
+    check::<retention::HistoryLimits>("HistoryLimits");
 }
 
 #[test]

@@ -148,3 +148,22 @@ fn kinds_of_query_errors() {
     );
     assert_eq!(err.kind(), ErrorKind::Invalid);
 }
+
+#[test]
+fn kinds_of_retention_errors() {
+    use model_retention::{RetentionError, RetentionRule};
+    let err = Error::from(RetentionRule::builder(101).build().unwrap_err());
+    assert!(matches!(
+        err,
+        Error::Retention(RetentionError::Invalid { .. })
+    ));
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+    check(
+        RetentionError::Duplicate {
+            resource: "a".into(),
+            other: "b".into(),
+            what: "uid".into(),
+        },
+        ErrorKind::Conflict,
+    );
+}

@@ -367,3 +367,25 @@ fn flows_run_their_jobs_in_order_and_report_the_critical_path() {
     assert_eq!(flow["jobs"]["failed"], 2);
     assert_eq!(flow["jobs"]["skipped"], 3);
 }
+
+#[test]
+fn the_readme_main_job_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let prefix = "cargo run -p taskctl -- simulate ";
+    let line = readme
+        .lines()
+        .find(|line| line.starts_with(prefix))
+        .expect("the README runs taskctl simulate");
+    let mut args = vec!["simulate"];
+    args.extend(line[prefix.len()..].split(' '));
+    // The first text block after the one that shows the check is the simulation's output.
+    let blocks: Vec<&str> = readme.split("```text\n").skip(1).collect();
+    let shown = blocks
+        .iter()
+        .map(|block| block.split("```").next().unwrap())
+        .find(|block| block.starts_with("simulated "))
+        .expect("the README shows the simulation's output");
+    let out = run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, *shown);
+}

@@ -53,6 +53,15 @@ pub(crate) enum Ending {
 }
 
 impl Ending {
+    /// How an attempt that reported `outcome` ended.
+    const fn of(outcome: AttemptOutcome) -> Self {
+        match outcome {
+            AttemptOutcome::Succeeded => Self::Succeeded,
+            AttemptOutcome::Timeout => Self::Timeout,
+            _ => Self::Failed,
+        }
+    }
+
     /// The name printed for it.
     pub(crate) const fn as_str(self) -> &'static str {
         match self {
@@ -211,16 +220,6 @@ impl fmt::Display for Described<'_> {
             Event::Reap => f.write_str("reaper"),
             Event::Due => f.write_str("retries due"),
             Event::Crash { runner } => write!(f, "crash of {}", name(runner)),
-        }
-    }
-}
-
-impl Ending {
-    const fn of(outcome: AttemptOutcome) -> Self {
-        match outcome {
-            AttemptOutcome::Succeeded => Self::Succeeded,
-            AttemptOutcome::Timeout => Self::Timeout,
-            _ => Self::Failed,
         }
     }
 }

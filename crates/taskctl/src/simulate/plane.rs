@@ -156,6 +156,11 @@ struct RunnerEntry {
 /// task was queued, then its id (the index of submission keeps ids apart in a stable way).
 type QueueKey = (Reverse<i32>, Millis, TaskId);
 
+/// Where `task`, queued at `queued`, stands in the queue.
+fn queue_key(task: &Task, queued: Millis) -> QueueKey {
+    (Reverse(task.spec().priority()), queued, task.id().clone())
+}
+
 /// The control plane in memory: tasks and attempts in vectors, the queue and the lease
 /// and retry indexes in ordered sets, so every answer is deterministic.
 #[derive(Debug)]
@@ -215,11 +220,7 @@ impl MemoryPlane {
         };
         let status = entry.task.status();
         if let Some(queued) = status.queued_at() {
-            let key = (
-                Reverse(entry.task.spec().priority()),
-                millis(queued),
-                entry.task.id().clone(),
-            );
+            let key = queue_key(&entry.task, millis(queued));
             if status.next_attempt_at().is_some() {
                 self.waiting.insert((millis(queued), index));
             } else if let Some(class) = self.classes.get_mut(entry.class) {
@@ -238,11 +239,7 @@ impl MemoryPlane {
         };
         let status = entry.task.status();
         if let Some(queued) = status.queued_at() {
-            let key = (
-                Reverse(entry.task.spec().priority()),
-                millis(queued),
-                entry.task.id().clone(),
-            );
+            let key = queue_key(&entry.task, millis(queued));
             if let Some(class) = self.classes.get_mut(entry.class) {
                 class.queue.remove(&(key, index));
             }
@@ -442,11 +439,7 @@ impl ControlPlane for MemoryPlane {
         for (at, index) in &due {
             self.waiting.remove(&(*at, *index));
             if let Some(entry) = self.entries.get(*index) {
-                let key = (
-                    Reverse(entry.task.spec().priority()),
-                    *at,
-                    entry.task.id().clone(),
-                );
+                let key = queue_key(&entry.task, *at);
                 if let Some(class) = self.classes.get_mut(entry.class) {
                     class.queue.insert((key, *index));
                 }

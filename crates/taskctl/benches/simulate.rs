@@ -42,7 +42,7 @@ fn inventory() -> String {
     let runners: Vec<String> = (0..100)
         .map(|i| {
             let zone = ["eu", "us", "ap"][(rng.next_u64() % 3) as usize];
-            let ssd = if rng.next_u64() % 5 == 0 { "" } else { r#", "ssd": "true""# };
+            let ssd = if rng.next_u64().is_multiple_of(5) { "" } else { r#", "ssd": "true""# };
             format!(r#"{{"id": "runner-{i:03}", "labels": {{"zone": "{zone}"{ssd}}}, "kinds": ["subprocess", "container"]}}"#)
         })
         .collect();

@@ -177,7 +177,7 @@ pub(crate) fn submission(
             Err(reason) => Err(vec![Problem::at("", reason.clone())]),
         };
         let manifest = match document {
-            Ok(Document::Task(manifest)) => manifest,
+            Ok(Document::Task(manifest)) => *manifest,
             Ok(Document::Flow(flow)) => {
                 let jobs = flow.jobs().len();
                 tasks = tasks.saturating_add(jobs.saturating_mul(copies));
@@ -236,7 +236,7 @@ pub(crate) fn submission(
 
 /// What a document gives: a task, or a flow.
 enum Document {
-    Task(TaskManifest),
+    Task(Box<TaskManifest>),
     Flow(FlowSpec),
 }
 
@@ -258,7 +258,7 @@ fn document(text: &str) -> Result<Document, Vec<Problem>> {
             .map(Document::Flow)
             .map_err(|problem| vec![problem]);
     }
-    manifest(checked.shape, text).map(Document::Task)
+    manifest(checked.shape, text).map(|manifest| Document::Task(Box::new(manifest)))
 }
 
 /// The manifest of a checked document of `shape`.

@@ -89,6 +89,7 @@ fn collect_and_sort<'a>(query: &TaskQuery, tasks: &'a [Task]) -> Vec<&'a Task> {
 fn query(c: &mut Criterion) {
     let tasks = tasks();
     let first = TaskQuery::from_pairs([
+        ("tenant", "bench"),
         ("phase", "running"),
         ("labelSelector", "zone=eu,tier=prod"),
         ("limit", "100"),

@@ -4,19 +4,23 @@
 //! token error) by a query. Independently, the input's bytes make a sort key
 //! (8 bytes of seconds, 4 of nanoseconds, then the id): a token issued for it must parse
 //! back equal, carry the same key, stay within `MAX_TOKEN_LEN`, and be accepted by the
-//! query that issued it and refused by another.
+//! query that issued it and refused by another (of another order, or another tenant).
 #![no_main]
 
 use chrono::DateTime;
 use libfuzzer_sys::fuzz_target;
-use taskmodel::TaskId;
+use taskmodel::{TaskId, TenantId};
 use taskmodel::query::{ContinueToken, MAX_TOKEN_LEN, SortKey, SortOrder, TaskQuery};
 
 fuzz_target!(|data: &[u8]| {
-    let ascending = TaskQuery::builder()
+    let tenant = |name: &str| TenantId::new(name).expect("a valid tenant");
+    let ascending = TaskQuery::builder(tenant("fuzz"))
         .build()
         .expect("the default query is valid");
-    let descending = TaskQuery::builder()
+    let other_tenant = TaskQuery::builder(tenant("other"))
+        .build()
+        .expect("the default query is valid");
+    let descending = TaskQuery::builder(tenant("fuzz"))
         .order(SortOrder::Descending)
         .build()
         .expect("a descending query is valid");
@@ -29,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         let again = ContinueToken::parse(token.as_str()).expect("a token reparses");
         assert_eq!(again, token);
         assert!(text.len() <= MAX_TOKEN_LEN);
-        for query in [&ascending, &descending] {
+        for query in [&ascending, &descending, &other_tenant] {
             match query.with_continue(token.clone()) {
                 Ok(next) => {
                     assert_eq!(next.continue_token(), Some(&token));
@@ -80,9 +84,11 @@ fuzz_target!(|data: &[u8]| {
     let back = TaskQuery::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
         .unwrap_or_else(|err| panic!("{pairs:?} does not parse back: {err}"));
     assert_eq!(back, next);
-    let refused = descending.with_continue(parsed);
-    assert!(
-        refused.as_ref().is_err_and(|err| err.is_token_error()),
-        "another query accepted the token: {refused:?}"
-    );
+    for other in [&descending, &other_tenant] {
+        let refused = other.with_continue(parsed.clone());
+        assert!(
+            refused.as_ref().is_err_and(|err| err.is_token_error()),
+            "another query accepted the token: {refused:?}"
+        );
+    }
 });

@@ -1,7 +1,8 @@
 //! A task query from URL query pairs, then paged over a fixed set of tasks.
 //!
 //! Input: `name=value` pairs separated by `&` (already decoded; a pair without `=` has an
-//! empty value). A query that parses must round-trip through `to_pairs` and JSON, and its
+//! empty value); without a `tenant` pair, `tenant=fuzz` is read first, so inputs reach the
+//! filters (a query without a tenant is refused before any of them). A query that parses must round-trip through `to_pairs` and JSON, and its
 //! pages (following each `next` token) must list exactly the matching tasks after its
 //! cursor, in order, each once.
 #![no_main]
@@ -17,7 +18,8 @@ use taskmodel::query::{Queryable, SortKey, TaskQuery};
 use taskmodel::selector::Labels;
 use taskmodel::task::{Task, TaskKind, TaskManifest, TaskSpec};
 
-/// 40 tasks in two slots, with creation-time ties, a few labels and several phases.
+/// 40 tasks in two tenants and two slots, with creation-time ties, a few labels and several
+/// phases.
 static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
     let t0 = DateTime::<Utc>::from_timestamp(1_700_000_000, 0).expect("in range");
     (0..40_i64)
@@ -34,7 +36,7 @@ static TASKS: LazyLock<Vec<Task>> = LazyLock::new(|| {
                 .expect("valid spec");
             let created = t0 + TimeDelta::milliseconds(i / 3 * 500);
             let manifest = TaskManifest::named(TaskId::new(format!("t{}", 97 - i)).expect("id"), spec);
-            let tenant = TenantId::new("fuzz").expect("tenant");
+            let tenant = TenantId::new(if i % 6 == 5 { "other" } else { "fuzz" }).expect("tenant");
             let uid = Uid::from_u128(u128::try_from(i).expect("positive"));
             let mut task = Task::create(manifest, tenant, uid, created).expect("created");
             if i % 4 == 0 {
@@ -56,10 +58,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let pairs: Vec<(&str, &str)> = text
+    let mut pairs: Vec<(&str, &str)> = text
         .split('&')
         .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
         .collect();
+    if !pairs.iter().any(|(name, _)| *name == "tenant") {
+        pairs.insert(0, ("tenant", "fuzz"));
+    }
     let Ok(query) = TaskQuery::from_pairs(pairs.iter().copied()) else {
         return;
     };

@@ -26,7 +26,7 @@ fn owns(owner: &OwnedResource, dependent: &OwnedResource) -> bool {
     owner.tenant() == dependent.tenant()
         && dependent.owner_references().iter().any(|r| {
             owner.uid() == Some(r.uid())
-                && owner.kind() == ResourceKind::from(r.kind())
+                && ResourceKind::of_owner(r.kind()) == Some(owner.kind())
                 && owner.name() == r.name()
         })
 }

@@ -2,7 +2,8 @@
 //!
 //! A task that parses must serialize to a fixpoint that parses back equal. Every lifecycle
 //! call (start, finish with each outcome, cancel) at the edges of time either fails with
-//! an error or leaves a task that still round-trips and whose version went up by one.
+//! an error or leaves a task that still round-trips and whose version went up by one; its
+//! own manifest, applied again, changes nothing.
 #![no_main]
 
 mod common;
@@ -10,27 +11,24 @@ mod common;
 use chrono::{DateTime, Utc};
 use libfuzzer_sys::fuzz_target;
 use taskmodel::SeededRandom;
-use taskmodel::task::{AttemptOutcome, AttemptResult, Task};
-
-fn round_trip(task: &Task) {
-    let json = serde_json::to_string(task).expect("a task serializes");
-    let back: Task = serde_json::from_str(&json)
-        .unwrap_or_else(|err| panic!("JSON {json} does not parse back: {err}"));
-    assert_eq!(&back, task, "JSON round trip differs: {json}");
-    assert_eq!(serde_json::to_string(&back).expect("serializes"), json);
-}
+use taskmodel::task::{ApplyChanges, AttemptOutcome, AttemptResult, Task};
 
 fn bumped(before: &Task, after: &Task) {
     assert_eq!(after.resource_version(), before.resource_version() + 1);
-    round_trip(after);
+    common::task_round_trip(after);
 }
 
 fuzz_target!(|data: &[u8]| {
     let Ok(task) = serde_json::from_slice::<Task>(data) else {
         return;
     };
-    round_trip(&task);
+    common::task_round_trip(&task);
     common::check_selector(task.spec().runner_selector());
+    // Its own manifest, applied again, changes nothing.
+    let mut same = task.clone();
+    let applied = same.apply(task.manifest(), Some(task.resource_version()), DateTime::<Utc>::MAX_UTC);
+    assert_eq!(applied.ok(), Some(ApplyChanges::default()), "its own manifest changed the task");
+    assert_eq!(same, task);
 
     let times = [
         DateTime::<Utc>::MIN_UTC,

@@ -10,10 +10,10 @@
 use libfuzzer_sys::fuzz_target;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use taskctl::{Shape, check_document};
+use taskctl::{Shape, check_document, check_document_as};
 use taskmodel::flow::FlowSpec;
 use taskmodel::schedule::Schedule;
-use taskmodel::task::{Task, TaskManifest, TaskSpec};
+use taskmodel::task::{KindSet, OutputEvent, Task, TaskManifest, TaskSpec, TaskWatchEvent};
 
 /// The keys that make a document a task or a manifest (docs/taskctl.md).
 const RESOURCE_KEYS: [&str; 4] = ["apiVersion", "metadata", "spec", "status"];
@@ -86,6 +86,7 @@ fuzz_target!(|data: &[u8]| {
             serde_json::from_str::<FlowSpec>(text).is_ok_and(|flow| flow.validate().is_ok())
         }
         None => false,
+        Some(other) => panic!("check_document gave the shape {other:?}"),
     };
     assert_eq!(
         checked.is_valid(),
@@ -93,4 +94,15 @@ fuzz_target!(|data: &[u8]| {
         "taskctl and the library disagree on {text}: {:?}",
         checked.problems
     );
+    // `check --type` agrees with the parser of the named type, on the same text.
+    let named = [
+        ("OutputEvent", serde_json::from_str::<OutputEvent>(text).is_ok()),
+        ("TaskWatchEvent", serde_json::from_str::<TaskWatchEvent>(text).is_ok()),
+        ("KindSet", serde_json::from_str::<KindSet>(text).is_ok()),
+    ];
+    for (name, parses) in named {
+        let checked = check_document_as(text, name).expect("a listed wire type");
+        assert_eq!(checked.shape, Some(Shape::Wire(name)));
+        assert_eq!(checked.is_valid(), parses, "check --type {name} disagrees on {text}");
+    }
 });

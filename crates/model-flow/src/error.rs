@@ -74,6 +74,16 @@ pub enum FlowError {
         /// The bound in bytes.
         max: usize,
     },
+    /// A number larger than its bound.
+    #[error("{path}: {value} is larger than the maximum {max}")]
+    TooLarge {
+        /// The field (`ttlAfterFinishedMs`).
+        path: String,
+        /// The number given.
+        value: u64,
+        /// The bound.
+        max: u64,
+    },
     /// Text that must not be empty.
     #[error("{path}: must not be empty")]
     Empty {
@@ -197,6 +207,7 @@ macro_rules! with_path {
             | FlowError::NoJobs { path: $path }
             | FlowError::TooMany { path: $path, .. }
             | FlowError::TooLong { path: $path, .. }
+            | FlowError::TooLarge { path: $path, .. }
             | FlowError::Empty { path: $path }
             | FlowError::NulByte { path: $path, .. }
             | FlowError::DuplicateKey { path: $path, .. }
@@ -232,6 +243,7 @@ impl FlowError {
             FlowError::NoJobs { .. }
             | FlowError::TooMany { .. }
             | FlowError::TooLong { .. }
+            | FlowError::TooLarge { .. }
             | FlowError::Empty { .. }
             | FlowError::NulByte { .. }
             | FlowError::DuplicateKey { .. }

@@ -149,6 +149,13 @@ schema!(FlowSpec, "FlowSpec", |generator| {
             "env": env,
             "labels": labels,
             "failurePolicy": policy,
+            "ttlAfterFinishedMs": {
+                "description": "How long a finished run of the flow is kept, in milliseconds; \
+                    absent, the retention policy's rule for flows decides.",
+                "type": "integer",
+                "minimum": 0,
+                "maximum": model_task::spec::MAX_TTL_AFTER_FINISHED_MS,
+            },
             "jobs": {
                 "type": "array",
                 "items": job,

@@ -29,8 +29,10 @@ use crate::rule::{FailurePolicy, TriggerRule};
 /// itself, no cycle; every cycle is reported with its path). Field checks come first, in
 /// job order; the graph is checked once every job's fields are valid.
 ///
-/// On the wire, camelCase: `name`, `jobs` (required), `env`, `labels`, `failurePolicy`
-/// (optional: no variables, no labels, `failFast`); each job has `name`, `spec`, and
+/// On the wire, camelCase: `name`, `jobs` (required), `env`, `labels`, `failurePolicy`,
+/// `ttlAfterFinishedMs` (optional: no variables, no labels, `failFast`, no time to live of
+/// its own; at most model-task's
+/// [`MAX_TTL_AFTER_FINISHED_MS`](model_task::spec::MAX_TTL_AFTER_FINISHED_MS)); each job has `name`, `spec`, and
 /// optionally `dependsOn` and `when` (none, `allSucceeded`). Unknown fields are rejected.
 /// `env` is kept as written and merged into a job's spec on demand by [`merge_flow_env`]
 /// ([`FlowSpec::task_spec`]), so a flow of many jobs does not hold a copy of it per job.
@@ -70,6 +72,8 @@ pub struct FlowSpec {
     #[serde(skip_serializing_if = "Labels::is_empty")]
     labels: Labels,
     failure_policy: FailurePolicy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ttl_after_finished_ms: Option<u64>,
     jobs: Vec<FlowJob>,
     #[serde(skip)]
     graph: Arc<FlowGraph>,
@@ -137,6 +141,7 @@ impl FlowSpec {
             env: TaskEnv::empty(),
             labels: Labels::default(),
             failure_policy: FailurePolicy::default(),
+            ttl_after_finished_ms: None,
             jobs: Vec::new(),
         }
     }
@@ -170,6 +175,14 @@ impl FlowSpec {
     /// What a failure does to the rest of the flow.
     pub fn failure_policy(&self) -> FailurePolicy {
         self.failure_policy
+    }
+
+    /// How long a finished run of this flow is kept, in milliseconds, as a task's
+    /// `ttlAfterFinishedMs` (at most model-task's
+    /// [`MAX_TTL_AFTER_FINISHED_MS`](model_task::spec::MAX_TTL_AFTER_FINISHED_MS); 0 collects
+    /// it once it has finished); `None` leaves it to the retention policy's rule for flows.
+    pub const fn ttl_after_finished_ms(&self) -> Option<u64> {
+        self.ttl_after_finished_ms
     }
 
     /// The jobs, in declaration order.
@@ -209,13 +222,20 @@ impl FlowSpec {
     }
 
     /// Checks a flow's parts and builds it; see [`FlowSpec`] for the order of the checks.
-    fn assemble(
-        name: FlowId,
-        env: TaskEnv,
-        labels: Labels,
-        failure_policy: FailurePolicy,
-        jobs: Vec<FlowJob>,
-    ) -> Result<Self, FlowError> {
+    fn assemble(builder: FlowSpecBuilder) -> Result<Self, FlowError> {
+        let FlowSpecBuilder {
+            name,
+            env,
+            labels,
+            failure_policy,
+            ttl_after_finished_ms,
+            jobs,
+        } = builder;
+        let name = name.map_err(|error| FlowError::Id {
+            path: "name".into(),
+            error,
+        })?;
+        check_ttl(ttl_after_finished_ms)?;
         let fit = EnvFit::new(&env);
         for (i, job) in jobs.iter().enumerate() {
             fit.check(i, &job.spec)?;
@@ -229,9 +249,25 @@ impl FlowSpec {
             env,
             labels,
             failure_policy,
+            ttl_after_finished_ms,
             jobs,
             graph: Arc::new(graph),
         })
+    }
+}
+
+/// A flow's `ttlAfterFinishedMs` is at most model-task's
+/// [`MAX_TTL_AFTER_FINISHED_MS`](model_task::spec::MAX_TTL_AFTER_FINISHED_MS), the bound of
+/// a task's.
+pub(crate) fn check_ttl(ttl_ms: Option<u64>) -> Result<(), FlowError> {
+    let max = model_task::spec::MAX_TTL_AFTER_FINISHED_MS;
+    match ttl_ms {
+        Some(value) if value > max => Err(FlowError::TooLarge {
+            path: "ttlAfterFinishedMs".into(),
+            value,
+            max,
+        }),
+        _ => Ok(()),
     }
 }
 
@@ -260,6 +296,7 @@ pub struct FlowSpecBuilder {
     env: TaskEnv,
     labels: Labels,
     failure_policy: FailurePolicy,
+    ttl_after_finished_ms: Option<u64>,
     jobs: Vec<FlowJob>,
 }
 
@@ -282,6 +319,15 @@ impl FlowSpecBuilder {
         }
     }
 
+    /// Keeps a finished run `ms` milliseconds (checked by [`build`](Self::build): at most
+    /// model-task's [`MAX_TTL_AFTER_FINISHED_MS`](model_task::spec::MAX_TTL_AFTER_FINISHED_MS)).
+    pub fn ttl_after_finished_ms(self, ms: u64) -> Self {
+        Self {
+            ttl_after_finished_ms: Some(ms),
+            ..self
+        }
+    }
+
     /// Adds a job.
     pub fn job(mut self, job: FlowJob) -> Self {
         self.jobs.push(job);
@@ -296,11 +342,7 @@ impl FlowSpecBuilder {
 
     /// The flow, or the first problem (see [`FlowSpec`] for the order of the checks).
     pub fn build(self) -> Result<FlowSpec, FlowError> {
-        let name = self.name.map_err(|error| FlowError::Id {
-            path: "name".into(),
-            error,
-        })?;
-        FlowSpec::assemble(name, self.env, self.labels, self.failure_policy, self.jobs)
+        FlowSpec::assemble(self)
     }
 }
 

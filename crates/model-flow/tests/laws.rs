@@ -27,6 +27,7 @@ struct Shape {
     deps: Vec<Vec<usize>>,
     rules: Vec<TriggerRule>,
     policy: FailurePolicy,
+    ttl: Option<u64>,
 }
 
 /// A DAG of 1 to `max` jobs declared in a shuffled order: job ranks are a random
@@ -44,9 +45,10 @@ fn dag_of(min: usize, max: usize) -> impl Strategy<Value = Shape> {
             let rules =
                 proptest::collection::vec(proptest::sample::select(TriggerRule::ALL.to_vec()), n);
             let policy = prop_oneof![Just(FailurePolicy::FailFast), Just(FailurePolicy::Continue)];
-            (ranks, edges, rules, policy)
+            let ttl = proptest::option::of(0..=model_task::spec::MAX_TTL_AFTER_FINISHED_MS);
+            (ranks, edges, rules, policy, ttl)
         })
-        .prop_map(|(ranks, edges, rules, policy)| {
+        .prop_map(|(ranks, edges, rules, policy, ttl)| {
             let n = ranks.len();
             let deps = (0..n)
                 .map(|i| {
@@ -59,6 +61,7 @@ fn dag_of(min: usize, max: usize) -> impl Strategy<Value = Shape> {
                 deps,
                 rules,
                 policy,
+                ttl,
             }
         })
 }
@@ -86,10 +89,12 @@ fn build(shape: &Shape) -> Result<FlowSpec, FlowError> {
             shape.rules[i],
         )
     });
-    FlowSpec::builder("f")
-        .failure_policy(shape.policy)
-        .jobs(jobs)
-        .build()
+    let builder = FlowSpec::builder("f").failure_policy(shape.policy);
+    let builder = match shape.ttl {
+        Some(ms) => builder.ttl_after_finished_ms(ms),
+        None => builder,
+    };
+    builder.jobs(jobs).build()
 }
 
 /// The order by the definition: repeatedly the first declared job whose dependencies are
@@ -158,6 +163,7 @@ proptest! {
                 prop_assert_eq!(graph.level(job), Some(level));
             }
         }
+        prop_assert_eq!(flow.ttl_after_finished_ms(), shape.ttl);
         let back: FlowSpec = serde_json::from_str(&serde_json::to_string(&flow).unwrap()).unwrap();
         prop_assert_eq!(back, flow);
     }

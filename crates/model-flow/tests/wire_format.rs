@@ -123,6 +123,7 @@ fn every_flow_example_parses_as_marked_and_rejections_say_why() {
         r#"jobs[1].dependsOn[1]: "extract" is already listed at dependsOn[0]"#,
         r#"jobs[1].name: duplicate job name "load", first at jobs[0]"#,
         "jobs: a flow has at least one job",
+        "ttlAfterFinishedMs: 315360000001 is larger than the maximum 315360000000",
         "jobs[1].state: a job starts only when its trigger rule holds",
     ];
     assert_eq!(errors.len(), want.len(), "{errors:#?}");
@@ -142,6 +143,7 @@ fn the_flow_example_is_what_the_docs_say() {
     assert_eq!(flow.name(), "nightly-etl");
     assert_eq!(flow.failure_policy(), FailurePolicy::FailFast);
     assert_eq!(flow.labels().get("team"), Some("data"));
+    assert_eq!(flow.ttl_after_finished_ms(), Some(7 * 86_400_000));
     let notify = flow.task_spec("notify").unwrap();
     assert_eq!(
         notify.kind().env().get("STAGE"),

@@ -1,8 +1,13 @@
-//! Bounded wire collections: a list or an object read by serde that stops with an error as
-//! soon as it holds one entry more than its limit, so a hostile document costs at most the
-//! limit in memory and time, whatever its length.
+//! Bounded input: a list or an object read by serde that stops with an error as soon as it
+//! holds one entry more than its limit, and a reader that stops at the first byte past its
+//! limit ([`BoundedReader`]), so a hostile document costs at most the limit in memory and
+//! time, whatever its length.
 
 use std::{fmt, marker::PhantomData};
+
+mod reader;
+
+pub use self::reader::BoundedReader;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 

@@ -37,7 +37,9 @@
 //! limit, and [`BoundedVec`] and [`BoundedPairs`] read one with serde, stopping with an
 //! error at the entry after the limit, so a hostile document costs at most the limit in
 //! memory and time. Each bounded field is a marker type implementing [`Limit`] (its field
-//! name and its `MAX_*` constant, and optionally its crate's own error).
+//! name and its `MAX_*` constant, and optionally its crate's own error). A whole document
+//! read from a stream goes through a [`BoundedReader`], which fails at the first byte past
+//! its limit.
 //!
 //! # Errors
 //!
@@ -74,7 +76,7 @@ mod id;
 pub mod text;
 
 pub use crate::{
-    bounded::{BoundedPairs, BoundedVec, Limit},
+    bounded::{BoundedPairs, BoundedReader, BoundedVec, Limit},
     error::IdError,
     error_kind::ErrorKind,
     id::{

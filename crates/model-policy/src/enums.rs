@@ -1,6 +1,7 @@
-//! The three named policies (`RestartPolicy`, `JitterPolicy`, `AdmissionPolicy`), made by one macro.
+//! The named policies without data (`JitterPolicy`, `AdmissionPolicy`), made by one macro,
+//! and the lenient spelling rule `RestartPolicy` shares with them.
 //!
-//! One macro keeps the three in lockstep: the same derives, the same wire form (a camelCase
+//! One macro keeps them in lockstep: the same derives, the same wire form (a camelCase
 //! string), the same `FromStr` leniency and the same errors.
 
 use std::fmt;
@@ -128,33 +129,6 @@ macro_rules! policy_enum {
 }
 
 policy_enum! {
-    /// When a task is restarted after an attempt ends.
-    ///
-    /// On the wire: `"never"`, `"onFailure"`, `"always"`. `FromStr` also takes any case and the
-    /// kebab and snake spellings (`"on-failure"`, `"ON_FAILURE"`, `"OnFailure"`).
-    ///
-    /// ```
-    /// use model_policy::RestartPolicy;
-    ///
-    /// assert_eq!("on-failure".parse(), Ok(RestartPolicy::OnFailure));
-    /// assert_eq!(RestartPolicy::OnFailure.to_string(), "onFailure");
-    /// assert_eq!(RestartPolicy::default(), RestartPolicy::Never);
-    /// ```
-    pub enum RestartPolicy
-        expecting "a restart policy: one of never, onFailure, always",
-        unknown unknown_restart
-    {
-        /// Never restart: the first attempt's outcome is final (the default).
-        #[default]
-        Never = "never" ["never"],
-        /// Restart after an attempt fails or times out.
-        OnFailure = "onFailure" ["on", "failure"],
-        /// Restart after every outcome except cancellation.
-        Always = "always" ["always"],
-    }
-}
-
-policy_enum! {
     /// How randomness spreads the delay before a retry (see [`BackoffPolicy`](crate::BackoffPolicy)).
     ///
     /// `exp(n)` below is the capped exponential delay for retry `n`,
@@ -210,7 +184,7 @@ policy_enum! {
 }
 
 /// Whether `input` is `words` joined by nothing, `-` or `_`, ignoring ASCII case.
-fn spelled_as(input: &str, words: &[&str]) -> bool {
+pub(crate) fn spelled_as(input: &str, words: &[&str]) -> bool {
     [b"".as_slice(), b"-", b"_"]
         .into_iter()
         .any(|separator| joined_eq(input.as_bytes(), words, separator))

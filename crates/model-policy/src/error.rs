@@ -43,6 +43,22 @@ pub enum PolicyError {
         /// The rejected input, shortened to [`ERROR_INPUT_MAX_CHARS`](model_ids::ERROR_INPUT_MAX_CHARS) characters.
         input: String,
     },
+    /// A restart interval is 0 or above
+    /// [`MAX_RESTART_INTERVAL_MS`](crate::MAX_RESTART_INTERVAL_MS).
+    #[error(
+        "invalid restart policy: intervalMs must be from 1 to {max}, got {value}",
+        max = crate::MAX_RESTART_INTERVAL_MS
+    )]
+    InvalidInterval {
+        /// The rejected interval in milliseconds.
+        value: u64,
+    },
+    /// A restart policy other than `always` was given an interval.
+    #[error("invalid restart policy: {policy} takes no intervalMs, only always does")]
+    IntervalNotAllowed {
+        /// The policy's name.
+        policy: &'static str,
+    },
     /// A [`BackoffPolicy`](crate::BackoffPolicy) field breaks a rule.
     #[error("invalid backoff: {field} {reason}")]
     InvalidBackoff {
@@ -56,7 +72,7 @@ pub enum PolicyError {
 
 impl PolicyError {
     /// The category of this error: the unknown-name kind of its policy, or
-    /// [`ErrorKind::Invalid`] for a backoff that breaks a rule.
+    /// [`ErrorKind::Invalid`] for a backoff or a restart interval that breaks a rule.
     ///
     /// ```
     /// use model_ids::ErrorKind;
@@ -71,7 +87,9 @@ impl PolicyError {
             Self::UnknownRestart { .. } => ErrorKind::UnknownRestart,
             Self::UnknownJitter { .. } => ErrorKind::UnknownJitter,
             Self::UnknownAdmission { .. } => ErrorKind::UnknownAdmission,
-            Self::InvalidBackoff { .. } => ErrorKind::Invalid,
+            Self::InvalidBackoff { .. }
+            | Self::InvalidInterval { .. }
+            | Self::IntervalNotAllowed { .. } => ErrorKind::Invalid,
         }
     }
 

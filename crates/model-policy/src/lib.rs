@@ -6,15 +6,18 @@
 //!
 //! # The policies
 //!
-//! - [`RestartPolicy`]: whether an attempt that ended is followed by another.
+//! - [`RestartPolicy`]: whether an attempt that ended is followed by another; `always` may
+//!   wait a [`RestartInterval`] after each success (a periodic task).
 //! - [`BackoffPolicy`]: how long to wait before that next attempt, spread by a [`JitterPolicy`].
 //! - [`AdmissionPolicy`]: what a new task does when its slot already has an active one.
 //!
 //! The three enums are camelCase strings on the wire (`"onFailure"`, `"dropIfRunning"`), and
-//! deserialization accepts exactly that. [`FromStr`](std::str::FromStr), for command lines and
-//! configuration, also accepts any case and the kebab and snake spellings (`"on-failure"`,
-//! `"ON_FAILURE"`); [`Display`](std::fmt::Display) prints the wire form. An unknown string is a
-//! [`PolicyError`] that names the policy and lists what is accepted.
+//! deserialization accepts exactly that (a periodic restart policy is an object,
+//! `{"type": "always", "intervalMs": 60000}`). [`FromStr`](std::str::FromStr), for command
+//! lines and configuration, also accepts any case and the kebab and snake spellings
+//! (`"on-failure"`, `"ON_FAILURE"`); [`Display`](std::fmt::Display) prints the wire form (and
+//! `always:60000` for an interval). An unknown string is a [`PolicyError`] that names the
+//! policy and lists what is accepted.
 //!
 //! # Delays before retries
 //!
@@ -58,12 +61,14 @@ mod backoff;
 mod enums;
 mod error;
 mod random;
+mod restart;
 mod schedule;
 
 pub use crate::{
     backoff::{BackoffPolicy, MAX_BACKOFF_MS},
-    enums::{AdmissionPolicy, JitterPolicy, RestartPolicy},
+    enums::{AdmissionPolicy, JitterPolicy},
     error::{BackoffViolation, PolicyError},
     random::{RandomSource, SeededRandom},
+    restart::{MAX_RESTART_INTERVAL_MS, RestartInterval, RestartPolicy},
     schedule::BackoffSchedule,
 };

@@ -274,7 +274,7 @@ fn every_variant_round_trips_through_json() {
 fn near_miss() -> impl Strategy<Value = String> {
     let wires: Vec<&'static str> = RestartPolicy::ALL
         .iter()
-        .map(|p| p.as_str())
+        .map(|p| p.name())
         .chain(JitterPolicy::ALL.iter().map(|p| p.as_str()))
         .chain(AdmissionPolicy::ALL.iter().map(|p| p.as_str()))
         .collect();
@@ -301,13 +301,29 @@ fn near_miss() -> impl Strategy<Value = String> {
 proptest! {
     #[test]
     fn restart_parse_accepts_exactly_the_spellings(input in prop_oneof![near_miss(), "[a-zA-Z_-]{0,20}", any::<String>()]) {
-        let expected = RestartPolicy::ALL.iter().copied().find(|p| accepted(&input, p.as_str()));
+        // The name, then for always an optional ":" and an interval in milliseconds.
+        let (name, interval) = match input.split_once(':') {
+            Some((name, interval)) => (name, Some(interval)),
+            None => (input.as_str(), None),
+        };
+        let named = RestartPolicy::ALL.iter().copied().find(|p| accepted(name, p.name()));
+        let expected = match (named, interval) {
+            (named, None) => named,
+            (Some(RestartPolicy::Always { .. }), Some(ms)) => {
+                ms.parse::<u64>().ok().and_then(|ms| RestartPolicy::periodic(ms).ok())
+            }
+            _ => None,
+        };
         match input.parse::<RestartPolicy>() {
             Ok(value) => prop_assert_eq!(Some(value), expected),
             Err(PolicyError::UnknownRestart { input: quoted }) => {
                 prop_assert_eq!(expected, None);
                 prop_assert!(input.starts_with(quoted.trim_end_matches('…')));
                 prop_assert!(quoted.chars().count() <= model_ids::ERROR_INPUT_MAX_CHARS + 1);
+            }
+            Err(PolicyError::InvalidInterval { .. } | PolicyError::IntervalNotAllowed { .. }) => {
+                prop_assert_eq!(expected, None);
+                prop_assert!(interval.is_some());
             }
             Err(other) => prop_assert!(false, "unexpected error {other:?}"),
         }
@@ -335,7 +351,27 @@ proptest! {
     #[test]
     fn deserialize_accepts_exactly_the_wire_form(input in prop_oneof![near_miss(), "[a-zA-Z_-]{0,20}"]) {
         let json = serde_json::to_string(&input).unwrap();
-        let expected = RestartPolicy::ALL.iter().copied().find(|p| p.as_str() == input);
+        let expected = RestartPolicy::ALL.iter().copied().find(|p| p.name() == input);
         prop_assert_eq!(serde_json::from_str::<RestartPolicy>(&json).ok(), expected);
+    }
+}
+
+proptest! {
+    /// Every restart policy, periodic ones included, reads back from its text and its JSON.
+    #[test]
+    fn restart_policies_round_trip_through_text_and_json(
+        interval in prop_oneof![Just(None), (1..=model_policy::MAX_RESTART_INTERVAL_MS).prop_map(Some)],
+        which in 0..3_usize,
+    ) {
+        let policy = match (which, interval) {
+            (0, _) => RestartPolicy::Never,
+            (1, _) => RestartPolicy::OnFailure,
+            (_, None) => RestartPolicy::always(),
+            (_, Some(ms)) => RestartPolicy::periodic(ms).unwrap(),
+        };
+        prop_assert_eq!(policy.to_string().parse::<RestartPolicy>(), Ok(policy));
+        let json = serde_json::to_string(&policy).unwrap();
+        prop_assert_eq!(serde_json::from_str::<RestartPolicy>(&json).unwrap(), policy);
+        prop_assert_eq!(json.starts_with('{'), policy.interval().is_some());
     }
 }

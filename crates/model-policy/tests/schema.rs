@@ -1,7 +1,10 @@
 //! The JSON Schema of the policy types (feature `schema`): shape, bounds and enumerations.
 #![cfg(feature = "schema")]
 
-use model_policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, MAX_BACKOFF_MS, RestartPolicy};
+use model_policy::{
+    AdmissionPolicy, BackoffPolicy, JitterPolicy, MAX_BACKOFF_MS, MAX_RESTART_INTERVAL_MS,
+    RestartPolicy,
+};
 use serde_json::{Value, json};
 
 fn schema<T: schemars::JsonSchema>() -> Value {
@@ -10,9 +13,18 @@ fn schema<T: schemars::JsonSchema>() -> Value {
 
 #[test]
 fn enums_list_their_wire_forms() {
+    let restart = schema::<RestartPolicy>();
     assert_eq!(
-        schema::<RestartPolicy>()["enum"],
-        json!(["never", "onFailure", "always"])
+        restart["oneOf"][0],
+        json!({ "type": "string", "enum": ["never", "onFailure", "always"] })
+    );
+    assert_eq!(
+        restart["oneOf"][2]["properties"]["intervalMs"]["maximum"],
+        json!(MAX_RESTART_INTERVAL_MS)
+    );
+    assert_eq!(
+        restart["oneOf"][2]["properties"]["intervalMs"]["minimum"],
+        1
     );
     assert_eq!(
         schema::<JitterPolicy>()["enum"],
@@ -22,7 +34,7 @@ fn enums_list_their_wire_forms() {
         schema::<AdmissionPolicy>()["enum"],
         json!(["dropIfRunning", "replace", "queue"])
     );
-    assert_eq!(schema::<RestartPolicy>()["type"], "string");
+    assert_eq!(schema::<JitterPolicy>()["type"], "string");
 }
 
 #[test]

@@ -93,6 +93,36 @@ pub enum QueryError {
         max: usize,
     },
 
+    /// More attempt state values than [`MAX_STATES`](crate::MAX_STATES).
+    #[error("{field}: more than {max} states")]
+    #[non_exhaustive]
+    TooManyStates {
+        /// The parameter or field.
+        field: String,
+        /// The maximum number of state values.
+        max: usize,
+    },
+
+    /// An identifier (a tenant, a task or a runner) is invalid; the source says why.
+    #[error("{field}: invalid identifier")]
+    #[non_exhaustive]
+    InvalidId {
+        /// The parameter or field.
+        field: String,
+        /// Why the identifier is invalid.
+        #[source]
+        source: IdError,
+    },
+
+    /// A required parameter or field is missing: a query names its tenant (and a run query
+    /// its task).
+    #[error("{field}: required")]
+    #[non_exhaustive]
+    MissingParameter {
+        /// The parameter or field.
+        field: String,
+    },
+
     /// A time range whose start is not before its end, so it could match nothing.
     #[error("{field}: empty time range, {since} is not before {before}")]
     #[non_exhaustive]
@@ -210,6 +240,23 @@ pub enum QueryError {
         input: String,
     },
 
+    /// A well-formed continuation token of another listing: a task listing's token given to
+    /// a run-history query, or the reverse.
+    #[error(
+        "{field}: continuation token {input:?} belongs to a listing of {found}, not of {expected}"
+    )]
+    #[non_exhaustive]
+    TokenListingMismatch {
+        /// The parameter or field.
+        field: String,
+        /// The token, shortened.
+        input: String,
+        /// The listing of the query it was given to (`tasks` or `task runs`).
+        expected: &'static str,
+        /// The listing that issued it.
+        found: &'static str,
+    },
+
     /// A well-formed continuation token that was issued for a different query (other
     /// filters or order). The limit may change between pages; nothing else may.
     #[error("{field}: continuation token {input:?} belongs to a different query")]
@@ -247,6 +294,9 @@ impl QueryError {
             | QueryError::InvalidSlot { .. }
             | QueryError::InvalidSelector { .. }
             | QueryError::TooManyPhases { .. }
+            | QueryError::TooManyStates { .. }
+            | QueryError::InvalidId { .. }
+            | QueryError::MissingParameter { .. }
             | QueryError::EmptyTimeRange { .. }
             | QueryError::UnknownParameter { .. }
             | QueryError::DuplicateParameter { .. }
@@ -258,6 +308,7 @@ impl QueryError {
             | QueryError::TokenMalformed { .. }
             | QueryError::TokenVersion { .. }
             | QueryError::TokenChecksum { .. }
+            | QueryError::TokenListingMismatch { .. }
             | QueryError::TokenQueryMismatch { .. } => ErrorKind::Invalid,
         }
     }
@@ -272,6 +323,9 @@ impl QueryError {
             | QueryError::InvalidSelector { field, .. }
             | QueryError::InvalidPhase { field, .. }
             | QueryError::TooManyPhases { field, .. }
+            | QueryError::TooManyStates { field, .. }
+            | QueryError::InvalidId { field, .. }
+            | QueryError::MissingParameter { field }
             | QueryError::EmptyTimeRange { field, .. }
             | QueryError::UnknownParameter { field, .. }
             | QueryError::DuplicateParameter { field }
@@ -282,6 +336,7 @@ impl QueryError {
             | QueryError::TokenMalformed { field, .. }
             | QueryError::TokenVersion { field, .. }
             | QueryError::TokenChecksum { field, .. }
+            | QueryError::TokenListingMismatch { field, .. }
             | QueryError::TokenQueryMismatch { field, .. } => Some(field),
             QueryError::TooManyParameters { .. } => None,
         }
@@ -297,6 +352,7 @@ impl QueryError {
                 | QueryError::TokenMalformed { .. }
                 | QueryError::TokenVersion { .. }
                 | QueryError::TokenChecksum { .. }
+                | QueryError::TokenListingMismatch { .. }
                 | QueryError::TokenQueryMismatch { .. }
         )
     }

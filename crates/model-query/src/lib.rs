@@ -1,11 +1,14 @@
-//! Task queries: filters, ordering, keyset pagination and continuation tokens.
+//! Task queries and run-history pages: filters, ordering, keyset pagination and continuation
+//! tokens.
 //!
 //! Layer 3. Depends on: model-ids, model-selector, model-task.
 //!
-//! Architecture invariant: no I/O and no storage; evaluation runs over any iterator of tasks.
+//! Architecture invariant: no I/O and no storage; evaluation runs over any iterator of tasks
+//! or attempts.
 //!
-//! A [`TaskQuery`] says which tasks a listing returns (slot, phases, a label selector over
-//! the task's labels, creation and update time ranges), in which order ([`SortOrder`] over
+//! A [`TaskQuery`] says which tasks of one tenant a listing returns (the tenant is
+//! required; filters on slot, phases, a label selector over the task's labels, creation and
+//! update time ranges), in which order ([`SortOrder`] over
 //! the [`SortKey`] `(created_at, id)`), and how many per page (`limit`, [`DEFAULT_LIMIT`],
 //! at most [`MAX_LIMIT`]). It comes from [`TaskQuery::builder`], from decoded URL query
 //! pairs ([`TaskQuery::from_pairs`]) or from camelCase JSON, and every way validates.
@@ -21,11 +24,17 @@
 //! is damaged, forged carelessly, or used with another query is a [`QueryError`], never a
 //! panic. They are tamper-evident, not secret: see [`ContinueToken`].
 //!
-//! Every input is bounded by a public constant: [`MAX_QUERY_PAIRS`], [`MAX_VALUE_LEN`],
-//! [`MAX_PHASES`], [`MAX_TOKEN_LEN`].
+//! A [`TaskRunQuery`] lists one task's attempts (its run history) the same way: filters on
+//! the attempt's state and runner, ordered by attempt number, in [`TaskRunPage`]s with a
+//! [`RunContinueToken`] made by the same token machinery. A token of one listing is refused
+//! by the other ([`QueryError::TokenListingMismatch`]).
 //!
-//! With the `schema` feature, [`TaskQuery`] (its JSON form), [`SortOrder`] and
-//! [`ContinueToken`] implement `schemars::JsonSchema`.
+//! Every input is bounded by a public constant: [`MAX_QUERY_PAIRS`],
+//! [`MAX_RUN_QUERY_PAIRS`], [`MAX_VALUE_LEN`], [`MAX_PHASES`], [`MAX_STATES`],
+//! [`MAX_TOKEN_LEN`].
+//!
+//! With the `schema` feature, [`TaskQuery`] and [`TaskRunQuery`] (their JSON forms),
+//! [`SortOrder`], [`ContinueToken`] and [`RunContinueToken`] implement `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
 mod hash;
@@ -34,6 +43,7 @@ mod order;
 mod pairs;
 mod query;
 mod range;
+mod run;
 #[cfg(feature = "schema")]
 mod schema;
 mod select;
@@ -43,11 +53,12 @@ mod wire;
 
 pub use crate::{
     error::QueryError,
-    item::Queryable,
+    item::{Queryable, QueryableRun},
     order::{SortKey, SortOrder},
     pairs::MAX_QUERY_PAIRS,
     query::{TaskPage, TaskQuery, TaskQueryBuilder},
     range::TimeRange,
-    token::{ContinueToken, MAX_TOKEN_LEN, TOKEN_VERSION},
+    run::{MAX_RUN_QUERY_PAIRS, MAX_STATES, TaskRunPage, TaskRunQuery, TaskRunQueryBuilder},
+    token::{ContinueToken, MAX_TOKEN_LEN, RunContinueToken, TOKEN_VERSION},
     values::{DEFAULT_LIMIT, MAX_LIMIT, MAX_PHASES, MAX_VALUE_LEN},
 };

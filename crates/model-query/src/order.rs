@@ -75,6 +75,14 @@ impl SortOrder {
         self.compare_parts((a.created_at, &a.id), (b.created_at, &b.id))
     }
 
+    /// An ascending comparison turned into this order's.
+    pub(crate) fn apply(self, ascending: Ordering) -> Ordering {
+        match self {
+            SortOrder::Ascending => ascending,
+            SortOrder::Descending => ascending.reverse(),
+        }
+    }
+
     /// [`SortOrder::compare`] over the key parts, without building keys.
     pub(crate) fn compare_parts(
         self,

@@ -1,26 +1,96 @@
-//! `TaskQuery` from and to already-decoded URL query pairs (`slot=a&phase=running&...`).
+//! `TaskQuery` from and to already-decoded URL query pairs (`tenant=a&phase=running&...`),
+//! and the checks every query's pairs go through ([`checked`]).
 
 use crate::{
     error::QueryError,
     order::SortOrder,
     query::TaskQuery,
+    query::TaskQueryBuilder,
     range::{format_time, parse_time},
     token::ContinueToken,
-    values::{MAX_PHASES, check_len, parse_limit, parse_phase, parse_selector, parse_slot},
+    values::{
+        MAX_PHASES, check_len, parse_id, parse_limit, parse_phase, parse_selector, parse_slot,
+    },
 };
 use model_ids::text::shorten;
 
-/// The most query pairs [`TaskQuery::from_pairs`] reads (25); one more is an error. It is
+/// The most query pairs [`TaskQuery::from_pairs`] reads (26); one more is an error. It is
 /// the most a valid query can have: every parameter once and `phase` [`MAX_PHASES`] times.
 pub const MAX_QUERY_PAIRS: usize = Param::ALL.len() - 1 + MAX_PHASES;
 
-/// The accepted parameter names, for error messages.
-const PARAM_NAMES: &str = "slot, phase, labelSelector, createdSince, createdBefore, \
-                           updatedSince, updatedBefore, order, limit, continue";
+/// The URL parameters of one kind of query: a closed set of names, one of which may repeat.
+pub(crate) trait Params: Copy + Eq + 'static {
+    /// Every parameter (at most 32).
+    const ALL: &'static [Self];
+    /// The accepted names, for error messages.
+    const NAMES: &'static str;
+    /// The one parameter that may repeat.
+    const REPEATED: Self;
+    /// How often [`REPEATED`](Self::REPEATED) may be given.
+    const MAX_REPEATS: usize;
+    /// The most pairs read: every parameter once and the repeated one as often as allowed.
+    const MAX_PAIRS: usize;
+
+    /// The parameter's name in a URL (case-sensitive).
+    fn name(self) -> &'static str;
+
+    /// The error for one repeat too many of `field`.
+    fn too_many(field: &str) -> QueryError;
+}
+
+/// Each pair as its parameter and value, after the checks every query's pairs go through, in
+/// this order: at most [`Params::MAX_PAIRS`] pairs, a known name, no repeat but of
+/// [`Params::REPEATED`] (at most [`Params::MAX_REPEATS`] times), a value of at most
+/// [`MAX_VALUE_LEN`](crate::MAX_VALUE_LEN) bytes. A caller stops at the first error.
+pub(crate) fn checked<P, I, K, V>(pairs: I) -> impl Iterator<Item = Result<(P, V), QueryError>>
+where
+    P: Params,
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    let mut seen = [false; 32];
+    let mut repeats = 0_usize;
+    pairs
+        .into_iter()
+        .enumerate()
+        .map(move |(index, (name, value))| {
+            if index >= P::MAX_PAIRS {
+                return Err(QueryError::TooManyParameters { max: P::MAX_PAIRS });
+            }
+            let name = name.as_ref();
+            let (bit, param) = P::ALL
+                .iter()
+                .copied()
+                .enumerate()
+                .find(|(_, param)| param.name() == name)
+                .ok_or_else(|| QueryError::UnknownParameter {
+                    field: shorten(name),
+                    expected: P::NAMES,
+                })?;
+            let field = param.name();
+            if param == P::REPEATED {
+                repeats += 1;
+                if repeats > P::MAX_REPEATS {
+                    return Err(P::too_many(field));
+                }
+            } else if seen
+                .get_mut(bit)
+                .is_some_and(|seen| std::mem::replace(seen, true))
+            {
+                return Err(QueryError::DuplicateParameter {
+                    field: field.to_owned(),
+                });
+            }
+            check_len(field, value.as_ref())?;
+            Ok((param, value))
+        })
+}
 
 /// A URL query parameter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Param {
+    Tenant,
     Slot,
     Phase,
     LabelSelector,
@@ -33,9 +103,9 @@ enum Param {
     Continue,
 }
 
-impl Param {
-    /// Every parameter.
-    const ALL: [Param; 10] = [
+impl Params for Param {
+    const ALL: &'static [Param] = &[
+        Param::Tenant,
         Param::Slot,
         Param::Phase,
         Param::LabelSelector,
@@ -47,10 +117,16 @@ impl Param {
         Param::Limit,
         Param::Continue,
     ];
+    const NAMES: &'static str = "tenant, slot, phase, labelSelector, createdSince, \
+                                 createdBefore, updatedSince, updatedBefore, order, limit, \
+                                 continue";
+    const REPEATED: Param = Param::Phase;
+    const MAX_REPEATS: usize = MAX_PHASES;
+    const MAX_PAIRS: usize = MAX_QUERY_PAIRS;
 
-    /// The parameter's name in a URL (case-sensitive).
     fn name(self) -> &'static str {
         match self {
+            Param::Tenant => "tenant",
             Param::Slot => "slot",
             Param::Phase => "phase",
             Param::LabelSelector => "labelSelector",
@@ -64,9 +140,11 @@ impl Param {
         }
     }
 
-    /// The parameter with this exact name.
-    fn from_name(name: &str) -> Option<Param> {
-        Param::ALL.into_iter().find(|param| param.name() == name)
+    fn too_many(field: &str) -> QueryError {
+        QueryError::TooManyPhases {
+            field: field.to_owned(),
+            max: MAX_PHASES,
+        }
     }
 }
 
@@ -76,6 +154,7 @@ impl TaskQuery {
     ///
     /// | parameter | value | default |
     /// |---|---|---|
+    /// | `tenant` | the tenant whose tasks are listed | required |
     /// | `slot` | a slot | any slot |
     /// | `phase` | a phase (`running`, any case); repeat for several | any phase |
     /// | `labelSelector` | selector syntax, `zone=eu,gpu in (a,b)` | every task |
@@ -94,10 +173,19 @@ impl TaskQuery {
     /// ```
     /// use model_query::{QueryError, TaskQuery};
     ///
-    /// let query = TaskQuery::from_pairs([("phase", "running"), ("phase", "failed"), ("limit", "50")])?;
+    /// let query = TaskQuery::from_pairs([
+    ///     ("tenant", "team-a"),
+    ///     ("phase", "running"),
+    ///     ("phase", "failed"),
+    ///     ("limit", "50"),
+    /// ])?;
     /// assert_eq!(query.phases().len(), 2);
     ///
-    /// let err = TaskQuery::from_pairs([("phase", "runing")]).unwrap_err();
+    /// let err = TaskQuery::from_pairs([("phase", "running")]).unwrap_err();
+    /// assert!(matches!(err, QueryError::MissingParameter { .. }));
+    /// assert_eq!(err.field(), Some("tenant"));
+    ///
+    /// let err = TaskQuery::from_pairs([("tenant", "team-a"), ("phase", "runing")]).unwrap_err();
     /// assert!(matches!(err, QueryError::InvalidPhase { .. }));
     /// assert_eq!(err.field(), Some("phase"));
     ///
@@ -109,7 +197,9 @@ impl TaskQuery {
     ///
     /// # Errors
     ///
-    /// [`QueryError::TooManyParameters`], [`UnknownParameter`](QueryError::UnknownParameter),
+    /// [`QueryError::MissingParameter`] without `tenant`;
+    /// [`TooManyParameters`](QueryError::TooManyParameters),
+    /// [`UnknownParameter`](QueryError::UnknownParameter),
     /// [`DuplicateParameter`](QueryError::DuplicateParameter),
     /// [`ValueTooLong`](QueryError::ValueTooLong), [`TooManyPhases`](QueryError::TooManyPhases),
     /// a value error naming its parameter, or any error of
@@ -120,39 +210,12 @@ impl TaskQuery {
         K: AsRef<str>,
         V: AsRef<str>,
     {
-        let mut builder = TaskQuery::builder();
-        let mut seen = [false; Param::ALL.len()];
-        let mut phases = 0_usize;
-        for (index, (name, value)) in pairs.into_iter().enumerate() {
-            if index >= MAX_QUERY_PAIRS {
-                return Err(QueryError::TooManyParameters {
-                    max: MAX_QUERY_PAIRS,
-                });
-            }
-            let (name, value) = (name.as_ref(), value.as_ref());
-            let param = Param::from_name(name).ok_or_else(|| QueryError::UnknownParameter {
-                field: shorten(name),
-                expected: PARAM_NAMES,
-            })?;
-            let field = param.name();
-            if param == Param::Phase {
-                phases += 1;
-                if phases > MAX_PHASES {
-                    return Err(QueryError::TooManyPhases {
-                        field: field.to_owned(),
-                        max: MAX_PHASES,
-                    });
-                }
-            } else if seen
-                .get_mut(param as usize)
-                .is_some_and(|seen| std::mem::replace(seen, true))
-            {
-                return Err(QueryError::DuplicateParameter {
-                    field: field.to_owned(),
-                });
-            }
-            check_len(field, value)?;
+        let mut builder = TaskQueryBuilder::unscoped();
+        for pair in checked::<Param, _, _, _>(pairs) {
+            let (param, value) = pair?;
+            let (field, value) = (param.name(), value.as_ref());
             builder = match param {
+                Param::Tenant => builder.tenant(parse_id(field, value)?),
                 Param::Slot => builder.slot(parse_slot(field, value)?),
                 Param::Phase => builder.phase(parse_phase(field, value)?),
                 Param::LabelSelector => builder.label_selector(parse_selector(field, value)?),
@@ -169,10 +232,10 @@ impl TaskQuery {
     }
 
     /// The query as URL query pairs (not yet percent-encoded), in the form
-    /// [`TaskQuery::from_pairs`] reads back to an equal query. `order` and `limit` are
-    /// always written; other parameters only when set.
+    /// [`TaskQuery::from_pairs`] reads back to an equal query. `tenant`, `order` and `limit`
+    /// are always written; other parameters only when set.
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs = Vec::new();
+        let mut pairs = vec![(Param::Tenant.name(), self.tenant.to_string())];
         if let Some(slot) = &self.slot {
             pairs.push((Param::Slot.name(), slot.to_string()));
         }

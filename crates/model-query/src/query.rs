@@ -1,7 +1,7 @@
 //! `TaskQuery` and its builder: filters, order, limit, cursor, matching and evaluation.
 
 use chrono::{DateTime, Utc};
-use model_ids::Slot;
+use model_ids::{Slot, TenantId};
 use model_selector::LabelSelector;
 use model_task::TaskPhase;
 
@@ -22,9 +22,11 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// A validated query over tasks: which tasks (filters), in which order, how many per
 /// page, and where the page starts.
 ///
-/// # Filters
+/// # Scope and filters
 ///
-/// All filters are ANDed; an absent filter accepts every task.
+/// A query names its `tenant`, required: it lists only that tenant's tasks, and every way in
+/// refuses a query without one ([`QueryError::MissingParameter`]). The filters are ANDed; an
+/// absent filter accepts every task of the tenant.
 ///
 /// - `slot`: the task's slot equals it.
 /// - `phases`: the task's phase is one of them (a set; order and repeats do not matter).
@@ -42,8 +44,8 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// task that exists for the whole listing is returned exactly once, however many tasks
 /// are added or removed between pages, and tasks added behind the cursor are not seen.
 ///
-/// The token is bound to the query's filters and order (its fingerprint); a token from
-/// another query is [`QueryError::TokenQueryMismatch`]. The limit is not part of the
+/// The token is bound to the query's tenant, filters and order (its fingerprint); a token
+/// from another query, another tenant's included, is [`QueryError::TokenQueryMismatch`]. The limit is not part of the
 /// fingerprint: a client may ask for bigger or smaller pages as it goes.
 ///
 /// # Ways in
@@ -55,7 +57,7 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// use model_query::{SortOrder, TaskQuery};
 /// use model_task::TaskPhase;
 ///
-/// let query = TaskQuery::builder()
+/// let query = TaskQuery::builder("team-a".parse()?)
 ///     .slot("nightly".parse()?)
 ///     .phase(TaskPhase::Running)
 ///     .phase(TaskPhase::Failed)
@@ -66,6 +68,7 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// assert_eq!(query.limit(), 50);
 ///
 /// let same = TaskQuery::from_pairs([
+///     ("tenant", "team-a"),
 ///     ("slot", "nightly"),
 ///     ("phase", "failed"),
 ///     ("phase", "running"),
@@ -78,6 +81,7 @@ const FINGERPRINT_DOMAIN: &[u8] = b"taskmodel.query.v1";
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskQuery {
+    pub(crate) tenant: TenantId,
     pub(crate) slot: Option<Slot>,
     /// Sorted, without repeats.
     pub(crate) phases: Vec<TaskPhase>,
@@ -106,14 +110,15 @@ pub struct TaskPage<T = model_task::Task> {
 }
 
 impl TaskQuery {
-    /// A builder with no filters, ascending order and [`DEFAULT_LIMIT`].
-    pub fn builder() -> TaskQueryBuilder {
-        TaskQueryBuilder::default()
+    /// A builder for the tasks of `tenant`: no filters, ascending order, [`DEFAULT_LIMIT`].
+    pub fn builder(tenant: TenantId) -> TaskQueryBuilder {
+        TaskQueryBuilder::unscoped().tenant(tenant)
     }
 
     /// A builder holding this query's settings, to change some of them.
     pub fn to_builder(&self) -> TaskQueryBuilder {
         TaskQueryBuilder {
+            tenant: Some(self.tenant.clone()),
             slot: self.slot.clone(),
             phases: self.phases.clone(),
             phase_values: self.phases.len(),
@@ -161,6 +166,11 @@ impl TaskQuery {
         ContinueToken::issue(self.fingerprint, key)
     }
 
+    /// The tenant whose tasks the query lists.
+    pub fn tenant(&self) -> &TenantId {
+        &self.tenant
+    }
+
     /// The slot filter.
     pub fn slot(&self) -> Option<&Slot> {
         self.slot.as_ref()
@@ -206,9 +216,11 @@ impl TaskQuery {
         self.cursor.as_ref().map(ContinueToken::after)
     }
 
-    /// Whether `task` passes every filter. The order, limit and cursor play no part.
+    /// Whether `task` belongs to the query's tenant and passes every filter. The order,
+    /// limit and cursor play no part.
     pub fn matches<T: Queryable + ?Sized>(&self, task: &T) -> bool {
-        self.created.contains(task.created_at())
+        *task.tenant() == self.tenant
+            && self.created.contains(task.created_at())
             && self.updated.contains(task.updated_at())
             && self.slot.as_ref().is_none_or(|slot| slot == task.slot())
             && (self.phases.is_empty() || self.phases.contains(&task.phase()))
@@ -231,7 +243,7 @@ impl TaskQuery {
     /// use model_query::TaskQuery;
     ///
     /// let all = tasks();
-    /// let mut query = TaskQuery::builder().limit(10).build()?;
+    /// let mut query = TaskQuery::builder("team-a".parse()?).limit(10).build()?;
     /// loop {
     ///     let page = query.evaluate(&all);
     ///     for task in &page.items { /* ... */ }
@@ -240,7 +252,7 @@ impl TaskQuery {
     ///         None => break,
     ///     }
     /// }
-    /// # Ok::<(), model_query::QueryError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn evaluate<T, I>(&self, tasks: I) -> TaskPage<T>
     where
@@ -248,9 +260,22 @@ impl TaskQuery {
         I: IntoIterator<Item = T>,
     {
         let limit = usize::try_from(self.limit).unwrap_or(usize::MAX);
-        let (items, more) = select_page(tasks, self.order, self.after(), limit, |task| {
-            self.matches(task)
-        });
+        let order = self.order;
+        let after = self.after();
+        let (items, more) = select_page(
+            tasks,
+            &|a: &T, b: &T| order.compare_parts((a.created_at(), a.id()), (b.created_at(), b.id())),
+            |task: &T| {
+                after.is_none_or(|after| {
+                    order.compare_parts(
+                        (task.created_at(), task.id()),
+                        (after.created_at, &after.id),
+                    ) == std::cmp::Ordering::Greater
+                })
+            },
+            limit,
+            |task| self.matches(task),
+        );
         let next = match items.last() {
             Some(last) if more => {
                 Some(self.continue_after(SortKey::new(last.created_at(), last.id().clone())))
@@ -261,10 +286,11 @@ impl TaskQuery {
     }
 }
 
-/// The stable fingerprint of a query's filters and order (not its limit or cursor): an
-/// FNV-1a 64 hash over a canonical encoding, so equal queries agree across processes
+/// The stable fingerprint of a query's tenant, filters and order (not its limit or cursor):
+/// an FNV-1a 64 hash over a canonical encoding, so equal queries agree across processes
 /// and releases of this format.
 fn fingerprint(
+    tenant: &TenantId,
     slot: Option<&Slot>,
     phases: &[TaskPhase],
     selector: Option<&LabelSelector>,
@@ -273,6 +299,8 @@ fn fingerprint(
     order: SortOrder,
 ) -> u64 {
     let mut h = Fnv64::with_domain(FINGERPRINT_DOMAIN);
+    h.u8(0);
+    h.str(tenant.as_str());
     h.u8(1);
     match slot {
         Some(slot) => {
@@ -312,6 +340,9 @@ fn fingerprint(
 #[derive(Debug, Clone)]
 #[must_use]
 pub struct TaskQueryBuilder {
+    /// Always set by [`TaskQuery::builder`]; URL pairs and JSON may lack it, which `build`
+    /// refuses.
+    tenant: Option<TenantId>,
     slot: Option<Slot>,
     /// Sorted, without repeats.
     phases: Vec<TaskPhase>,
@@ -325,9 +356,11 @@ pub struct TaskQueryBuilder {
     cursor: Option<ContinueToken>,
 }
 
-impl Default for TaskQueryBuilder {
-    fn default() -> Self {
+impl TaskQueryBuilder {
+    /// A builder without a tenant yet, for the ways in that read it among other fields.
+    pub(crate) fn unscoped() -> Self {
         TaskQueryBuilder {
+            tenant: None,
             slot: None,
             phases: Vec::new(),
             phase_values: 0,
@@ -339,9 +372,13 @@ impl Default for TaskQueryBuilder {
             cursor: None,
         }
     }
-}
 
-impl TaskQueryBuilder {
+    /// The tenant whose tasks the query lists.
+    pub(crate) fn tenant(mut self, tenant: TenantId) -> Self {
+        self.tenant = Some(tenant);
+        self
+    }
+
     /// Only tasks in this slot.
     pub fn slot(mut self, slot: Slot) -> Self {
         self.slot = Some(slot);
@@ -426,11 +463,15 @@ impl TaskQueryBuilder {
     ///
     /// # Errors
     ///
+    /// - [`QueryError::MissingParameter`]: no tenant (only URL pairs and JSON can lack one).
     /// - [`QueryError::LimitOutOfRange`]: limit 0 or above [`MAX_LIMIT`](crate::MAX_LIMIT).
     /// - [`QueryError::TooManyPhases`]: more than [`MAX_PHASES`] phase values.
     /// - [`QueryError::EmptyTimeRange`]: a range with `since >= before`.
     /// - [`QueryError::TokenQueryMismatch`]: a token issued for another query.
     pub fn build(self) -> Result<TaskQuery, QueryError> {
+        let tenant = self.tenant.ok_or_else(|| QueryError::MissingParameter {
+            field: "tenant".to_owned(),
+        })?;
         let limit = check_limit("limit", i64::from(self.limit))?;
         if self.phase_values > MAX_PHASES {
             return Err(QueryError::TooManyPhases {
@@ -441,6 +482,7 @@ impl TaskQueryBuilder {
         self.created.check("createdBefore")?;
         self.updated.check("updatedBefore")?;
         let fingerprint = fingerprint(
+            &tenant,
             self.slot.as_ref(),
             &self.phases,
             self.selector.as_ref(),
@@ -452,6 +494,7 @@ impl TaskQueryBuilder {
             cursor.check_fingerprint(CONTINUE_FIELD, fingerprint)?;
         }
         Ok(TaskQuery {
+            tenant,
             slot: self.slot,
             phases: self.phases,
             selector: self.selector,

@@ -1,5 +1,6 @@
-//! JSON Schema (feature `schema`) for the JSON form of `TaskQuery`, `SortOrder` and
-//! `ContinueToken`, written from the raw twin and the limits parsing enforces.
+//! JSON Schema (feature `schema`) for the JSON forms of `TaskQuery` and `TaskRunQuery`,
+//! `SortOrder`, `ContinueToken` and `RunContinueToken`, written from the raw twins and the
+//! limits parsing enforces.
 //!
 //! What JSON Schema cannot say, and only parsing checks: the label selector's string
 //! syntax; `since` before `before` in each time range; a token's checksum, format version
@@ -8,14 +9,15 @@
 
 use std::borrow::Cow;
 
-use model_ids::Slot;
-use model_task::TaskPhase;
+use model_ids::{RunnerId, Slot, TaskId, TenantId};
+use model_task::{AttemptState, TaskPhase};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 
 use crate::{
     order::SortOrder,
     query::TaskQuery,
-    token::{ContinueToken, MAX_TOKEN_LEN},
+    run::{MAX_STATES, TaskRunQuery},
+    token::{ContinueToken, MAX_TOKEN_LEN, RunContinueToken},
     values::{MAX_LIMIT, MAX_PHASES, MAX_VALUE_LEN},
 };
 
@@ -68,6 +70,20 @@ impl JsonSchema for SortOrder {
     }
 }
 
+/// A continuation token of `listing`.
+fn token(listing: &str) -> Schema {
+    json_schema!({
+        "description": format!(
+            "An opaque continuation token from a previous page of a {listing} listing: \
+             URL-safe base64 without padding, bound to the query that issued it."
+        ),
+        "type": "string",
+        "minLength": 1,
+        "maxLength": MAX_TOKEN_LEN,
+        "pattern": "^[A-Za-z0-9_-]+$",
+    })
+}
+
 impl JsonSchema for ContinueToken {
     fn schema_name() -> Cow<'static, str> {
         "ContinueToken".into()
@@ -78,13 +94,70 @@ impl JsonSchema for ContinueToken {
     }
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        token("task")
+    }
+}
+
+impl JsonSchema for RunContinueToken {
+    fn schema_name() -> Cow<'static, str> {
+        "RunContinueToken".into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        "model_query::RunContinueToken".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        token("run-history")
+    }
+}
+
+/// The `limit` property of both queries.
+fn limit(what: &str) -> Schema {
+    json_schema!({
+        "description": format!("{what} per page."),
+        "type": "integer",
+        "minimum": 1,
+        "maximum": MAX_LIMIT,
+    })
+}
+
+impl JsonSchema for TaskRunQuery {
+    fn schema_name() -> Cow<'static, str> {
+        "TaskRunQuery".into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        "model_query::TaskRunQuery".into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let tenant = generator.subschema_for::<TenantId>();
+        let task = generator.subschema_for::<TaskId>();
+        let runner = generator.subschema_for::<RunnerId>();
+        let order = generator.subschema_for::<SortOrder>();
+        let token = generator.subschema_for::<RunContinueToken>();
+        let states: Vec<&str> = AttemptState::ALL.iter().map(|s| s.as_str()).collect();
         json_schema!({
-            "description": "An opaque continuation token from a previous page: URL-safe \
-                base64 without padding, bound to the query that issued it.",
-            "type": "string",
-            "minLength": 1,
-            "maxLength": MAX_TOKEN_LEN,
-            "pattern": "^[A-Za-z0-9_-]+$",
+            "description": "Which attempts of one task a run-history listing returns, in \
+                which order (by attempt number), and how many per page.",
+            "type": "object",
+            "required": ["tenant", "task"],
+            "properties": {
+                "tenant": tenant,
+                "task": task,
+                "states": {
+                    "description": "Attempts in any of these states (any letter case).",
+                    "type": "array",
+                    "maxItems": MAX_STATES,
+                    "items": { "type": "string", "pattern": any_case(&states) },
+                },
+                "runner": runner,
+                "order": order,
+                "limit": limit("Attempts"),
+                "continue": token,
+            },
+            "additionalProperties": false,
         })
     }
 }
@@ -99,16 +172,20 @@ impl JsonSchema for TaskQuery {
     }
 
     fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let tenant = generator.subschema_for::<TenantId>();
         let slot = generator.subschema_for::<Slot>();
         let order = generator.subschema_for::<SortOrder>();
         let token = generator.subschema_for::<ContinueToken>();
         let phases: Vec<String> = TaskPhase::ALL.iter().map(ToString::to_string).collect();
         let phases: Vec<&str> = phases.iter().map(String::as_str).collect();
         json_schema!({
-            "description": "Which tasks a listing returns, in which order, and how many per \
-                page. Every field is optional; time ranges are half-open [since, before).",
+            "description": "Which tasks of one tenant a listing returns, in which order, and \
+                how many per page. Only the tenant is required; time ranges are half-open \
+                [since, before).",
             "type": "object",
+            "required": ["tenant"],
             "properties": {
+                "tenant": tenant,
                 "slot": slot,
                 "phases": {
                     "description": "Tasks in any of these phases (any letter case).",
@@ -127,12 +204,7 @@ impl JsonSchema for TaskQuery {
                 "updatedSince": time("Updated at or after this time."),
                 "updatedBefore": time("Updated before this time; after updatedSince."),
                 "order": order,
-                "limit": {
-                    "description": "Tasks per page.",
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_LIMIT,
-                },
+                "limit": limit("Tasks"),
                 "continue": token,
             },
             "additionalProperties": false,

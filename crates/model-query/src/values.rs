@@ -1,9 +1,11 @@
 //! Parsing one query value from text, shared by URL pairs and JSON, with the field named.
 
-use model_ids::Slot;
+use std::str::FromStr;
+
 use model_ids::text::shorten;
+use model_ids::{IdError, Slot};
 use model_selector::LabelSelector;
-use model_task::TaskPhase;
+use model_task::{AttemptState, TaskPhase};
 
 use crate::error::QueryError;
 
@@ -102,5 +104,32 @@ pub(crate) fn parse_selector(field: &str, input: &str) -> Result<LabelSelector, 
         .map_err(|source| QueryError::InvalidSelector {
             field: field.to_owned(),
             source,
+        })
+}
+
+/// Parses an identifier (a tenant, a task, a runner).
+pub(crate) fn parse_id<T: FromStr<Err = IdError>>(
+    field: &str,
+    input: &str,
+) -> Result<T, QueryError> {
+    input.parse().map_err(|source| QueryError::InvalidId {
+        field: field.to_owned(),
+        source,
+    })
+}
+
+/// What an attempt state must look like, for error messages.
+pub(crate) const STATE_EXPECTED: &str =
+    "one of leased, running, cancelling, succeeded, failed, timeout, canceled, expired";
+
+/// Parses an attempt state (its wire name, any letter case).
+pub(crate) fn parse_state(field: &str, input: &str) -> Result<AttemptState, QueryError> {
+    AttemptState::ALL
+        .into_iter()
+        .find(|state| state.as_str().eq_ignore_ascii_case(input))
+        .ok_or_else(|| QueryError::InvalidValue {
+            field: field.to_owned(),
+            input: shorten(input),
+            expected: STATE_EXPECTED,
         })
 }

@@ -6,17 +6,21 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 use crate::{
     error::QueryError,
     order::SortOrder,
-    query::TaskQuery,
+    query::{TaskQuery, TaskQueryBuilder},
     range::{TimeRange, format_time, parse_time},
     token::{CONTINUE_FIELD, ContinueToken},
-    values::{MAX_PHASES, check_len, check_limit, parse_phase, parse_selector, parse_slot},
+    values::{
+        MAX_PHASES, check_len, check_limit, parse_id, parse_phase, parse_selector, parse_slot,
+    },
 };
 
-/// The JSON shape of a [`TaskQuery`], camelCase, every field optional on the way in, where
-/// `null` reads as the field left out.
+/// The JSON shape of a [`TaskQuery`], camelCase; `tenant` is required, every other field is
+/// optional, and `null` reads as the field left out.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RawTaskQuery {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tenant: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     slot: Option<String>,
     #[serde(
@@ -83,7 +87,10 @@ impl TryFrom<RawTaskQuery> for TaskQuery {
     type Error = QueryError;
 
     fn try_from(raw: RawTaskQuery) -> Result<Self, Self::Error> {
-        let mut builder = TaskQuery::builder();
+        let mut builder = TaskQueryBuilder::unscoped();
+        if let Some(tenant) = field("tenant", raw.tenant, parse_id)? {
+            builder = builder.tenant(tenant);
+        }
         if let Some(slot) = field("slot", raw.slot, parse_slot)? {
             builder = builder.slot(slot);
         }
@@ -120,6 +127,7 @@ impl TryFrom<RawTaskQuery> for TaskQuery {
 impl From<&TaskQuery> for RawTaskQuery {
     fn from(query: &TaskQuery) -> Self {
         RawTaskQuery {
+            tenant: Some(query.tenant.to_string()),
             slot: query.slot.as_ref().map(ToString::to_string),
             phases: query.phases.iter().map(ToString::to_string).collect(),
             label_selector: query.selector.as_ref().map(ToString::to_string),
@@ -134,7 +142,7 @@ impl From<&TaskQuery> for RawTaskQuery {
     }
 }
 
-/// Serializes as the camelCase JSON object; `order` and `limit` are always written.
+/// Serializes as the camelCase JSON object; `tenant`, `order` and `limit` are always written.
 impl Serialize for TaskQuery {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         RawTaskQuery::from(self).serialize(serializer)

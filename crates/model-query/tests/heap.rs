@@ -19,7 +19,7 @@ mod common;
 use std::cell::Cell;
 
 use chrono::{DateTime, Utc};
-use model_ids::{Slot, TaskId};
+use model_ids::{Slot, TaskId, TenantId};
 use model_query::{Queryable, SortOrder, TaskQuery};
 use model_selector::Labels;
 use model_task::TaskPhase;
@@ -50,6 +50,9 @@ impl Drop for Tracked {
 }
 
 impl Queryable for Tracked {
+    fn tenant(&self) -> &TenantId {
+        &self.0.tenant
+    }
     fn id(&self) -> &TaskId {
         &self.0.id
     }
@@ -88,7 +91,7 @@ fn newest_first(n: u32) -> impl Iterator<Item = Tracked> {
 /// Key reads to evaluate a page of `limit` over `n` tasks, newest first.
 fn key_reads(n: u32, limit: u32) -> usize {
     reset();
-    let query = TaskQuery::builder()
+    let query = TaskQuery::builder(common::tenant())
         .limit(limit)
         .order(SortOrder::Ascending)
         .build()
@@ -102,7 +105,10 @@ fn key_reads(n: u32, limit: u32) -> usize {
 fn holds_at_most_limit_plus_two_items_at_once() {
     for limit in [1, 10, 100] {
         reset();
-        let query = TaskQuery::builder().limit(limit).build().unwrap();
+        let query = TaskQuery::builder(common::tenant())
+            .limit(limit)
+            .build()
+            .unwrap();
         let page = query.evaluate(newest_first(50_000));
         assert_eq!(page.items.len(), limit as usize);
         assert_eq!(page.items[0].0.id.as_str(), "t0");
@@ -155,7 +161,10 @@ fn sorted_input_is_one_comparison_per_task() {
     // comparison and the filters are not even evaluated.
     reset();
     let n = 50_000u32;
-    let query = TaskQuery::builder().limit(10).build().unwrap();
+    let query = TaskQuery::builder(common::tenant())
+        .limit(10)
+        .build()
+        .unwrap();
     let page =
         query
             .evaluate((0..n).map(|i| {

@@ -137,7 +137,10 @@ fn max_limit_page() {
             )
         })
         .collect();
-    let query = TaskQuery::builder().limit(MAX_LIMIT).build().unwrap();
+    let query = TaskQuery::builder(common::tenant())
+        .limit(MAX_LIMIT)
+        .build()
+        .unwrap();
     let first = query.evaluate(&rows);
     assert_eq!(first.items.len(), MAX_LIMIT as usize);
     let second = query
@@ -150,7 +153,7 @@ fn max_limit_page() {
 
 #[test]
 fn empty_input_is_one_empty_last_page() {
-    let query = TaskQuery::builder().build().unwrap();
+    let query = TaskQuery::builder(common::tenant()).build().unwrap();
     let page = query.evaluate(Vec::<Row>::new());
     assert!(page.items.is_empty());
     assert!(page.next.is_none());

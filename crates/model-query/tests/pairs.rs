@@ -14,8 +14,13 @@ use model_query::{
 use model_task::TaskPhase;
 use proptest::prelude::*;
 
+/// Reads `pairs` after a `tenant` pair (the fixtures' tenant).
 fn parse(pairs: &[(&str, &str)]) -> Result<TaskQuery, QueryError> {
-    TaskQuery::from_pairs(pairs.iter().copied())
+    TaskQuery::from_pairs(
+        [("tenant", "team-a")]
+            .into_iter()
+            .chain(pairs.iter().copied()),
+    )
 }
 
 /// Expects an error of the given variant naming `field`.
@@ -33,7 +38,8 @@ fn check_ok(pairs: &[(&str, &str)], expect: impl Fn(&TaskQuery) -> bool) {
 #[test]
 fn accepted() {
     check_ok(&[], |q| {
-        q.limit() == DEFAULT_LIMIT
+        *q.tenant() == common::tenant()
+            && q.limit() == DEFAULT_LIMIT
             && q.order() == SortOrder::Ascending
             && q.slot().is_none()
             && q.phases().is_empty()
@@ -147,6 +153,7 @@ fn rejected_parameters() {
     check_err(&[("", "")], Some(""), unknown);
     let dup = |e: &QueryError| matches!(e, QueryError::DuplicateParameter { .. });
     check_err(&[("slot", "a"), ("slot", "a")], Some("slot"), dup);
+    check_err(&[("tenant", "team-a")], Some("tenant"), dup);
     check_err(&[("limit", "5"), ("limit", "6")], Some("limit"), dup);
     check_err(&[("order", "asc"), ("order", "desc")], Some("order"), dup);
     check_err(
@@ -168,6 +175,7 @@ fn rejected_parameters() {
 fn bounds_on_pairs_and_values() {
     // The most pairs a valid query can have: every parameter once, phase MAX_PHASES times.
     let mut pairs: Vec<(&str, String)> = vec![
+        ("tenant", "team-a".into()),
         ("slot", "a".into()),
         ("labelSelector", "zone=eu".into()),
         ("createdSince", "2024-01-01T00:00:00Z".into()),
@@ -210,6 +218,8 @@ fn bounds_on_pairs_and_values() {
         matches!(e, QueryError::TokenTooLong { .. })
     });
     let over = "A".repeat(MAX_VALUE_LEN + 1);
+    let err = TaskQuery::from_pairs([("tenant", over.as_str())]).unwrap_err();
+    assert!(matches!(err, QueryError::ValueTooLong { .. }), "{err:?}");
     for name in ["slot", "labelSelector", "continue", "phase", "createdSince"] {
         check_err(
             &[(name, &over)],
@@ -243,8 +253,34 @@ fn messages() {
     );
     assert!(
         msg(&[("colour", "red")])
-            .starts_with(r#""colour": unknown parameter (expected one of slot, phase"#)
+            .starts_with(r#""colour": unknown parameter (expected one of tenant, slot, phase"#)
     );
+}
+
+#[test]
+fn a_query_names_its_tenant() {
+    let missing = |e: &QueryError| matches!(e, QueryError::MissingParameter { .. });
+    for pairs in [
+        &[][..],
+        &[("slot", "a")],
+        &[("limit", "5"), ("order", "desc")],
+    ] {
+        let err = TaskQuery::from_pairs(pairs.iter().copied()).unwrap_err();
+        assert!(missing(&err), "{pairs:?}: {err:?}");
+        assert_eq!(err.field(), Some("tenant"));
+        assert_eq!(err.to_string(), "tenant: required");
+    }
+    for tenant in ["", "a/b", "Team A"] {
+        let err = TaskQuery::from_pairs([("tenant", tenant)]).unwrap_err();
+        assert!(
+            matches!(err, QueryError::InvalidId { .. }),
+            "{tenant:?}: {err:?}"
+        );
+        assert_eq!(err.field(), Some("tenant"));
+    }
+    let query = TaskQuery::from_pairs([("limit", "5"), ("tenant", "team-b")]).unwrap();
+    assert_eq!(query.tenant().as_str(), "team-b");
+    assert_eq!(query.to_pairs()[0], ("tenant", "team-b".to_owned()));
 }
 
 proptest! {
@@ -258,7 +294,7 @@ proptest! {
     #[test]
     fn arbitrary_pairs_never_panic(
         pairs in prop::collection::vec(
-            (prop::sample::select(vec!["slot", "phase", "labelSelector", "createdSince", "order", "limit", "continue", "x"]), "\\PC{0,20}"),
+            (prop::sample::select(vec!["tenant", "slot", "phase", "labelSelector", "createdSince", "order", "limit", "continue", "x"]), "\\PC{0,20}"),
             0..40,
         )
     ) {

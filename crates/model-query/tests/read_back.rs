@@ -7,7 +7,7 @@
 )]
 
 use chrono::{DateTime, Utc};
-use model_ids::TaskId;
+use model_ids::{TaskId, TenantId};
 use model_query::{ContinueToken, SortKey, SortOrder, TaskQuery};
 use proptest::prelude::*;
 
@@ -39,7 +39,9 @@ fn edge_times() -> Vec<DateTime<Utc>> {
 /// A query whose four time bounds are these (each range kept non-empty).
 fn query_at(a: DateTime<Utc>, b: DateTime<Utc>, order: SortOrder) -> TaskQuery {
     let (since, before) = if a < b { (a, b) } else { (b, a) };
-    let mut builder = TaskQuery::builder().order(order).created_before(before);
+    let mut builder = TaskQuery::builder(TenantId::new("team-a").unwrap())
+        .order(order)
+        .created_before(before);
     if since < before {
         builder = builder.created_since(since).updated_since(since);
     }

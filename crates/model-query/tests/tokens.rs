@@ -23,7 +23,10 @@ fn rows() -> Vec<Row> {
 }
 
 fn query(limit: u32) -> TaskQuery {
-    TaskQuery::builder().limit(limit).build().unwrap()
+    TaskQuery::builder(common::tenant())
+        .limit(limit)
+        .build()
+        .unwrap()
 }
 
 fn token() -> ContinueToken {
@@ -45,27 +48,30 @@ fn token_resumes_the_same_query_and_reports_its_key() {
 fn a_token_from_another_query_is_rejected() {
     let token = token();
     let others = [
-        TaskQuery::builder()
+        TaskQuery::builder("team-b".parse().unwrap())
+            .build()
+            .unwrap(),
+        TaskQuery::builder(common::tenant())
             .order(SortOrder::Descending)
             .build()
             .unwrap(),
-        TaskQuery::builder()
+        TaskQuery::builder(common::tenant())
             .phase(TaskPhase::Running)
             .build()
             .unwrap(),
-        TaskQuery::builder()
+        TaskQuery::builder(common::tenant())
             .slot("a".parse().unwrap())
             .build()
             .unwrap(),
-        TaskQuery::builder()
+        TaskQuery::builder(common::tenant())
             .label_selector("zone=eu".parse().unwrap())
             .build()
             .unwrap(),
-        TaskQuery::builder()
+        TaskQuery::builder(common::tenant())
             .created_since(common::at(0))
             .build()
             .unwrap(),
-        TaskQuery::builder()
+        TaskQuery::builder(common::tenant())
             .updated_before(common::at(100))
             .build()
             .unwrap(),
@@ -87,11 +93,11 @@ fn a_token_from_another_query_is_rejected() {
     // Only the limit may differ.
     assert!(query(7).with_continue(token.clone()).is_ok());
     // Equivalent selectors written differently are the same query.
-    let a = TaskQuery::builder()
+    let a = TaskQuery::builder(common::tenant())
         .label_selector("zone=eu,tier in (b,a)".parse().unwrap())
         .build()
         .unwrap();
-    let b = TaskQuery::builder()
+    let b = TaskQuery::builder(common::tenant())
         .label_selector("tier in (a,b), zone=eu".parse().unwrap())
         .build()
         .unwrap();
@@ -126,13 +132,26 @@ fn from_pairs_rejects_bad_tokens_naming_continue() {
         }),
     ];
     for (input, expected) in cases {
-        let err = TaskQuery::from_pairs([("continue", input.as_str())]).unwrap_err();
+        let err = TaskQuery::from_pairs([("tenant", "team-a"), ("continue", input.as_str())])
+            .unwrap_err();
         assert!(expected(&err), "{input:?}: {err:?}");
         assert_eq!(err.field(), Some("continue"));
     }
-    let err = TaskQuery::from_pairs([("continue", good.as_str()), ("order", "desc")]).unwrap_err();
+    let err = TaskQuery::from_pairs([
+        ("tenant", "team-a"),
+        ("continue", good.as_str()),
+        ("order", "desc"),
+    ])
+    .unwrap_err();
     assert!(matches!(err, QueryError::TokenQueryMismatch { .. }));
-    assert!(TaskQuery::from_pairs([("continue", good.as_str()), ("limit", "9")]).is_ok());
+    assert!(
+        TaskQuery::from_pairs([
+            ("tenant", "team-a"),
+            ("continue", good.as_str()),
+            ("limit", "9")
+        ])
+        .is_ok()
+    );
 }
 
 proptest! {
@@ -161,7 +180,7 @@ proptest! {
 
     #[test]
     fn random_strings_are_rejected_without_panic(s in "\\PC{0,500}") {
-        let result = TaskQuery::from_pairs([("continue", s.as_str())]);
+        let result = TaskQuery::from_pairs([("tenant", "team-a"), ("continue", s.as_str())]);
         prop_assert!(result.is_err());
         let err = result.unwrap_err();
         let expected = err.is_token_error() || matches!(err, QueryError::ValueTooLong { .. });

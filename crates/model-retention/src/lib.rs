@@ -2,13 +2,14 @@
 //! actions, tasks, flows, schedules) may be deleted now, in which order, and which owner
 //! references to remove first.
 //!
-//! Layer 4. Depends on: model-ids, model-task, model-schedule.
+//! Layer 4. Depends on: model-ids, model-task, model-flow, model-schedule.
 //!
 //! Architecture invariant: no I/O, no clock, no randomness; collection reads a view a store
 //! built ([`OwnedResource`]s) and decides, and the store writes what it decided.
 //!
 //! Read first: [`OwnedResource`] (the view of one resource, built from a task by
-//! [`OwnedResource::from_task`]), [`RetentionPolicy`] (the rules
+//! [`OwnedResource::from_task`], a flow by [`OwnedResource::from_flow`], a schedule by
+//! [`OwnedResource::from_schedule`]), [`RetentionPolicy`] (the rules
 //! per kind, a table of defaults) and [`collect`] (the decision).
 //!
 //! # Ownership

@@ -19,8 +19,10 @@ pub use model_task::task::MAX_OWNER_REFERENCES;
 /// live out (kept until deleted).
 pub use model_task::spec::MAX_TTL_AFTER_FINISHED_MS;
 
-/// The largest history limit: how many succeeded (or failed) resources one owner keeps.
-pub const MAX_HISTORY_LIMIT: u32 = 10_000;
+/// The largest history limit: how many succeeded (or failed) resources one owner keeps;
+/// model-schedule's rule for a schedule's `successfulHistoryLimit` and `failedHistoryLimit`,
+/// so every schedule's limits fit its view, and the same bound for every owner and rule.
+pub use model_schedule::MAX_HISTORY_LIMIT;
 
 /// The largest cleanup priority (higher is deleted sooner), as in the manifests' cleanup
 /// priorities: 0 to 100.

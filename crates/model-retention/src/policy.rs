@@ -43,10 +43,12 @@ pub struct HistoryLimits {
 }
 
 impl HistoryLimits {
-    /// Kubernetes CronJob's defaults: 3 succeeded, 1 failed.
+    /// Kubernetes CronJob's defaults: 3 succeeded, 1 failed (model-schedule's
+    /// [`DEFAULT_SUCCESSFUL_HISTORY_LIMIT`](model_schedule::DEFAULT_SUCCESSFUL_HISTORY_LIMIT)
+    /// and [`DEFAULT_FAILED_HISTORY_LIMIT`](model_schedule::DEFAULT_FAILED_HISTORY_LIMIT)).
     pub const CRONJOB: Self = Self {
-        succeeded: 3,
-        failed: 1,
+        succeeded: model_schedule::DEFAULT_SUCCESSFUL_HISTORY_LIMIT,
+        failed: model_schedule::DEFAULT_FAILED_HISTORY_LIMIT,
     };
 
     /// Keep `succeeded` and `failed`; each at most [`MAX_HISTORY_LIMIT`].

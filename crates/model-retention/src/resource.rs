@@ -24,7 +24,8 @@ use model_task::task::OwnerReference;
 
 /// What retention needs to know of one resource: a row a store reads, or a value built from
 /// a model type ([`OwnedResource::from_task`], [`from_attempt`](Self::from_attempt),
-/// [`from_schedule`](Self::from_schedule), [`from_action`](Self::from_action)).
+/// [`from_flow`](Self::from_flow), [`from_schedule`](Self::from_schedule),
+/// [`from_action`](Self::from_action)).
 ///
 /// - `kind`, `tenant` and `name` say what it is; `uid` tells one life of a name from the
 ///   next (a task deleted and created again under its name has a new uid). Tasks, flows and
@@ -36,7 +37,8 @@ use model_task::task::OwnerReference;
 ///   that is gone.
 /// - `lifecycle`: draft (active) or sealed (finished, when, and how).
 /// - `ttlAfterFinishedMs`, `cascade` and `history` override its kind's
-///   [`RetentionRule`](crate::RetentionRule) (a task's own `ttlAfterFinishedMs`).
+///   [`RetentionRule`](crate::RetentionRule) (a task's or a flow's own
+///   `ttlAfterFinishedMs`, a schedule's own history limits).
 ///
 /// Names hold `A-Z a-z 0-9 . _ - /` and are at most [`MAX_RESOURCE_NAME_BYTES`] long: an
 /// attempt is named after its task and number (`nightly-backup.9ix/3`), an action by its

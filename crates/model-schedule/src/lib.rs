@@ -13,7 +13,10 @@
 //! ([`OverlapPolicy::decide`]), the catch-up window which missed ticks still fire after
 //! downtime ([`Schedule::catch_up`], at most [`MAX_CATCHUP_TICKS`] a call), and `jitterMs`
 //! spreads dispatches with the caller's [`RandomSource`](model_policy::RandomSource)
-//! ([`Schedule::jitter_ms`]). [`Schedule::next_fire_times`] lists what comes next.
+//! ([`Schedule::jitter_ms`]). [`Schedule::next_fire_times`] lists what comes next. History
+//! limits (`successfulHistoryLimit`, `failedHistoryLimit`, after Kubernetes CronJob) say how
+//! many finished runs of each outcome a schedule keeps ([`Schedule::history_limits`]);
+//! model-retention applies them.
 //!
 //! Cron is Vixie cron's, as Debian ships it: the day-of-month OR day-of-week rule, and
 //! Debian's rules for daylight-saving changes (a fixed-time expression fires once for a
@@ -87,11 +90,11 @@ pub use crate::{
     field::CronField,
     interval::Interval,
     limits::{
-        DEFAULT_CATCHUP_WINDOW_MS, MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES,
-        MAX_ACTION_RESULT_BYTES, MAX_CATCHUP_TICKS, MAX_CATCHUP_WINDOW_MS, MAX_CRON_LEN,
-        MAX_EVERY_MS, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES, MAX_TIME_ZONE_LEN,
-        MAX_WEBHOOK_PAYLOAD_BYTES, MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES, MIN_CATCHUP_WINDOW_MS,
-        MIN_EVERY_MS,
+        DEFAULT_CATCHUP_WINDOW_MS, DEFAULT_FAILED_HISTORY_LIMIT, DEFAULT_SUCCESSFUL_HISTORY_LIMIT,
+        MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES, MAX_ACTION_RESULT_BYTES,
+        MAX_CATCHUP_TICKS, MAX_CATCHUP_WINDOW_MS, MAX_CRON_LEN, MAX_EVERY_MS, MAX_HISTORY_LIMIT,
+        MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES, MAX_TIME_ZONE_LEN, MAX_WEBHOOK_PAYLOAD_BYTES,
+        MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES, MIN_CATCHUP_WINDOW_MS, MIN_EVERY_MS,
     },
     overlap::{OverlapDecision, OverlapPolicy},
     schedule::{FireTimes, Schedule, ScheduleBuilder},

@@ -51,3 +51,16 @@ pub const MAX_ACTION_RESULT_BYTES: usize = 64 * 1024;
 
 /// The longest failure reason of an action, in bytes (the same as a task's status error).
 pub const MAX_ACTION_REASON_BYTES: usize = model_task::lifecycle::MAX_STATUS_ERROR_BYTES;
+
+/// The largest history limit of a schedule (`successfulHistoryLimit`, `failedHistoryLimit`):
+/// how many finished runs of one outcome it keeps. Retention uses the same bound for every
+/// owner's history.
+pub const MAX_HISTORY_LIMIT: u32 = 10_000;
+
+/// How many succeeded runs a schedule keeps when it sets only `failedHistoryLimit`:
+/// Kubernetes CronJob's default `successfulJobsHistoryLimit`, 3.
+pub const DEFAULT_SUCCESSFUL_HISTORY_LIMIT: u32 = 3;
+
+/// How many failed runs a schedule keeps when it sets only `successfulHistoryLimit`:
+/// Kubernetes CronJob's default `failedJobsHistoryLimit`, 1.
+pub const DEFAULT_FAILED_HISTORY_LIMIT: u32 = 1;

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::{
     error::ScheduleError,
     limits::{
-        DEFAULT_CATCHUP_WINDOW_MS, MAX_CATCHUP_WINDOW_MS, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES,
+        DEFAULT_CATCHUP_WINDOW_MS, DEFAULT_FAILED_HISTORY_LIMIT, DEFAULT_SUCCESSFUL_HISTORY_LIMIT,
+        MAX_CATCHUP_WINDOW_MS, MAX_HISTORY_LIMIT, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES,
         MIN_CATCHUP_WINDOW_MS,
     },
     overlap::OverlapPolicy,
@@ -22,7 +23,9 @@ use crate::{
 /// On the wire (camelCase): `name`, `spec` and `trigger` are required; `startAt` and `endAt`
 /// (inclusive) bound the fire times, `remainingRuns` counts the fires left, `paused` stops
 /// all of them, `overlap` (default `skip`), `catchupWindowMs` (default one minute, see
-/// [`Schedule::catch_up`]) and `jitterMs` (default 0, see [`Schedule::jitter_ms`]).
+/// [`Schedule::catch_up`]) and `jitterMs` (default 0, see [`Schedule::jitter_ms`]);
+/// `successfulHistoryLimit` and `failedHistoryLimit` (each at most [`MAX_HISTORY_LIMIT`]; see
+/// [`Schedule::history_limits`]) say how many finished runs it keeps.
 /// `docs/wire-format.md` has an example. Parsing validates everything and every error names
 /// its field (`trigger.cron`, `catchupWindowMs`); the template must pass the submit boundary
 /// ([`TaskSpec::validate`]).
@@ -61,6 +64,8 @@ pub struct Schedule {
     overlap: OverlapPolicy,
     catchup_window_ms: u64,
     jitter_ms: u64,
+    successful_history_limit: Option<u32>,
+    failed_history_limit: Option<u32>,
 }
 
 /// Builds a [`Schedule`]; [`ScheduleBuilder::build`] runs the checks parsing runs.
@@ -85,6 +90,8 @@ impl Schedule {
                 overlap: OverlapPolicy::default(),
                 catchup_window_ms: DEFAULT_CATCHUP_WINDOW_MS,
                 jitter_ms: 0,
+                successful_history_limit: None,
+                failed_history_limit: None,
             },
         }
     }
@@ -147,6 +154,47 @@ impl Schedule {
     #[must_use]
     pub fn max_jitter_ms(&self) -> u64 {
         self.jitter_ms
+    }
+
+    /// How many succeeded runs it keeps, as written (`successfulHistoryLimit`).
+    #[must_use]
+    pub fn successful_history_limit(&self) -> Option<u32> {
+        self.successful_history_limit
+    }
+
+    /// How many failed runs it keeps, as written (`failedHistoryLimit`).
+    #[must_use]
+    pub fn failed_history_limit(&self) -> Option<u32> {
+        self.failed_history_limit
+    }
+
+    /// How many finished runs it keeps, succeeded then failed, after Kubernetes CronJob:
+    /// `None` when it sets neither limit (then the retention policy's rule for schedules
+    /// decides, by default CronJob's 3 and 1); when it sets one, the other is CronJob's
+    /// default ([`DEFAULT_SUCCESSFUL_HISTORY_LIMIT`], [`DEFAULT_FAILED_HISTORY_LIMIT`]).
+    ///
+    /// ```
+    /// use model_schedule::Schedule;
+    ///
+    /// let json = r#"{"name": "nightly", "trigger": {"cron": "0 2 * * *"},
+    ///     "spec": {"slot": "s", "kind": {"type": "wasm", "module": "m.wasm"}, "timeoutMs": 1000}}"#;
+    /// let schedule: Schedule = serde_json::from_str(json)?;
+    /// assert_eq!(schedule.history_limits(), None);
+    /// let schedule: Schedule = serde_json::from_str(&json.replace("{\"name", "{\"failedHistoryLimit\": 5, \"name"))?;
+    /// assert_eq!(schedule.history_limits(), Some((3, 5)));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[must_use]
+    pub fn history_limits(&self) -> Option<(u32, u32)> {
+        if self.successful_history_limit.is_none() && self.failed_history_limit.is_none() {
+            return None;
+        }
+        Some((
+            self.successful_history_limit
+                .unwrap_or(DEFAULT_SUCCESSFUL_HISTORY_LIMIT),
+            self.failed_history_limit
+                .unwrap_or(DEFAULT_FAILED_HISTORY_LIMIT),
+        ))
     }
 
     /// Pauses or resumes the schedule.
@@ -254,6 +302,18 @@ impl ScheduleBuilder {
         self
     }
 
+    /// Keep the newest `limit` succeeded runs (at most [`MAX_HISTORY_LIMIT`]).
+    pub fn successful_history_limit(mut self, limit: u32) -> Self {
+        self.schedule.successful_history_limit = Some(limit);
+        self
+    }
+
+    /// Keep the newest `limit` failed runs (at most [`MAX_HISTORY_LIMIT`]).
+    pub fn failed_history_limit(mut self, limit: u32) -> Self {
+        self.schedule.failed_history_limit = Some(limit);
+        self
+    }
+
     /// Checks the schedule and returns it.
     ///
     /// # Errors
@@ -261,7 +321,8 @@ impl ScheduleBuilder {
     /// [`ScheduleError::OutOfRange`] for `catchupWindowMs` outside
     /// [`MIN_CATCHUP_WINDOW_MS`](crate::MIN_CATCHUP_WINDOW_MS) to
     /// [`MAX_CATCHUP_WINDOW_MS`](crate::MAX_CATCHUP_WINDOW_MS) or `jitterMs` above
-    /// [`MAX_JITTER_MS`](crate::MAX_JITTER_MS); [`ScheduleError::EmptyWindow`] when `endAt`
+    /// [`MAX_JITTER_MS`](crate::MAX_JITTER_MS), or a history limit above
+    /// [`MAX_HISTORY_LIMIT`]; [`ScheduleError::EmptyWindow`] when `endAt`
     /// is before `startAt`; [`ScheduleError::Spec`] when the template fails
     /// [`TaskSpec::validate`].
     pub fn build(self) -> Result<Schedule, ScheduleError> {
@@ -273,6 +334,14 @@ impl ScheduleBuilder {
             MAX_CATCHUP_WINDOW_MS,
         )?;
         check_range("jitterMs", schedule.jitter_ms, 0, MAX_JITTER_MS)?;
+        for (path, limit) in [
+            ("successfulHistoryLimit", schedule.successful_history_limit),
+            ("failedHistoryLimit", schedule.failed_history_limit),
+        ] {
+            if let Some(limit) = limit {
+                check_range(path, u64::from(limit), 0, u64::from(MAX_HISTORY_LIMIT))?;
+            }
+        }
         if let (Some(start_at), Some(end_at)) = (schedule.start_at, schedule.end_at)
             && end_at < start_at
         {
@@ -359,6 +428,10 @@ struct RawSchedule {
     catchup_window_ms: Option<u64>,
     #[serde(default)]
     jitter_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    successful_history_limit: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    failed_history_limit: Option<u64>,
 }
 
 impl TryFrom<RawSchedule> for Schedule {
@@ -375,6 +448,10 @@ impl TryFrom<RawSchedule> for Schedule {
         builder.schedule.start_at = raw.start_at;
         builder.schedule.end_at = raw.end_at;
         builder.schedule.remaining_runs = raw.remaining_runs;
+        builder.schedule.successful_history_limit =
+            history_limit("successfulHistoryLimit", raw.successful_history_limit)?;
+        builder.schedule.failed_history_limit =
+            history_limit("failedHistoryLimit", raw.failed_history_limit)?;
         builder.build()
     }
 }
@@ -392,8 +469,27 @@ impl From<Schedule> for RawSchedule {
             overlap: Some(schedule.overlap),
             catchup_window_ms: Some(schedule.catchup_window_ms),
             jitter_ms: Some(schedule.jitter_ms),
+            successful_history_limit: schedule.successful_history_limit.map(u64::from),
+            failed_history_limit: schedule.failed_history_limit.map(u64::from),
         }
     }
+}
+
+/// A history limit as read: within [`MAX_HISTORY_LIMIT`] (checked here, before it is
+/// narrowed, so a value past `u32` gets the same error as one just past the bound).
+fn history_limit(path: &str, limit: Option<u64>) -> Result<Option<u32>, ScheduleError> {
+    let Some(value) = limit else {
+        return Ok(None);
+    };
+    check_range(path, value, 0, u64::from(MAX_HISTORY_LIMIT))?;
+    u32::try_from(value)
+        .map(Some)
+        .map_err(|_| ScheduleError::OutOfRange {
+            path: path.to_owned(),
+            value,
+            min: 0,
+            max: u64::from(MAX_HISTORY_LIMIT),
+        })
 }
 
 #[cfg(test)]

@@ -20,8 +20,8 @@ use crate::{
     interval::Interval,
     limits::{
         MAX_ACTION_LABEL_BYTES, MAX_ACTION_REASON_BYTES, MAX_CATCHUP_WINDOW_MS, MAX_CRON_LEN,
-        MAX_EVERY_MS, MAX_JITTER_MS, MAX_TIME_ZONE_LEN, MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES,
-        MIN_CATCHUP_WINDOW_MS, MIN_EVERY_MS,
+        MAX_EVERY_MS, MAX_HISTORY_LIMIT, MAX_JITTER_MS, MAX_TIME_ZONE_LEN,
+        MAX_WEBHOOK_PAYLOAD_ENCODED_BYTES, MIN_CATCHUP_WINDOW_MS, MIN_EVERY_MS,
     },
     overlap::OverlapPolicy,
     schedule::Schedule,
@@ -136,6 +136,14 @@ schema!(Schedule, "Schedule", |generator| {
             "overlap": overlap,
             "catchupWindowMs": { "type": "integer", "minimum": MIN_CATCHUP_WINDOW_MS, "maximum": MAX_CATCHUP_WINDOW_MS, "default": crate::limits::DEFAULT_CATCHUP_WINDOW_MS },
             "jitterMs": { "type": "integer", "minimum": 0, "maximum": MAX_JITTER_MS, "default": 0 },
+            "successfulHistoryLimit": {
+                "description": "How many succeeded runs to keep (Kubernetes CronJob's successfulJobsHistoryLimit); with neither limit, the retention policy decides; with only the other, 3.",
+                "type": "integer", "minimum": 0, "maximum": MAX_HISTORY_LIMIT,
+            },
+            "failedHistoryLimit": {
+                "description": "How many failed runs to keep (Kubernetes CronJob's failedJobsHistoryLimit); with neither limit, the retention policy decides; with only the other, 1.",
+                "type": "integer", "minimum": 0, "maximum": MAX_HISTORY_LIMIT,
+            },
         },
         "required": ["name", "spec", "trigger"],
         "additionalProperties": false,

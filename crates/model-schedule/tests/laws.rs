@@ -309,3 +309,30 @@ proptest! {
         prop_assert_eq!(serde_json::from_str::<Action>(&json).unwrap(), action);
     }
 }
+
+proptest! {
+    #[test]
+    fn schedules_with_history_limits_read_back_equal(
+        successful in proptest::option::of(0..=model_schedule::MAX_HISTORY_LIMIT),
+        failed in proptest::option::of(0..=model_schedule::MAX_HISTORY_LIMIT),
+        every in 1_000u64..100_000_000,
+    ) {
+        let mut json = serde_json::json!({
+            "name": "s",
+            "spec": {"slot": "s", "kind": {"type": "wasm", "module": "m.wasm"}, "timeoutMs": 1000},
+            "trigger": {"everyMs": every},
+        });
+        if let Some(limit) = successful {
+            json["successfulHistoryLimit"] = limit.into();
+        }
+        if let Some(limit) = failed {
+            json["failedHistoryLimit"] = limit.into();
+        }
+        let schedule: model_schedule::Schedule = serde_json::from_value(json).unwrap();
+        prop_assert_eq!(schedule.successful_history_limit(), successful);
+        prop_assert_eq!(schedule.failed_history_limit(), failed);
+        let back: model_schedule::Schedule =
+            serde_json::from_str(&serde_json::to_string(&schedule).unwrap()).unwrap();
+        prop_assert_eq!(back, schedule);
+    }
+}

@@ -109,7 +109,7 @@ fn every_schedule_example_parses_as_marked() {
             "no accepted {name} example"
         );
     }
-    for name in ["Trigger", "Action"] {
+    for name in ["Schedule", "Trigger", "Action"] {
         assert!(
             seen.contains(&(name.to_owned(), true)),
             "no rejected {name} example"
@@ -128,6 +128,8 @@ fn the_design_example_fires_at_two_in_berlin() {
         .find(|e| e.type_name == "Schedule")
         .unwrap();
     let schedule: Schedule = serde_json::from_str(&ex.json).unwrap();
+    // It keeps a week of succeeded backups and three failed ones.
+    assert_eq!(schedule.history_limits(), Some((7, 3)));
     let times = schedule
         .next_fire_times("2026-03-28T12:00:00Z".parse().unwrap(), 2)
         .unwrap();

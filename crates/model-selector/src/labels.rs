@@ -8,99 +8,202 @@ use crate::{
     error::SelectorError,
     limits::MAX_LABELS,
     name::{check_key, check_value},
-    packed::{Packed, Span, key_hash, word},
+    packed::{Packed, Span, fingerprint, key_hash, same_tail, word},
 };
 
-/// Slots of a [`KeyIndex`].
-const SLOTS: usize = 64;
+/// Slots a [`KeyIndex`] keeps inline (no allocation): enough for the sets of up to 16
+/// labels most runners have.
+const INLINE_SLOTS: usize = 64;
 
-/// Sets with more labels than this get no [`KeyIndex`] (a collision-free window becomes
-/// unlikely) and are searched instead.
-const INDEX_MAX: usize = 24;
+/// Sets with more labels than this get no [`KeyIndex`] and are searched: a collision-free
+/// table for them would cost more bytes than their entries (about `n * n / 4`), and fleets of
+/// such runners are many.
+const INDEX_MAX: usize = 32;
 
-/// A collision-free hash table over the keys of a label set, found at construction:
-/// the key of slot `(key_hash(key) >> shift) % SLOTS` is entry `slots[..] - 1`, and no two
-/// keys share a slot, so a lookup is one probe and one key comparison. `shift` is the first
-/// of the 59 six-bit windows of the hashes in which the keys do not collide (deterministic);
-/// when none does, or the set is large, there is no index (`shift` is [`KeyIndex::NONE`]).
-#[derive(Clone, Copy)]
+/// Most slots a [`KeyIndex`] tries (a table of this many bytes), twice what a set of
+/// [`INDEX_MAX`] keys usually needs; a set whose hashes collide in every window tried is
+/// searched.
+const MAX_SLOT_BITS: u32 = 9;
+
+/// A collision-free hash table over the keys of a label set, found at construction: the key
+/// of slot `(key_hash(key) >> shift) & mask` is entry `slot - 1`, and no two keys share a
+/// slot, so a lookup is one probe and one hash comparison. `shift` is the first window of
+/// the hashes in which the keys do not collide, in the smallest table that has one
+/// (deterministic): 64 inline slots for small sets, a table of `n * n / 4` slots or more
+/// for larger ones (a window is collision-free with odds of about `exp(-2)` there, and 50
+/// or more windows are tried). When none is found there is no index (`shift` is
+/// [`KeyIndex::NONE`]) and lookups search.
+#[derive(Clone)]
 pub(crate) struct KeyIndex {
-    slots: [u8; SLOTS],
+    inline: [u8; INLINE_SLOTS],
+    /// The table when it has more than [`INLINE_SLOTS`] slots, else empty.
+    big: Box<[u8]>,
+    mask: u16,
     shift: u8,
 }
 
 impl KeyIndex {
     const NONE: u8 = u8::MAX;
 
-    /// The slot position of `hash`: its top bits, reduced into the table.
+    fn empty() -> Self {
+        Self {
+            inline: [0; INLINE_SLOTS],
+            big: Box::default(),
+            mask: 0,
+            shift: Self::NONE,
+        }
+    }
+
+    /// The slot position of `hash`.
     #[inline(always)]
-    fn position(hash: u64, shift: u8) -> usize {
+    fn position(hash: u64, shift: u8, mask: u16) -> usize {
         // wrapping_shr: a shift of NONE (only on an unindexed set) cannot overflow either.
-        (hash.wrapping_shr(u32::from(shift)) as usize) % SLOTS
+        hash.wrapping_shr(u32::from(shift)) as usize & usize::from(mask)
     }
-
-    /// The slot of `hash`: 0 for no key, else the entry's index plus one.
-    #[inline(always)]
-    #[allow(
-        clippy::indexing_slicing,
-        reason = "position() is reduced modulo SLOTS, the table's length; the check compiles away"
-    )]
-    fn slot(&self, hash: u64) -> u8 {
-        self.slots[Self::position(hash, self.shift)]
-    }
-
-    /// The slot of `hash`, to fill while building.
-    #[allow(
-        clippy::indexing_slicing,
-        reason = "position() is reduced modulo SLOTS, the table's length"
-    )]
-    fn slot_mut(&mut self, hash: u64) -> &mut u8 {
-        &mut self.slots[Self::position(hash, self.shift)]
-    }
-
-    const EMPTY: Self = Self {
-        slots: [0; SLOTS],
-        shift: Self::NONE,
-    };
 
     /// The index of `entries`, if one is found.
-    fn build(entries: &[Entry], arena: &str) -> Self {
-        if entries.is_empty() || entries.len() > INDEX_MAX {
-            return Self::EMPTY;
+    fn build(entries: &[Entry]) -> Self {
+        let n = entries.len();
+        if n == 0 || n > INDEX_MAX {
+            return Self::empty();
         }
-        let mut hashes = [0_u64; INDEX_MAX];
-        for (h, e) in hashes.iter_mut().zip(entries) {
-            *h = key_hash(e.key.word, e.key.bytes(arena));
-        }
-        let hashes = hashes.get(..entries.len()).unwrap_or(&[]);
-        for shift in 0..=(u64::BITS - SLOTS.trailing_zeros()) {
-            let mut seen = 0_u64;
-            let free = hashes.iter().all(|h| {
-                let bit = 1 << ((h >> shift) as usize % SLOTS);
-                let free = seen & bit == 0;
-                seen |= bit;
-                free
-            });
-            if free {
-                let mut index = Self {
-                    slots: [0; SLOTS],
-                    shift: shift as u8,
-                };
-                for (i, h) in hashes.iter().enumerate() {
-                    *index.slot_mut(*h) = i as u8 + 1;
+        let first_bits = if n <= 16 {
+            INLINE_SLOTS.trailing_zeros()
+        } else {
+            // About n * n / 4 slots, rounded up to a power of two.
+            (n * n / 4).next_power_of_two().trailing_zeros().max(7)
+        };
+        let mut seen = vec![0_u64; 0];
+        for bits in first_bits..=MAX_SLOT_BITS {
+            let size = 1_usize << bits;
+            let mask = (size - 1) as u16;
+            seen.clear();
+            seen.resize(size.div_ceil(64), 0);
+            for shift in 0..=(u64::BITS - bits) {
+                seen.fill(0);
+                let free = entries.iter().all(|e| {
+                    let at = Self::position(e.key_hash, shift as u8, mask);
+                    match seen.get_mut(at / 64) {
+                        Some(word) => {
+                            let bit = 1 << (at % 64);
+                            let free = *word & bit == 0;
+                            *word |= bit;
+                            free
+                        }
+                        None => false,
+                    }
+                });
+                if free {
+                    let mut index = Self {
+                        inline: [0; INLINE_SLOTS],
+                        big: if size > INLINE_SLOTS {
+                            vec![0; size].into_boxed_slice()
+                        } else {
+                            Box::default()
+                        },
+                        mask,
+                        shift: shift as u8,
+                    };
+                    let slots: &mut [u8] = if size > INLINE_SLOTS {
+                        &mut index.big
+                    } else {
+                        &mut index.inline
+                    };
+                    for (i, e) in entries.iter().enumerate() {
+                        if let Some(slot) =
+                            slots.get_mut(Self::position(e.key_hash, shift as u8, mask))
+                        {
+                            *slot = i as u8 + 1;
+                        }
+                    }
+                    return index;
                 }
-                return index;
             }
         }
-        Self::EMPTY
+        Self::empty()
     }
 }
 
-/// One label: key and value in the arena.
+/// What [`LabelSelector::matches`](crate::LabelSelector::matches) needs to look keys up in
+/// a set with a [`KeyIndex`], read once per call.
+pub(crate) struct Lookup<'a> {
+    slots: &'a [u8],
+    entries: &'a [Entry],
+    arena: &'a [u8],
+    shift: u32,
+    mask: usize,
+}
+
+impl<'a> Lookup<'a> {
+    /// The entry of `key` (whose bytes are in `key_arena`, whose [`key_hash`] is `hash`): the
+    /// entry in the key's slot if it has the same hash, length and first 8 bytes, and for a
+    /// longer key the same remaining bytes. A key of at most 8 bytes is decided by the
+    /// integers alone.
+    #[inline(always)]
+    pub(crate) fn find(&self, hash: u64, key: &Packed, key_arena: &[u8]) -> Option<&'a Entry> {
+        let slot = *self.slots.get((hash >> self.shift) as usize & self.mask)?;
+        // Slot 0 (no key) wraps to an index past every entry.
+        let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
+        if entry.key_hash != hash
+            || entry.key.word != key.word
+            || entry.key.span.len != key.span.len
+        {
+            return None;
+        }
+        if key.span.len > 8 && !same_tail(entry.key.bytes_in(self.arena), key.bytes_in(key_arena)) {
+            return None;
+        }
+        Some(entry)
+    }
+
+    /// The bytes of the set's strings.
+    #[inline(always)]
+    pub(crate) fn arena(&self) -> &'a [u8] {
+        self.arena
+    }
+}
+
+/// One label: its key (with the key's hash) and its value (with the value's fingerprint),
+/// both in the arena.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
     pub(crate) key: Packed,
-    pub(crate) value: Packed,
+    /// [`key_hash`] of the key.
+    pub(crate) key_hash: u64,
+    /// [`fingerprint`] of the value.
+    pub(crate) value_fp: u64,
+    pub(crate) value: Span,
+}
+
+impl Entry {
+    fn new(arena: &mut String, key: &str, value: &str) -> Self {
+        let key = Packed::push(arena, key);
+        let value = Packed::push(arena, value);
+        Self {
+            key,
+            key_hash: key_hash(key.word, key.bytes(arena)),
+            value_fp: fingerprint(value.word, value.bytes(arena)),
+            value: value.span,
+        }
+    }
+
+    /// The value in `arena`.
+    #[inline]
+    pub(crate) fn value<'a>(&self, arena: &'a str) -> &'a str {
+        self.value.get(arena)
+    }
+
+    /// The value's bytes in `arena`.
+    #[inline]
+    pub(crate) fn value_bytes<'a>(&self, arena: &'a str) -> &'a [u8] {
+        self.value_in(arena.as_bytes())
+    }
+
+    /// The value's bytes in the arena's bytes.
+    #[inline(always)]
+    pub(crate) fn value_in<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
+        self.value.bytes_in(arena)
+    }
 }
 
 /// A set of labels: Kubernetes label keys mapped to values, iterated in key order.
@@ -113,8 +216,9 @@ pub(crate) struct Entry {
 /// deserialization. On the wire it is a JSON object.
 ///
 /// All strings live in one buffer next to a sorted entry table, so a set costs two
-/// allocations and lookups compare integers before bytes; a 64-slot hash index of the
-/// keys, kept inline and rebuilt on every change, makes a selector's key lookup one probe.
+/// allocations (three past 16 labels) and lookups compare integers before bytes; a
+/// collision-free hash index of the keys, rebuilt on every change, makes a selector's key
+/// lookup one probe.
 ///
 /// ```
 /// use model_selector::Labels;
@@ -146,7 +250,7 @@ impl Labels {
         Self {
             arena: String::new(),
             entries: Vec::new(),
-            index: KeyIndex::EMPTY,
+            index: KeyIndex::empty(),
         }
     }
 
@@ -207,13 +311,10 @@ impl Labels {
         if self.entries.len() == MAX_LABELS {
             return Err(too_many());
         }
-        let entry = Entry {
-            key: Packed::push(&mut self.arena, key),
-            value: Packed::push(&mut self.arena, value),
-        };
+        let entry = Entry::new(&mut self.arena, key, value);
         let at = self.position(key).unwrap_or_else(|at| at);
         self.entries.insert(at, entry);
-        self.index = KeyIndex::build(&self.entries, &self.arena);
+        self.index = KeyIndex::build(&self.entries);
         Ok(previous)
     }
 
@@ -221,7 +322,7 @@ impl Labels {
     pub fn remove(&mut self, key: &str) -> Option<String> {
         let at = self.position(key).ok()?;
         let entry = self.entries.remove(at);
-        let value = entry.value.get(&self.arena).to_owned();
+        let value = entry.value(&self.arena).to_owned();
         self.compact();
         Some(value)
     }
@@ -229,7 +330,7 @@ impl Labels {
     /// The value of `key`.
     pub fn get(&self, key: &str) -> Option<&str> {
         let at = self.position(key).ok()?;
-        self.entries.get(at).map(|e| e.value.get(&self.arena))
+        self.entries.get(at).map(|e| e.value(&self.arena))
     }
 
     /// Whether `key` is present.
@@ -259,62 +360,31 @@ impl Labels {
         &self.arena
     }
 
-    /// Whether the set has a [`KeyIndex`], so [`Labels::find_indexed`] works.
+    /// The lookup view of the index, when the set has one.
     #[inline(always)]
-    pub(crate) fn is_indexed(&self) -> bool {
-        self.index.shift != KeyIndex::NONE
-    }
-
-    /// The entry of the key of `len` (at most 8) bytes whose [`word`] is `word` and whose
-    /// [`key_hash`] is `hash`, through the index; only when [`Labels::is_indexed`].
-    #[inline(always)]
-    pub(crate) fn find_short(&self, hash: u64, word: u64, len: u32) -> Option<&Entry> {
-        let slot = self.index.slot(hash);
-        // Slot 0 (no key) wraps to an index past every entry.
-        let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
-        // The word holds the whole key: equal words and lengths, equal keys.
-        (entry.key.word == word && entry.key.span.len == len).then_some(entry)
-    }
-
-    /// The entry of `key` (whose [`key_hash`] is `hash`), through the index; only when
-    /// [`Labels::is_indexed`].
-    #[inline]
-    fn find_indexed(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
-        let slot = self.index.slot(hash);
-        // Slot 0 (no key) wraps to an index past every entry.
-        let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
-        if entry.key.word != key.word {
+    pub(crate) fn lookup(&self) -> Option<Lookup<'_>> {
+        if self.index.shift == KeyIndex::NONE {
             return None;
         }
-        if key.span.len < 8 {
-            // The word holds a zero byte, which no key has: equal words, equal keys.
-            return Some(entry);
-        }
-        self.long_key(entry, key, key_arena)
+        Some(Lookup {
+            slots: if self.index.big.is_empty() {
+                &self.index.inline
+            } else {
+                &self.index.big
+            },
+            entries: &self.entries,
+            arena: self.arena.as_bytes(),
+            shift: u32::from(self.index.shift),
+            mask: usize::from(self.index.mask),
+        })
     }
 
-    /// `entry` if its key, which starts with the same 8 bytes, is `key`.
-    #[cold]
-    #[inline(never)]
-    fn long_key<'a>(
-        &'a self,
-        entry: &'a Entry,
-        key: &Packed,
-        key_arena: &str,
-    ) -> Option<&'a Entry> {
-        entry
-            .key
-            .eq_in(&self.arena, key, key_arena)
-            .then_some(entry)
-    }
-
-    /// The entry of `key`, whose [`key_hash`] is `hash`.
+    /// The entry of `key` (whose [`key_hash`] is `hash`), with or without an index.
     #[inline(never)]
     pub(crate) fn find(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
-        if self.is_indexed() {
-            self.find_indexed(hash, key, key_arena)
-        } else {
-            self.search(key, key_arena)
+        match self.lookup() {
+            Some(lookup) => lookup.find(hash, key, key_arena.as_bytes()),
+            None => self.search(key, key_arena),
         }
     }
 
@@ -342,9 +412,8 @@ impl Labels {
     }
 
     fn push(&mut self, key: &str, value: &str) {
-        let key = Packed::push(&mut self.arena, key);
-        let value = Packed::push(&mut self.arena, value);
-        self.entries.push(Entry { key, value });
+        let entry = Entry::new(&mut self.arena, key, value);
+        self.entries.push(entry);
     }
 
     fn sort_and_check(&mut self) -> Result<(), SelectorError> {
@@ -362,7 +431,7 @@ impl Labels {
                 });
             }
         }
-        self.index = KeyIndex::build(&self.entries, arena);
+        self.index = KeyIndex::build(&self.entries);
         Ok(())
     }
 
@@ -370,11 +439,14 @@ impl Labels {
     fn compact(&mut self) {
         let mut arena = String::with_capacity(self.arena.len());
         for entry in &mut self.entries {
-            entry.key = Packed::push(&mut arena, entry.key.get(&self.arena));
-            entry.value = Packed::push(&mut arena, entry.value.get(&self.arena));
+            *entry = Entry::new(
+                &mut arena,
+                entry.key.get(&self.arena),
+                entry.value(&self.arena),
+            );
         }
         self.arena = arena;
-        self.index = KeyIndex::build(&self.entries, &self.arena);
+        self.index = KeyIndex::build(&self.entries);
     }
 }
 
@@ -411,7 +483,7 @@ impl<'a> Iterator for LabelsIter<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         let e = self.entries.next()?;
-        Some((e.key.get(self.arena), e.value.get(self.arena)))
+        Some((e.key.get(self.arena), e.value(self.arena)))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -422,7 +494,7 @@ impl<'a> Iterator for LabelsIter<'a> {
 impl DoubleEndedIterator for LabelsIter<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
         let e = self.entries.next_back()?;
-        Some((e.key.get(self.arena), e.value.get(self.arena)))
+        Some((e.key.get(self.arena), e.value(self.arena)))
     }
 }
 

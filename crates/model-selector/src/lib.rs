@@ -1,4 +1,5 @@
-//! Labels, label selectors with their string syntax, matching and explanation, and an index of labeled runners.
+//! Labels, label selectors with their string syntax, matching and explanation, an index of
+//! labeled runners, and an index of stored selectors.
 //!
 //! Layer 1. Depends on: model-ids.
 //!
@@ -6,7 +7,8 @@
 //!
 //! Read `labels.rs` and `selector/compiled.rs` first (how a label set and a compiled
 //! requirement are stored, so that matching is one probe per requirement), then
-//! `selector/matching.rs`; `index/mod.rs` explains the runner index. `packed.rs` is the
+//! `selector/matching.rs`; `index/mod.rs` explains the runner index and
+//! `selector_index/mod.rs` the selector index (which selectors one label set matches). `packed.rs` is the
 //! string form both share and `name.rs` the Kubernetes name rules; `wire.rs` is serde.
 //!
 //! [`Labels`] is a validated, key-ordered string map. A [`LabelSelector`] (also named
@@ -74,6 +76,7 @@ mod requirement;
 #[cfg(feature = "schema")]
 mod schema;
 mod selector;
+mod selector_index;
 mod wire;
 
 #[cfg(test)]
@@ -96,4 +99,5 @@ pub use crate::{
         FailureReason, LabelSelector, LabelSelectorBuilder, RequirementFailure, RequirementView,
         RunnerSelector,
     },
+    selector_index::{MAX_SELECTORS, Matching, SelectorIndex},
 };

@@ -4,6 +4,11 @@
 //! [`word`] (the first 8 bytes, big-endian, zero-padded) lets most comparisons run on
 //! integers. Keys and values never contain a zero byte, so for strings of at most 8 bytes
 //! the word alone decides equality, and comparing words agrees with comparing bytes.
+//!
+//! Matching compares whole strings by a 64-bit hash first: a key by its [`key_hash`], a
+//! value by its [`fingerprint`] (the word itself for values of at most 8 bytes). Equal
+//! hashes of longer strings are confirmed by comparing their bytes, 8 at a time
+//! ([`same_tail`]), so no input can make two different strings compare equal.
 
 use std::cmp::Ordering;
 
@@ -12,6 +17,22 @@ use std::cmp::Ordering;
 pub(crate) struct Span {
     pub(crate) start: u32,
     pub(crate) len: u32,
+}
+
+impl Span {
+    /// The string in `arena`.
+    #[inline]
+    pub(crate) fn get(self, arena: &str) -> &str {
+        let start = self.start as usize;
+        arena.get(start..start + self.len as usize).unwrap_or("")
+    }
+
+    /// The string's bytes in the arena's bytes, without a UTF-8 boundary check.
+    #[inline(always)]
+    pub(crate) fn bytes_in(self, arena: &[u8]) -> &[u8] {
+        let start = self.start as usize;
+        arena.get(start..start + self.len as usize).unwrap_or(&[])
+    }
 }
 
 /// A string in an arena with its prefix word.
@@ -60,20 +81,19 @@ impl Packed {
     /// The string in `arena`.
     #[inline]
     pub(crate) fn get<'a>(&self, arena: &'a str) -> &'a str {
-        let start = self.span.start as usize;
-        arena
-            .get(start..start + self.span.len as usize)
-            .unwrap_or("")
+        self.span.get(arena)
     }
 
     /// The string's bytes in `arena`, without a UTF-8 boundary check.
     #[inline]
     pub(crate) fn bytes<'a>(&self, arena: &'a str) -> &'a [u8] {
-        let start = self.span.start as usize;
-        arena
-            .as_bytes()
-            .get(start..start + self.span.len as usize)
-            .unwrap_or(&[])
+        self.span.bytes_in(arena.as_bytes())
+    }
+
+    /// The string's bytes in the arena's bytes.
+    #[inline(always)]
+    pub(crate) fn bytes_in<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
+        self.span.bytes_in(arena)
     }
 
     /// The bytes after the first 8, which the word does not hold.
@@ -121,11 +141,14 @@ pub(crate) fn word(s: &[u8]) -> u64 {
     word
 }
 
-/// A well-mixed 64-bit hash of a whole key, for [`KeyIndex`](crate::labels::KeyIndex):
-/// the prefix word, the length and any bytes past the first 8, through a 64-bit finalizer,
-/// so every bit window of it is usable as a table index. Computed at construction only.
+/// A well-mixed 64-bit hash of a whole string (a key for the
+/// [`KeyIndex`](crate::labels::KeyIndex), a value over 8 bytes for its [`fingerprint`]): the
+/// prefix word, the length and any bytes past the first 8, through a 64-bit finalizer, so
+/// every bit window of it is usable as a table index. Computed at construction only. For
+/// keys of at most 8 bytes (no zero byte) it is one-to-one: the mix is invertible and the
+/// word and length are recovered from what it mixes.
 ///
-/// `prefix` is the key's [`word`].
+/// `prefix` is the string's [`word`].
 #[inline]
 pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
     let mut h = prefix ^ (key.len() as u64);
@@ -136,6 +159,65 @@ pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
         h = mix(h) ^ word(chunk);
     }
     mix(h)
+}
+
+/// The lowest byte of the [`fingerprint`] of a value over 8 bytes. No word of a shorter
+/// value ends in it (their bytes are zero padding or printable), so a fingerprint says
+/// which kind it is, and equal fingerprints of short values mean equal values.
+const LONG: u64 = 1;
+
+/// A value's fingerprint: its [`word`] when it has at most 8 bytes (exact), else a hash of
+/// all its bytes whose lowest byte is [`LONG`], which equal values share and which two
+/// different values share only by chance (then [`same_tail`] tells them apart).
+///
+/// `word` is the value's [`word`].
+#[inline]
+pub(crate) fn fingerprint(word: u64, bytes: &[u8]) -> u64 {
+    if bytes.len() <= 8 {
+        word
+    } else {
+        (key_hash(word, bytes) & !0xff) | LONG
+    }
+}
+
+/// Whether `fingerprint` is that of a value over 8 bytes, so equal fingerprints must be
+/// confirmed by comparing bytes.
+#[inline(always)]
+pub(crate) fn is_long(fingerprint: u64) -> bool {
+    fingerprint & 0xff == LONG
+}
+
+/// Whether two strings of the same length, over 8 bytes, whose first 8 bytes are known to
+/// be equal (their words are), are equal; see [`same_from`].
+#[inline(always)]
+pub(crate) fn same_tail(a: &[u8], b: &[u8]) -> bool {
+    same_from(a, b, 1)
+}
+
+/// Whether two strings of the same length, at least 8 bytes, are equal, comparing from
+/// their 8-byte word number `from` on (the words before are known to be equal): a word at
+/// a time, then the last 8 bytes (which may overlap the last whole word), inline, without
+/// a call to `memcmp`. Strings of other lengths are compared whole.
+#[inline(always)]
+pub(crate) fn same_from(a: &[u8], b: &[u8], from: usize) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (Some(last_a), Some(last_b)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) else {
+        return a == b;
+    };
+    if last_a != last_b {
+        return false;
+    }
+    let (words_a, _) = a.as_chunks::<8>();
+    let (words_b, _) = b.as_chunks::<8>();
+    let (Some(words_a), Some(words_b)) = (words_a.get(from..), words_b.get(from..)) else {
+        return true;
+    };
+    words_a
+        .iter()
+        .zip(words_b)
+        .all(|(x, y)| u64::from_ne_bytes(*x) == u64::from_ne_bytes(*y))
 }
 
 /// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).

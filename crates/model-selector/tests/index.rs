@@ -15,9 +15,11 @@ use std::{
 use model_ids::RunnerId;
 use model_selector::{
     Batch, CHUNK_CAPACITY, CHUNK_TERM_CAPACITY, LabelSelector, Labels, MAX_BATCH_OPS, RunnerIndex,
-    SelectorError, SelectorOperator, SelectorRequirement, Snapshot,
+    SelectorError, SelectorRequirement, Snapshot,
 };
 use proptest::prelude::*;
+
+mod common;
 
 const KEYS: [&str; 6] = [
     "zone",
@@ -78,22 +80,11 @@ fn id(n: usize) -> RunnerId {
 }
 
 fn requirement() -> impl Strategy<Value = SelectorRequirement> {
-    let op = prop::sample::select(&SelectorOperator::ALL[..]);
-    let value = prop::sample::select(&VALUES[..]);
-    (
+    common::requirement_over(
         prop::sample::select(&KEYS[..]),
-        op,
-        prop::collection::vec(value, 1..4),
+        prop::collection::vec(prop::sample::select(&VALUES[..]), 1..4),
         0_i64..20,
     )
-        .prop_map(|(k, op, vals, n)| match op {
-            SelectorOperator::In | SelectorOperator::NotIn => {
-                SelectorRequirement::new(k, op, vals).unwrap()
-            }
-            SelectorOperator::Gt => SelectorRequirement::gt(k, n).unwrap(),
-            SelectorOperator::Lt => SelectorRequirement::lt(k, n).unwrap(),
-            _ => SelectorRequirement::new(k, op, [""; 0]).unwrap(),
-        })
 }
 
 fn selector() -> impl Strategy<Value = LabelSelector> {

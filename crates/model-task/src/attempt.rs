@@ -180,6 +180,7 @@ impl Task {
         Ok(TaskRun::leased(
             self.id().clone(),
             attempt,
+            self.status().observed_generation(),
             runner,
             lease,
             lease_expires_at,
@@ -422,7 +423,8 @@ impl Task {
         Ok(Applied::Changed(decision))
     }
 
-    /// Checks that `run` is this task's current attempt and agrees with its phase.
+    /// Checks that `run` is this task's current attempt (its number and the generation it
+    /// runs) and agrees with its phase.
     fn check_pair(&self, run: &TaskRun) -> Result<(), TaskError> {
         if run.task_id != *self.id() {
             return Err(TaskError::invalid_input(
@@ -435,6 +437,7 @@ impl Task {
         }
         let phase = self.phase();
         let agrees = run.attempt == self.status().attempt()
+            && run.generation == self.status().observed_generation()
             && match phase {
                 TaskPhase::Running => run.is_active(),
                 TaskPhase::Pending => run.is_final(),

@@ -53,8 +53,29 @@ pub enum TaskError {
     /// path (`runnerSelector.matchExpressions[1].values`).
     #[error(transparent)]
     Selector(model_selector::SelectorError),
+    /// A document read from a stream is longer than its limit; reading stopped at the first
+    /// byte past it.
+    #[error("the document is longer than {max} bytes")]
+    TooLarge {
+        /// The limit in bytes.
+        max: usize,
+    },
+    /// A document is not JSON, is JSON of the wrong shape (a missing or unknown field, a
+    /// wrong type), or could not be read; `line` and `column` are where the reader stopped.
+    #[error("unreadable document at line {line} column {column}: {message}")]
+    Unreadable {
+        /// The 1-based line.
+        line: usize,
+        /// The 1-based column.
+        column: usize,
+        /// What the reader reported, cut to 1024 bytes.
+        message: String,
+    },
     /// A string names no routable task kind.
-    #[error("unknown task kind {}, expected subprocess, container or wasm", quote(.input))]
+    #[error(
+        "unknown task kind {}, expected subprocess, container, wasm or an extension's apiVersion/kind",
+        quote(.input)
+    )]
     UnknownKind {
         /// The input, shortened if long.
         input: String,
@@ -82,8 +103,8 @@ pub enum TaskError {
         quote(.selector)
     )]
     NoRunner {
-        /// The task's kind (wire name).
-        kind: &'static str,
+        /// The task's kind.
+        kind: crate::spec::KindName,
         /// The runner selector in string syntax, shortened if long.
         selector: String,
         /// Runners registered.
@@ -117,6 +138,30 @@ pub enum TaskError {
         due: chrono::DateTime<chrono::Utc>,
         /// The `now` the caller passed.
         now: chrono::DateTime<chrono::Utc>,
+    },
+    /// An apply would change what may not change now: the spec of a task that has ended,
+    /// or the slot while an attempt runs in it (`docs/attempts.md`, "Changing the spec").
+    #[error("apply refused at {path}: {rule} (the task is {phase})")]
+    ApplyRefused {
+        /// The field that may not change (`spec`, `spec.slot`).
+        path: String,
+        /// The task's phase.
+        phase: TaskPhase,
+        /// The rule.
+        rule: &'static str,
+    },
+    /// A manifest was applied to a task of another name: a manifest applies only to the
+    /// task its `metadata.name` names. Nothing changed.
+    #[error(
+        "invalid metadata.name: the manifest is for task {}, not task {}",
+        quote(.manifest.as_str()),
+        quote(.task.as_str())
+    )]
+    NameMismatch {
+        /// The task the manifest was applied to.
+        task: model_ids::TaskId,
+        /// The name the manifest gives.
+        manifest: model_ids::TaskId,
     },
     /// A write named a uid that is not the task's: the task the caller read was deleted and
     /// another was created under the same name. Gone, not a conflict: re-reading cannot
@@ -191,6 +236,26 @@ pub enum TaskError {
         attempt: u32,
         /// The lease id.
         lease: LeaseId,
+    },
+    // Watches: where a watch of tasks resumes (`event::WatchWindow`).
+    /// A watch asked to resume after a version whose following changes the store no longer
+    /// holds: list again and watch from the listing's version.
+    #[error(
+        "gone: watch version {since} is too old, the oldest change held is {oldest}; list again"
+    )]
+    WatchExpired {
+        /// The version the watcher last saw.
+        since: u64,
+        /// The oldest change the store holds.
+        oldest: u64,
+    },
+    /// A watch asked to resume after a version the store has not reached: not one it issued.
+    #[error("watch version {since} is after the latest change {latest}; list again")]
+    WatchAhead {
+        /// The version the watcher last saw.
+        since: u64,
+        /// The latest change of the store.
+        latest: u64,
     },
     /// The attempt handed in with a task is not its current attempt, or the attempt's state
     /// disagrees with the task's phase (an active attempt needs a running task). Re-read both.
@@ -270,6 +335,26 @@ pub enum InvalidReason {
         /// Which rule is broken.
         rule: &'static str,
     },
+    /// The text does not have the required form.
+    Format {
+        /// What the value must look like.
+        expected: &'static str,
+    },
+    /// A nested value is deeper than allowed.
+    TooDeep {
+        /// The depth reached (the outermost value is 1).
+        depth: usize,
+        /// The deepest allowed.
+        max: usize,
+    },
+    /// The text holds a character outside its alphabet (the character itself is not shown:
+    /// the text may be a secret).
+    NotAllowed {
+        /// Byte index of the first character not allowed.
+        index: usize,
+        /// The characters allowed.
+        allowed: &'static str,
+    },
     /// A key is not a Kubernetes qualified name (the label key rule).
     NotQualifiedName {
         /// Which part of the rule it breaks.
@@ -310,6 +395,16 @@ impl fmt::Display for InvalidReason {
                 f.write_str("an embedded task runs in process and cannot be submitted")
             }
             Self::Inconsistent { rule } => f.write_str(rule),
+            Self::Format { expected } => write!(f, "expected {expected}"),
+            Self::TooDeep { depth, max } => {
+                write!(f, "nested {depth} levels deep, at most {max} allowed")
+            }
+            Self::NotAllowed { index, allowed } => {
+                write!(
+                    f,
+                    "character at byte {index} not allowed (allowed: {allowed})"
+                )
+            }
             Self::NotQualifiedName { rule } => write!(f, "not a qualified name: {rule}"),
             Self::OutOfRange { value, min, max } => {
                 write!(f, "{value} is outside the range {min} to {max}")
@@ -415,6 +510,9 @@ impl TaskError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::Invalid { .. } | Self::UnknownKind { .. } => ErrorKind::Invalid,
+            Self::TooLarge { .. } | Self::Unreadable { .. } | Self::NameMismatch { .. } => {
+                ErrorKind::Invalid
+            }
             Self::Id { error, .. } => error.kind(),
             Self::Policy { error, .. } => error.kind(),
             Self::Selector(error) => error.kind(),
@@ -429,6 +527,7 @@ impl TaskError {
             // Starting an attempt before its restart is due, or expiring a lease before its
             // expiry, is a transition not allowed yet.
             Self::InvalidTransition { .. }
+            | Self::ApplyRefused { .. }
             | Self::RestartNotDue { .. }
             | Self::InvalidAttemptTransition { .. }
             | Self::LeaseNotExpired { .. } => ErrorKind::InvalidTransition,
@@ -436,17 +535,24 @@ impl TaskError {
             Self::LeaseReused { .. } => ErrorKind::Invalid,
             // A number at the end of its range: no retry helps.
             Self::VersionOverflow { .. } | Self::TimeOverflow { .. } => ErrorKind::Invalid,
+            // Changes were compacted away: the watcher lists again (HTTP 410, as Kubernetes).
+            Self::WatchExpired { .. } => ErrorKind::Gone,
+            // A version this store never issued.
+            Self::WatchAhead { .. } => ErrorKind::Invalid,
             // The task the caller meant was deleted; its write can never apply.
             Self::Gone { .. } | Self::UidMismatch { .. } => ErrorKind::Gone,
         }
     }
 
-    /// The field path of a validation error, relative to the value that was validated.
+    /// The field path of a validation error, relative to the value that was validated, or
+    /// of the field an apply may not change.
     pub fn path(&self) -> Option<&str> {
         match self {
-            Self::Invalid { path, .. } | Self::Id { path, .. } | Self::Policy { path, .. } => {
-                Some(path)
-            }
+            Self::Invalid { path, .. }
+            | Self::Id { path, .. }
+            | Self::Policy { path, .. }
+            | Self::ApplyRefused { path, .. } => Some(path),
+            Self::NameMismatch { .. } => Some("metadata.name"),
             Self::Selector(error) => Some(error.path()),
             _ => None,
         }

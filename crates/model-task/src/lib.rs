@@ -1,4 +1,5 @@
-//! The Task aggregate: spec, lifecycle, attempts under leases, and routing to runners.
+//! The Task aggregate: spec, lifecycle, attempts under leases, routing to runners, watch and
+//! output events, and bearer tokens.
 //!
 //! Layer 2. Depends on: model-ids, model-policy, model-selector.
 //!
@@ -10,11 +11,13 @@
 //!
 //! | module | what it holds |
 //! | --- | --- |
-//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`]; owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
+//! | [`task`] | [`Task`] = [`ObjectMeta`] + [`TaskSpec`] + [`TaskStatus`], made from a [`TaskManifest`] by [`Task::create`] and changed by [`Task::apply`] ([`ApplyChanges`]); owners ([`OwnerReference`]), [`Annotations`], guarded writes ([`Precondition`]); `begin_attempt`, `end_attempt`, `cancel`; [`admit`](task::admit) for a busy slot |
 //! | [`attempt`] | [`TaskRun`], the record of one attempt, its [`AttemptState`], [`LeaseId`], log dedupe ([`LogCursor`](attempt::LogCursor)); the task methods that change a task and its attempt together |
-//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`], [`AttemptOutcome`], the restart decision |
-//! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`], environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
-//! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not |
+//! | [`lifecycle`] | [`TaskPhase`] and its table, [`TaskStatus`] with its [`Condition`]s, [`AttemptOutcome`], the restart decision |
+//! | [`spec`] | [`TaskSpec`] and its builder, [`TaskKind`] (extension workloads: [`ExtensionKind`], [`ExtensionSpec`]; [`KindName`]), environments, [`Timeout`](spec::Timeout), the `MAX_*` bounds |
+//! | [`route`] | [`RunnerRouter`]: which runner takes a task, and why each other does not; [`KindSet`], the built-in and extension kinds a runner runs |
+//! | [`event`] | [`TaskWatchEvent`] (a watch of tasks and where it resumes), [`OutputEvent`] (an attempt's live output) |
+//! | [`Token`] | a bearer secret: constant-time comparison, redacted, generated from the caller's random source |
 //! | [`wire`] | [`Parsed`]: a wire value with its broken rule kept typed; JSON Schema (`schema` feature) |
 //! | [`error`] | [`TaskError`], classified by [`TaskError::kind`] |
 //!
@@ -35,21 +38,28 @@
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 pub mod attempt;
 pub mod error;
+pub mod event;
 pub mod lifecycle;
 pub mod route;
 pub mod spec;
 pub mod task;
+mod token;
 pub mod wire;
 
 pub use crate::{
     attempt::{Applied, AttemptState, LeaseId, TaskRun},
     error::TaskError,
-    lifecycle::{AttemptOutcome, AttemptResult, RestartDecision, TaskPhase, TaskStatus},
-    route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
-    spec::{SubprocessMode, TaskEnv, TaskKind, TaskSpec},
-    task::{
-        Annotations, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference, Precondition, Task,
-        TaskManifest,
+    event::{OutputEvent, TaskWatchEvent},
+    lifecycle::{
+        AttemptOutcome, AttemptResult, Condition, ConditionStatus, ConditionType, RestartDecision,
+        TaskPhase, TaskStatus,
     },
+    route::{KindSet, Pick, RouteExplanation, RouterBatch, RunnerRouter},
+    spec::{ExtensionKind, ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind, TaskSpec},
+    task::{
+        Annotations, ApplyChanges, ManifestMeta, ObjectMeta, OwnerKind, OwnerReference,
+        Precondition, Task, TaskManifest,
+    },
+    token::{GENERATED_TOKEN_PREFIX, MAX_TOKEN_BYTES, MIN_TOKEN_BYTES, TOKEN_ENTROPY_BYTES, Token},
     wire::Parsed,
 };

@@ -1,7 +1,7 @@
 //! Routing: which runner takes a task. [`RunnerRouter`] keeps the runners with the
-//! [`KindSet`] each runs in model-selector's runner index, picks by the task's kind, its
-//! runner selector and rendezvous hashing, lists the candidates, and explains per runner
-//! why it was or was not chosen ([`RouteExplanation`]).
+//! [`KindSet`] each runs (built-in and extension kinds) in model-selector's runner index,
+//! picks by the task's kind, its runner selector and rendezvous hashing, lists the
+//! candidates, and explains per runner why it was or was not chosen ([`RouteExplanation`]).
 //!
 //! It knows task specs, never tasks or attempts, so it can move to a crate of its own.
 
@@ -13,17 +13,18 @@ use model_ids::{RunnerId, TaskId};
 use model_selector::{Batch, LabelSelector, Labels, RunnerEntry, RunnerIndex, Snapshot};
 
 use crate::error::TaskError;
-use crate::spec::TaskSpec;
+use crate::spec::{KindName, TaskSpec};
 
 mod explain;
 mod kinds;
 
+use self::kinds::KindProbe;
 pub use self::{
     explain::{
         RequirementSet, RouteExplanation, RouteFailure, RouteOutcome, RouteRequirement,
         RunnerVerdict,
     },
-    kinds::KindSet,
+    kinds::{KindSet, MAX_KIND_SET_EXTENSIONS},
 };
 
 // ---------------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ fn weight(task_key: u64, runner_key: u64) -> u64 {
 // The router.
 
 /// What the router stores for each runner: the kinds it runs, and its rendezvous key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunnerInfo {
     kinds: KindSet,
     /// `splitmix64(fnv1a64(id))`, computed once at registration.
@@ -91,8 +92,8 @@ impl RunnerInfo {
     }
 
     /// The kinds the runner runs.
-    pub fn kinds(&self) -> KindSet {
-        self.kinds
+    pub fn kinds(&self) -> &KindSet {
+        &self.kinds
     }
 }
 
@@ -231,7 +232,8 @@ impl RunnerRouter {
     /// runner both runs the kind and matches the selector, with the counts that say which
     /// of the two failed.
     pub fn pick(&self, spec: &TaskSpec, task_id: &TaskId) -> Result<Pick, TaskError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
+        let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
         let task = task_key(task_id);
         let mut best: Option<(u64, RunnerEntry<'_, RunnerInfo>)> = None;
@@ -239,7 +241,7 @@ impl RunnerRouter {
         // `for_each` runs the index's internal iteration: one tight loop per chunk.
         snapshot.select(spec.runner_selector()).for_each(|entry| {
             let info = entry.payload();
-            if info.kinds.contains(wanted) {
+            if wanted.matches(&info.kinds) {
                 eligible += 1;
                 let w = weight(task, info.key);
                 if best.is_none_or(|(b, _)| w > b) {
@@ -253,7 +255,7 @@ impl RunnerRouter {
                 weight,
                 eligible,
             }),
-            None => Err(no_runner(&snapshot, spec, wanted)),
+            None => Err(no_runner(&snapshot, spec, name)),
         }
     }
 
@@ -263,11 +265,12 @@ impl RunnerRouter {
     ///
     /// [`TaskError::NotRoutable`] for an embedded task.
     pub fn candidates(&self, spec: &TaskSpec) -> Result<Vec<RunnerId>, TaskError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
+        let wanted = KindProbe::new(&name);
         let snapshot = self.index.load();
         Ok(snapshot
             .select(spec.runner_selector())
-            .filter(|e| e.payload().kinds.contains(wanted))
+            .filter(|e| wanted.matches(&e.payload().kinds))
             .map(|e| e.id().clone())
             .collect())
     }
@@ -284,36 +287,37 @@ impl RunnerRouter {
         spec: &TaskSpec,
         task_id: &TaskId,
     ) -> Result<RouteExplanation, TaskError> {
-        let wanted = routable(spec)?;
+        let name = routable(spec)?;
         let task = task_key(task_id);
         explain::explain(
             self.index.snapshot(),
             spec.runner_selector(),
-            wanted,
-            spec.kind().type_name(),
+            name,
             |info| weight(task, info.key),
         )
     }
 }
 
-/// The spec's kind as a set, or the error for an embedded task.
-fn routable(spec: &TaskSpec) -> Result<KindSet, TaskError> {
-    KindSet::of(spec.kind()).ok_or(TaskError::NotRoutable {
+/// The name of the spec's kind, or the error for an embedded task.
+fn routable(spec: &TaskSpec) -> Result<KindName, TaskError> {
+    KindName::of(spec.kind()).ok_or(TaskError::NotRoutable {
         kind: spec.kind().type_name(),
     })
 }
 
 /// The error when no runner is eligible, with the counts that say why.
-fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, wanted: KindSet) -> TaskError {
+fn no_runner(snapshot: &Snapshot<RunnerInfo>, spec: &TaskSpec, name: KindName) -> TaskError {
     let selector: &LabelSelector = spec.runner_selector();
+    let wanted = KindProbe::new(&name);
+    let supporting = snapshot
+        .iter()
+        .filter(|e| wanted.matches(&e.payload().kinds))
+        .count();
     TaskError::NoRunner {
-        kind: spec.kind().type_name(),
+        kind: name,
         selector: shorten(&selector.to_string()),
         runners: snapshot.len(),
-        supporting: snapshot
-            .iter()
-            .filter(|e| e.payload().kinds.contains(wanted))
-            .count(),
+        supporting,
         matching: snapshot.count(selector),
     }
 }

@@ -11,7 +11,7 @@ use model_selector::{LabelSelector, Labels, RunnerSelector};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{InvalidReason, TaskError};
-use crate::lifecycle::{AttemptOutcome, RestartDecision, decide_restart};
+use crate::lifecycle::{AttemptOutcome, RestartDecision, RestartHistory, decide_restart};
 
 mod builder;
 mod env;
@@ -21,10 +21,16 @@ mod text;
 mod timeout;
 mod wire;
 
+#[cfg(feature = "schema")]
+pub(crate) use self::kind::schema as kind_schema;
 pub use self::{
     builder::TaskSpecBuilder,
     env::{EnvVar, RunnerEnv, TaskEnv, merge_env},
-    kind::{Interpreter, ScriptBody, SubprocessMode, TaskKind},
+    kind::{
+        ExtensionKind, ExtensionSpec, Interpreter, KindName, MAX_API_VERSION_BYTES,
+        MAX_EXTENSION_KIND_BYTES, MAX_EXTENSION_SPEC_BYTES, MAX_EXTENSION_SPEC_DEPTH,
+        MAX_EXTENSION_SPEC_VALUES, ScriptBody, SubprocessMode, TaskKind,
+    },
     limits::{
         MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES, MAX_ENV_VARS,
         MAX_PATH_BYTES, MAX_PRIORITY, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
@@ -34,7 +40,7 @@ pub use self::{
 };
 pub(crate) use self::{
     env::EnvListRaw,
-    kind::TaskKindRaw,
+    kind::{FieldSet, TaskKindRaw, base64_detail},
     wire::{BackoffRaw, LabelsRaw, SelectorRaw, TaskSpecRaw},
 };
 
@@ -168,7 +174,10 @@ impl TaskSpec {
         &self.labels
     }
 
-    /// Attempts allowed after the first; `None` means unlimited.
+    /// Failed attempts in a row that are retried (a timeout or an expired lease counts as a
+    /// failure); `None` means unlimited. Successes of an `always` task spend none. For
+    /// `onFailure`, whose restarts all follow failures, this is the attempts allowed after
+    /// the first.
     pub const fn max_retries(&self) -> Option<u32> {
         self.max_retries
     }
@@ -190,8 +199,7 @@ impl TaskSpec {
     pub fn decide_restart<R: RandomSource + ?Sized>(
         &self,
         outcome: AttemptOutcome,
-        attempts_used: u32,
-        previous_delay_ms: Option<u64>,
+        history: RestartHistory,
         rng: &mut R,
         now: DateTime<Utc>,
     ) -> Result<RestartDecision, TaskError> {
@@ -200,8 +208,7 @@ impl TaskSpec {
             self.max_retries,
             &self.backoff,
             outcome,
-            attempts_used,
-            previous_delay_ms,
+            history,
             rng,
             now,
         )

@@ -2,19 +2,17 @@
 //! [`ObjectMeta`]; the lifecycle operations that change a task under a [`Precondition`];
 //! and [`admit`], what a new task does when its slot is busy.
 
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use model_ids::{TaskId, TenantId, Uid};
-use model_policy::RandomSource;
 use serde::{Deserialize, Serialize, Serializer};
 
-use crate::error::{InvalidReason, TaskError, broken_rule};
-use crate::lifecycle::{
-    AttemptOutcome, AttemptResult, MAX_STATUS_ERROR_BYTES, RestartDecision, TaskPhase, TaskStatus,
-    TaskStatusRaw, plan, time_plan, truncate_on_char_boundary,
-};
+use crate::error::{TaskError, broken_rule};
+use crate::lifecycle::{ConditionType, TaskPhase, TaskStatus, TaskStatusRaw};
 use crate::spec::{TaskSpec, TaskSpecRaw};
 
 mod admission;
+mod apply;
+mod lifecycle;
 mod manifest;
 mod meta;
 
@@ -22,6 +20,7 @@ pub(crate) use self::manifest::{ManifestMetaRaw, TaskManifestRaw};
 pub(crate) use self::meta::{ObjectMetaRaw, check_not_self};
 pub use self::{
     admission::{AdmissionDecision, admit},
+    apply::ApplyChanges,
     manifest::{
         MAX_TASK_MANIFEST_BYTES, ManifestMeta, TASK_API_VERSION, TASK_KIND, TaskManifest,
         check_type,
@@ -126,7 +125,7 @@ impl Task {
                 owner_references,
             },
             spec,
-            status: TaskStatus::queued(now),
+            status: TaskStatus::queued(now, 1),
         })
     }
 
@@ -171,164 +170,6 @@ impl Task {
     pub const fn resource_version(&self) -> u64 {
         self.metadata.resource_version
     }
-
-    /// Starts the next attempt: Pending to Running, `attempt` + 1. Returns the new attempt
-    /// number. When a restart is scheduled, `now` must not be before `next_attempt_at`
-    /// ([`TaskError::RestartNotDue`]).
-    pub fn begin_attempt(
-        &mut self,
-        expected: impl Into<Precondition>,
-        now: DateTime<Utc>,
-    ) -> Result<u32, TaskError> {
-        self.metadata.check(&expected.into())?;
-        self.phase().check_transition(TaskPhase::Running)?;
-        if let Some(due) = self.status.next_attempt_at
-            && now < due
-        {
-            return Err(TaskError::RestartNotDue { due, now });
-        }
-        let attempt = self
-            .status
-            .attempt
-            .checked_add(1)
-            .ok_or(TaskError::Invalid {
-                path: "status.attempt".into(),
-                input: None,
-                reason: InvalidReason::TooLarge {
-                    value: u64::from(u32::MAX),
-                    max: u64::from(u32::MAX) - 1,
-                },
-            })?;
-        let version = self.metadata.next_version()?;
-        self.status = TaskStatus {
-            phase: TaskPhase::Running,
-            attempt,
-            outcome: None,
-            exit_code: None,
-            error: None,
-            next_attempt_at: None,
-            last_delay_ms: self.status.last_delay_ms,
-            queued_at: None,
-            finished_at: None,
-        };
-        self.metadata.touch(version, now);
-        Ok(attempt)
-    }
-
-    /// Ends the running attempt with `result` and applies the restart decision from the
-    /// spec (see [`decide_restart`](crate::lifecycle::decide_restart)): Running to the outcome's final
-    /// phase, to Exhausted, or back to Pending with `next_attempt_at` for a restart. The
-    /// previous delay for decorrelated jitter comes from the status; random numbers are
-    /// drawn only for a restart, after every check has passed. The error text is cut to
-    /// [`MAX_STATUS_ERROR_BYTES`] on a character boundary. A restart whose time would be past
-    /// the last representable time cannot happen: the task ends Exhausted (the decision is
-    /// [`RestartDecision::Exhausted`]) and its error says so, in front of the runner's.
-    /// Only a running attempt ends: on a
-    /// task in any other phase every outcome is [`TaskError::InvalidTransition`] (a pending
-    /// task is canceled with [`cancel`](Self::cancel)).
-    pub fn end_attempt<R: RandomSource + ?Sized>(
-        &mut self,
-        expected: impl Into<Precondition>,
-        result: AttemptResult,
-        rng: &mut R,
-        now: DateTime<Utc>,
-    ) -> Result<RestartDecision, TaskError> {
-        self.metadata.check(&expected.into())?;
-        let plan = plan(
-            self.spec.restart(),
-            self.spec.max_retries(),
-            result.outcome,
-            self.status.attempt,
-        );
-        self.phase().check_transition(plan.phase())?;
-        if self.phase() != TaskPhase::Running {
-            // Pending may become Canceled, but by `cancel`: no attempt runs to end.
-            return Err(TaskError::InvalidTransition {
-                from: self.phase(),
-                to: plan.phase(),
-            });
-        }
-        let version = self.metadata.next_version()?;
-        // A restart whose time is past the last representable one cannot happen: the task
-        // ends Exhausted and says why, rather than stay Running with an attempt that can
-        // neither end nor expire.
-        let (decision, why) = match time_plan(
-            plan,
-            self.spec.backoff(),
-            self.status.last_delay_ms,
-            rng,
-            now,
-        ) {
-            Ok(decision) => (decision, None),
-            Err(TaskError::TimeOverflow { now, delay_ms }) => (
-                RestartDecision::Exhausted,
-                Some(format!(
-                    "exhausted: the restart time is out of range: {} plus {delay_ms} ms",
-                    now.to_rfc3339_opts(SecondsFormat::AutoSi, true)
-                )),
-            ),
-            Err(other) => return Err(other),
-        };
-        let error = match (why, result.error) {
-            (Some(why), Some(error)) => Some(format!("{why}; {error}")),
-            (why, error) => why.or(error),
-        };
-        let (phase, next_attempt_at, last_delay_ms) = match decision {
-            RestartDecision::Restart { delay_ms, at, .. } => {
-                (TaskPhase::Pending, Some(at), Some(delay_ms))
-            }
-            other => (other.phase(), None, self.status.last_delay_ms),
-        };
-        self.metadata.touch(version, now);
-        self.status = TaskStatus {
-            phase,
-            attempt: self.status.attempt,
-            outcome: Some(result.outcome),
-            exit_code: result.exit_code,
-            error: error.map(|e| truncate_on_char_boundary(e, MAX_STATUS_ERROR_BYTES)),
-            next_attempt_at,
-            last_delay_ms,
-            queued_at: next_attempt_at,
-            finished_at: phase.is_final().then_some(self.metadata.updated_at),
-        };
-        Ok(decision)
-    }
-
-    /// Records a change to the task's current attempt (the pair is one aggregate): the
-    /// version goes up by one and `updated_at` moves to `now`. Fails only with
-    /// [`TaskError::VersionOverflow`], before anything changes.
-    pub(crate) fn touch(&mut self, now: DateTime<Utc>) -> Result<(), TaskError> {
-        let version = self.metadata.next_version()?;
-        self.metadata.touch(version, now);
-        Ok(())
-    }
-
-    /// Cancels the task: Pending (also while a restart is scheduled) or Running to
-    /// Canceled. Canceling a running task ends it at once, with outcome Canceled; a later
-    /// result from its runner is rejected because Canceled is final (with runs, as
-    /// [`TaskError::Gone`], and [`expire_attempt`](Self::expire_attempt) ends the attempt left behind).
-    /// To let the attempt wind down first, use [`cancel_attempt`](Self::cancel_attempt): the attempt
-    /// goes to Cancelling and the task ends Canceled when the attempt does.
-    pub fn cancel(
-        &mut self,
-        expected: impl Into<Precondition>,
-        now: DateTime<Utc>,
-    ) -> Result<(), TaskError> {
-        self.metadata.check(&expected.into())?;
-        self.phase().check_transition(TaskPhase::Canceled)?;
-        let version = self.metadata.next_version()?;
-        if self.phase() == TaskPhase::Running {
-            self.status.outcome = Some(AttemptOutcome::Canceled);
-            self.status.exit_code = None;
-            self.status.error = None;
-        }
-        self.metadata.touch(version, now);
-        self.status.phase = TaskPhase::Canceled;
-        self.status.next_attempt_at = None;
-        self.status.queued_at = None;
-        self.status.finished_at = Some(self.metadata.updated_at);
-        Ok(())
-    }
 }
 
 impl Serialize for Task {
@@ -366,24 +207,40 @@ impl TryFrom<TaskRaw> for Task {
         let spec = TaskSpec::try_from(raw.spec).map_err(|e| e.at("spec"))?;
         let status = match raw.status {
             Some(status) => TaskStatus::try_from(status).map_err(|e| e.at("status"))?,
-            None => TaskStatus::queued(metadata.created_at),
+            None => TaskStatus::queued(metadata.created_at, metadata.generation),
         };
         let task = Self {
             metadata,
             spec,
             status,
         };
-        task.check_times().map_err(|e| e.at("status"))?;
+        task.check_status().map_err(|e| e.at("status"))?;
         Ok(task)
     }
 }
 
 impl Task {
-    /// Checks the status's times against the metadata's: a task that never ran is queued
-    /// since its creation, and a final task finished between its creation and its last
-    /// change. Paths are relative to the status.
-    fn check_times(&self) -> Result<(), TaskError> {
+    /// Checks the status against the metadata: the attempt's generation is not newer than
+    /// the spec's, the conditions agree with both and flipped between the creation and the
+    /// last change, a task that never ran is queued since its creation, and a final task
+    /// finished between its creation and its last change. Paths are relative to the status.
+    fn check_status(&self) -> Result<(), TaskError> {
         let (meta, status) = (&self.metadata, &self.status);
+        if status.observed_generation > meta.generation {
+            return broken_rule(
+                "observedGeneration",
+                "an attempt runs a generation the spec has had",
+            );
+        }
+        status
+            .conditions
+            .check(
+                &ConditionType::ALL,
+                &status.facts(meta.generation),
+                meta.created_at,
+                meta.updated_at,
+            )
+            .map_err(|e| e.at("conditions"))?;
         if status.attempt == 0
             && status.phase == TaskPhase::Pending
             && status.queued_at != Some(meta.created_at)

@@ -256,7 +256,7 @@ fn lease_expiry_respects_a_never_restart_policy() {
 fn lease_expiry_after_a_cancel_request_ends_canceled_without_retry() {
     for started in [false, true] {
         let mut rng = rng();
-        let mut task = task(RestartPolicy::Always, None);
+        let mut task = task(RestartPolicy::always(), None);
         let mut run = lease(&mut task, None, t(0));
         if started {
             let _ = task.start_attempt(&mut run, lease_of(1), t(1)).unwrap();
@@ -279,7 +279,7 @@ fn lease_expiry_after_a_cancel_request_ends_canceled_without_retry() {
 #[test]
 fn in_flight_cancel_goes_to_cancelling_and_only_ends_canceled() {
     let mut rng = rng();
-    let (mut task, mut run) = running(RestartPolicy::Always, None);
+    let (mut task, mut run) = running(RestartPolicy::always(), None);
     let version = task.resource_version();
     assert!(matches!(
         task.cancel_attempt(Some(version - 1), &mut run, t(2)),
@@ -697,7 +697,7 @@ fn final_attempts_of_final_tasks_reject_every_change() {
     let (mut task, mut run) = running(RestartPolicy::Never, None);
     let _ = task.expire_attempt(&mut run, &mut rng, t(30)).unwrap();
     cases.push((task, run));
-    let (mut task, mut run) = running(RestartPolicy::Always, Some(0));
+    let (mut task, mut run) = running(RestartPolicy::always(), Some(0));
     let _ = task.expire_attempt(&mut run, &mut rng, t(30)).unwrap();
     assert_eq!(task.phase(), TaskPhase::Exhausted);
     cases.push((task, run));
@@ -716,7 +716,7 @@ fn final_attempts_of_final_tasks_reject_every_change() {
 #[test]
 fn a_final_attempt_of_a_requeued_task_never_changes() {
     let mut rng = rng();
-    let (mut task, mut run) = running(RestartPolicy::Always, None);
+    let (mut task, mut run) = running(RestartPolicy::always(), None);
     let _ = task
         .report_result(
             &mut run,
@@ -743,7 +743,7 @@ fn a_final_attempt_of_a_requeued_task_never_changes() {
 
 #[test]
 fn a_lease_id_is_new_within_a_task() {
-    let (mut task, first) = requeued(RestartPolicy::Always);
+    let (mut task, first) = requeued(RestartPolicy::always());
     let due = task.status().next_attempt_at().unwrap();
     // The previous attempt's lease id again: refused, nothing changes.
     let before = task.clone();
@@ -831,7 +831,7 @@ fn a_restart_past_the_end_of_time_exhausts_the_task_instead_of_stranding_it() {
         "{error}"
     );
     // By expiry, at the last representable time.
-    let mut expiring = task(RestartPolicy::Always, None);
+    let mut expiring = task(RestartPolicy::always(), None);
     let mut run = expiring
         .lease_attempt(None, None, runner(), lease_of(1), end, leased_at)
         .unwrap();
@@ -862,7 +862,7 @@ fn a_restart_past_the_end_of_time_exhausts_the_task_instead_of_stranding_it() {
 #[test]
 fn the_next_attempt_needs_the_previous_one_final() {
     let mut rng = rng();
-    let (mut task, mut first) = running(RestartPolicy::Always, None);
+    let (mut task, mut first) = running(RestartPolicy::always(), None);
     // While attempt 1 is active the task is Running: no second lease.
     let second = task.lease_attempt(None, Some(&first), runner(), lease_of(2), t(60), t(2));
     assert!(matches!(
@@ -1034,7 +1034,7 @@ fn restart() -> impl Strategy<Value = RestartPolicy> {
     prop_oneof![
         Just(RestartPolicy::Never),
         Just(RestartPolicy::OnFailure),
-        Just(RestartPolicy::Always),
+        Just(RestartPolicy::always()),
     ]
 }
 
@@ -1152,6 +1152,7 @@ proptest! {
     #[test]
     fn attempt_records_round_trip(
         attempt in 1u32..1_000,
+        generation in 1u64..=u64::MAX,
         lease in any::<u64>(),
         state_index in 0usize..AttemptState::ALL.len(),
         cancel in any::<bool>(),
@@ -1182,6 +1183,7 @@ proptest! {
         let json = serde_json::json!({
             "taskId": "job",
             "attempt": attempt,
+            "generation": generation,
             "runner": "r-1",
             "lease": LeaseId::new(lease).to_string(),
             "leaseExpiresAt": expires_at,
@@ -1196,6 +1198,7 @@ proptest! {
         let run: TaskRun = serde_json::from_value(json).unwrap();
         prop_assert_eq!(run.state(), state);
         prop_assert_eq!(run.lease().as_u64(), lease);
+        prop_assert_eq!(run.generation(), generation);
         let again: TaskRun = serde_json::from_str(&serde_json::to_string(&run).unwrap()).unwrap();
         prop_assert_eq!(again, run);
     }

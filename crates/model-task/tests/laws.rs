@@ -78,7 +78,7 @@ fn restart() -> impl Strategy<Value = RestartPolicy> {
     prop_oneof![
         Just(RestartPolicy::Never),
         Just(RestartPolicy::OnFailure),
-        Just(RestartPolicy::Always)
+        Just(RestartPolicy::always())
     ]
 }
 
@@ -229,8 +229,15 @@ proptest! {
             }
             prop_assert!(task.metadata().updated_at() >= task.metadata().created_at());
             prop_assert_eq!(task.status().next_attempt_at().is_some(), task.phase() == TaskPhase::Pending && task.status().attempt() > 0);
+            // The budget bounds failures in a row; successes spend none of it.
             if let Some(max) = task.spec().max_retries() {
-                prop_assert!(task.status().attempt() <= max + 1);
+                prop_assert!(task.status().consecutive_failures() <= max + 1);
+                if !task.phase().is_final() {
+                    prop_assert!(task.status().consecutive_failures() <= max);
+                }
+            }
+            if task.status().outcome() == Some(AttemptOutcome::Succeeded) {
+                prop_assert_eq!(task.status().consecutive_failures(), 0);
             }
             // Every reachable task is a valid wire value.
             let back: Task = serde_json::from_str(&serde_json::to_string(&task).unwrap()).unwrap();

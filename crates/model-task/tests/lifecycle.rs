@@ -62,7 +62,11 @@ fn task_in(phase: TaskPhase) -> Task {
         TaskPhase::Failed => (RestartPolicy::Never, None, Some(AttemptOutcome::Failed)),
         TaskPhase::Timeout => (RestartPolicy::Never, None, Some(AttemptOutcome::Timeout)),
         TaskPhase::Canceled => (RestartPolicy::Never, None, Some(AttemptOutcome::Canceled)),
-        TaskPhase::Exhausted => (RestartPolicy::Always, Some(0), Some(AttemptOutcome::Failed)),
+        TaskPhase::Exhausted => (
+            RestartPolicy::always(),
+            Some(0),
+            Some(AttemptOutcome::Failed),
+        ),
         other => panic!("unknown phase {other}"),
     };
     let mut task = task(restart, max);
@@ -89,8 +93,8 @@ fn with_policy(task: &Task, restart: RestartPolicy, max_retries: Option<u32>) ->
 fn setup(from: TaskPhase, to: TaskPhase) -> Task {
     let task = task_in(from);
     match to {
-        TaskPhase::Pending => with_policy(&task, RestartPolicy::Always, None),
-        TaskPhase::Exhausted => with_policy(&task, RestartPolicy::Always, Some(0)),
+        TaskPhase::Pending => with_policy(&task, RestartPolicy::always(), None),
+        TaskPhase::Exhausted => with_policy(&task, RestartPolicy::always(), Some(0)),
         _ => with_policy(&task, RestartPolicy::Never, None),
     }
 }
@@ -166,7 +170,7 @@ fn only_a_running_attempt_ends() {
     // Pending may become Canceled, but by `cancel`: ending an attempt that does not run
     // would record an outcome for no attempt (attempt 0), or a canceled outcome for an
     // attempt that ended otherwise while the task waited for its restart.
-    let fresh = task(RestartPolicy::Always, None);
+    let fresh = task(RestartPolicy::always(), None);
     let mut waiting = fresh.clone();
     waiting.begin_attempt(None, t(1)).unwrap();
     finish(&mut waiting, AttemptOutcome::Failed, t(2)).unwrap();
@@ -296,7 +300,7 @@ fn restart_goes_back_to_pending_until_due() {
 
 #[test]
 fn cancel_while_a_restart_is_scheduled() {
-    let mut task = task(RestartPolicy::Always, None);
+    let mut task = task(RestartPolicy::always(), None);
     task.begin_attempt(None, t(1)).unwrap();
     finish(&mut task, AttemptOutcome::Succeeded, t(2)).unwrap();
     assert_eq!(task.phase(), TaskPhase::Pending);
@@ -309,7 +313,7 @@ fn cancel_while_a_restart_is_scheduled() {
 
 #[test]
 fn canceled_outcome_is_final_even_with_always() {
-    let mut task = task(RestartPolicy::Always, None);
+    let mut task = task(RestartPolicy::always(), None);
     task.begin_attempt(None, t(1)).unwrap();
     assert_eq!(
         finish(&mut task, AttemptOutcome::Canceled, t(2)).unwrap(),
@@ -362,7 +366,7 @@ fn version_overflow_is_an_error() {
 fn admission_for_each_policy_with_and_without_an_active_task() {
     let pending = task_in(TaskPhase::Pending);
     let running = task_in(TaskPhase::Running);
-    let mut waiting = task(RestartPolicy::Always, None);
+    let mut waiting = task(RestartPolicy::always(), None);
     waiting.begin_attempt(None, t(1)).unwrap();
     finish(&mut waiting, AttemptOutcome::Failed, t(2)).unwrap();
     let finals: Vec<Task> = TaskPhase::ALL
@@ -403,5 +407,118 @@ fn admission_for_each_policy_with_and_without_an_active_task() {
                 active.phase()
             );
         }
+    }
+}
+
+/// A recurring `always` task with a retry budget keeps recurring: its successes never
+/// spend the budget, which counts failures in a row.
+#[test]
+fn a_recurring_always_task_is_never_exhausted_by_its_successes() {
+    let mut task = task(RestartPolicy::always(), Some(2));
+    let mut now = t(0);
+    for attempt in 1..=10 {
+        task.begin_attempt(None, now).unwrap();
+        let decision = finish(&mut task, AttemptOutcome::Succeeded, now).unwrap();
+        let RestartDecision::Restart { at, .. } = decision else {
+            panic!("attempt {attempt}: a success of an always task restarts, got {decision:?}");
+        };
+        assert_eq!(task.phase(), TaskPhase::Pending, "attempt {attempt}");
+        now = at;
+    }
+    assert_eq!(task.status().attempt(), 10);
+}
+
+/// A periodic task waits its interval after each success, the backoff after a failure,
+/// and exhausts only after `maxRetries` failures in a row.
+#[test]
+fn a_periodic_task_waits_its_interval_and_counts_failures_in_a_row() {
+    let spec = TaskSpec::builder("lane", kind(), 1_000)
+        .restart(RestartPolicy::periodic(60_000).unwrap())
+        .backoff(BackoffPolicy::new(JitterPolicy::None, 1_000, 8_000, 2.0).unwrap())
+        .max_retries(2)
+        .build()
+        .unwrap();
+    let mut task = Task::create(
+        TaskManifest::named(TaskId::new("hourly").unwrap(), spec),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(9),
+        t(0),
+    )
+    .unwrap();
+    let mut now = t(0);
+    // (outcome, the delay after it, failures in a row after it)
+    let script = [
+        (AttemptOutcome::Succeeded, Some(60_000), 0),
+        (AttemptOutcome::Failed, Some(1_000), 1),
+        (AttemptOutcome::Timeout, Some(2_000), 2),
+        // A success starts the count again, and the backoff with it.
+        (AttemptOutcome::Succeeded, Some(60_000), 0),
+        (AttemptOutcome::Failed, Some(1_000), 1),
+        (AttemptOutcome::Failed, Some(2_000), 2),
+        // The third failure in a row is one more than maxRetries.
+        (AttemptOutcome::Failed, None, 3),
+    ];
+    for (step, (outcome, delay, failures)) in script.into_iter().enumerate() {
+        task.begin_attempt(None, now).unwrap();
+        let decision = finish(&mut task, outcome, now).unwrap();
+        assert_eq!(
+            task.status().consecutive_failures(),
+            failures,
+            "step {step}"
+        );
+        match (decision, delay) {
+            (
+                RestartDecision::Restart {
+                    delay_ms,
+                    at,
+                    retry,
+                },
+                Some(want),
+            ) => {
+                assert_eq!(delay_ms, want, "step {step}");
+                assert_eq!(retry, failures, "step {step}");
+                assert_eq!(task.status().queued_at(), Some(at), "step {step}");
+                now = at;
+            }
+            (RestartDecision::Exhausted, None) => {
+                assert_eq!(task.phase(), TaskPhase::Exhausted);
+                assert_eq!(task.status().finished_at(), Some(now));
+            }
+            (got, want) => panic!("step {step}: got {got:?}, want a delay of {want:?}"),
+        }
+    }
+}
+
+/// Without an interval, `always` waits the backoff's first delay after a success, whatever
+/// came before.
+#[test]
+fn always_without_an_interval_waits_the_first_backoff_delay_after_a_success() {
+    let spec = TaskSpec::builder("lane", kind(), 1_000)
+        .restart(RestartPolicy::always())
+        .backoff(BackoffPolicy::new(JitterPolicy::None, 500, 8_000, 2.0).unwrap())
+        .build()
+        .unwrap();
+    let mut task = Task::create(
+        TaskManifest::named(TaskId::new("loop").unwrap(), spec),
+        TenantId::new("tenant").unwrap(),
+        Uid::from_u128(10),
+        t(0),
+    )
+    .unwrap();
+    let mut now = t(0);
+    for (outcome, want) in [
+        (AttemptOutcome::Failed, 500),
+        (AttemptOutcome::Failed, 1_000),
+        (AttemptOutcome::Succeeded, 500),
+        (AttemptOutcome::Succeeded, 500),
+    ] {
+        task.begin_attempt(None, now).unwrap();
+        let RestartDecision::Restart { delay_ms, at, .. } =
+            finish(&mut task, outcome, now).unwrap()
+        else {
+            panic!("always restarts");
+        };
+        assert_eq!(delay_ms, want, "{outcome:?}");
+        now = at;
     }
 }

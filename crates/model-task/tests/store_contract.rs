@@ -250,7 +250,7 @@ fn restart() -> impl Strategy<Value = RestartPolicy> {
     prop_oneof![
         Just(RestartPolicy::Never),
         Just(RestartPolicy::OnFailure),
-        Just(RestartPolicy::Always),
+        Just(RestartPolicy::always()),
     ]
 }
 

@@ -41,7 +41,8 @@ pub(crate) enum Command {
     ///
     /// A document with `metadata`, `spec` and `status` is a task; one with `jobs` is a flow;
     /// anything else is a spec. Specs (and the specs of a flow's jobs) are held to the
-    /// submit-boundary rules. Each problem is printed with its file, its field path and, for
+    /// submit-boundary rules. With `--type`, every document is checked as that wire type
+    /// instead. Each problem is printed with its file, its field path and, for
     /// JSON syntax errors, its line and column.
     Check(CheckArgs),
     /// Print a flow's order, its levels (jobs that can run side by side) and its graph.
@@ -74,6 +75,10 @@ pub(crate) struct CheckArgs {
     /// JSON files to check; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
+    /// Check every document as this wire type (one `taskctl schema` lists) instead of telling
+    /// a spec from a task by its fields.
+    #[arg(long = "type", value_name = "TYPE", value_parser = crate::wire::type_parser())]
+    pub(crate) type_name: Option<String>,
 }
 
 /// Arguments of `taskctl flow`.

@@ -1,7 +1,7 @@
 //! What `taskctl check` finds in one document: its [`Shape`] and every problem, field by field.
 
 use serde::de::IgnoredAny;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::value::RawValue;
 use taskmodel::flow::{self, FlowSpec};
 use taskmodel::ids::{FlowId, JobName};
@@ -43,9 +43,12 @@ const FLOW_KEYS: [&str; 1] = ["jobs"];
 // Every rule of a schedule comes back from serde, each message naming its field path.
 plain_wire!(Schedule);
 
-/// What a document is, told by its shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// What a document is, told by its shape, or named by `taskctl check --type`.
+///
+/// In JSON output: `"taskSpec"`, `"taskManifest"`, `"task"`, `"flow"`, `"schedule"`, or the
+/// wire type's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Shape {
     /// A task spec, held to the submit-boundary rules ([`TaskSpec::validate`]).
     TaskSpec,
@@ -60,6 +63,22 @@ pub enum Shape {
     /// A schedule: a trigger and a task template, the template held to the submit-boundary
     /// rules.
     Schedule,
+    /// A document checked as the named wire type (`taskctl schema` lists them), held to the
+    /// parsing rules of that type.
+    Wire(&'static str),
+}
+
+impl Serialize for Shape {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(match self {
+            Self::TaskSpec => "taskSpec",
+            Self::TaskManifest => "taskManifest",
+            Self::Task => "task",
+            Self::Flow => "flow",
+            Self::Schedule => "schedule",
+            Self::Wire(name) => name,
+        })
+    }
 }
 
 impl Shape {
@@ -95,6 +114,7 @@ impl Shape {
             Self::Task => "task",
             Self::Flow => "flow",
             Self::Schedule => "schedule",
+            Self::Wire(name) => name,
         }
     }
 }
@@ -152,6 +172,33 @@ pub fn check_document(text: &str) -> Checked {
     }
 }
 
+/// Checks one document as the wire type `type_name` (one `taskctl schema` lists): a syntax
+/// error (with its line and column), or the first problem the type's parser finds, with its
+/// line and column. `None` when no wire type has that name, or the type is read only inside
+/// another (`FlowJob`, inside a `FlowSpec`).
+///
+/// ```
+/// let checked = taskctl::check_document_as(r#"{"type": "lagged", "dropped": 0}"#, "OutputEvent");
+/// let checked = checked.unwrap();
+/// assert_eq!(checked.shape, Some(taskctl::Shape::Wire("OutputEvent")));
+/// assert!(checked.problems[0].message.starts_with("invalid dropped: must be greater than zero"));
+/// assert!(taskctl::check_document_as("{}", "NoSuchType").is_none());
+/// ```
+pub fn check_document_as(text: &str, type_name: &str) -> Option<Checked> {
+    let wire = crate::wire::find(type_name)?;
+    let check = wire.check?;
+    if let Err(syntax) = parse_json(text) {
+        return Some(Checked {
+            shape: None,
+            problems: vec![syntax],
+        });
+    }
+    Some(Checked {
+        shape: Some(Shape::Wire(wire.name)),
+        problems: check(text).err().into_iter().collect(),
+    })
+}
+
 /// What only the text shows. A JSON object value keeps the last of two equal keys, and so
 /// does the field-by-field pass, but the library refuses a document that names a field
 /// twice; so a document that pass found clean is read once more, from its text, exactly as
@@ -163,6 +210,9 @@ fn check_text(shape: Shape, text: &str) -> Option<Problem> {
         Shape::Task => parse_text::<Task>(text).map(drop),
         Shape::Flow => parse_text::<FlowSpec>(text).map(drop),
         Shape::Schedule => parse_text::<Schedule>(text).map(drop),
+        Shape::Wire(name) => crate::wire::find(name)
+            .and_then(|wire| wire.check)
+            .map_or(Ok(()), |check| check(text)),
     };
     read.err()
 }
@@ -176,6 +226,8 @@ fn check_value(shape: Shape, value: &RawValue) -> Vec<Problem> {
         Shape::Task => parse_fields::<Parsed<Task>>(value, TASK_FIELDS).map(drop),
         Shape::Flow => check_flow(value),
         Shape::Schedule => parse_fields::<Schedule>(value, SCHEDULE_FIELDS).map(drop),
+        // A named wire type is checked as a whole, from its text.
+        Shape::Wire(_) => Ok(()),
     };
     result.err().unwrap_or_default()
 }

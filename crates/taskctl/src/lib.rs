@@ -27,7 +27,7 @@ mod wire;
 
 pub use crate::{
     diagnose::{MAX_FIELDS, MAX_ROUNDS, Problem},
-    document::{Checked, Shape, check_document},
+    document::{Checked, Shape, check_document, check_document_as},
     input::MAX_INPUT_BYTES,
     outcome::Outcome,
     report::Progress,

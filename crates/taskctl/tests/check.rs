@@ -312,9 +312,10 @@ fn a_field_named_twice_is_invalid_like_the_library() {
         "uid":"00000000-0000-4000-8000-000000000001","tenant":"a","resourceVersion":1,
         "generation":1,"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-01T00:00:00Z"},
         "spec":{"slot":"s","kind":{"type":"wasm","module":"m"},"timeoutMs":1},
-        "status":{"phase":"pending","attempt":0,"queuedAt":"2025-01-01T00:00:00Z"},
-        "status":{"phase":"pending","attempt":0,"queuedAt":"2025-01-01T00:00:00Z"}}"#;
-    let out = taskctl(&["check", "-"], task);
+        "status":STATUS,
+        "status":STATUS}"#
+        .replace("STATUS", NEW_STATUS);
+    let out = taskctl(&["check", "-"], &task);
     assert_eq!(out.code, 1, "{}{}", out.stdout, out.stderr);
     assert!(
         out.stdout.contains("duplicate field `status`"),
@@ -322,6 +323,13 @@ fn a_field_named_twice_is_invalid_like_the_library() {
         out.stdout
     );
 }
+
+/// The status of a task created at 2025-01-01T00:00:00Z.
+const NEW_STATUS: &str = r#"{"phase":"pending","attempt":0,"queuedAt":"2025-01-01T00:00:00Z",
+    "conditions":[
+        {"type":"Scheduled","status":"False","reason":"Queued","lastTransitionTime":"2025-01-01T00:00:00Z"},
+        {"type":"Running","status":"False","reason":"Queued","lastTransitionTime":"2025-01-01T00:00:00Z"},
+        {"type":"Succeeded","status":"Unknown","reason":"NotEnded","lastTransitionTime":"2025-01-01T00:00:00Z"}]}"#;
 
 /// Files are checked one at a time, but a file that cannot be opened (missing, or a
 /// directory) is found before any is checked: the run prints nothing and exits 2.

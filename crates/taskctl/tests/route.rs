@@ -41,7 +41,10 @@ fn text_output_names_the_pick_and_a_reason_for_every_other_runner() {
     assert!(line("us-ssd-1").ends_with(r#"(zone=eu): value "us" is not listed"#));
     assert!(line("gpu-h100-1").contains("runs container, not subprocess"));
     assert!(line("edge-wasm-1").contains("runs wasm, not subprocess"));
-    assert_eq!(lines.len(), 8);
+    assert!(
+        line("img-eu-1").contains("runs container,images.example.com/v1/Resize, not subprocess")
+    );
+    assert_eq!(lines.len(), 9);
 }
 
 #[test]
@@ -63,7 +66,7 @@ fn json_output_has_a_verdict_per_runner() {
     assert_eq!(json["kind"], "container");
     assert_eq!(json["picked"], "gpu-h100-1");
     let runners = json["runners"].as_array().unwrap();
-    assert_eq!(runners.len(), 6);
+    assert_eq!(runners.len(), 7);
     let picked: Vec<&str> = runners
         .iter()
         .filter(|r| r["outcome"] == "picked")
@@ -87,11 +90,55 @@ fn no_eligible_runner_exits_one_and_says_why() {
     assert!(out.stdout.contains("picked: none"), "{}", out.stdout);
     assert!(
         out.stdout.contains(
-            r#"no runner for a wasm task with runnerSelector "zone=us": 6 registered, 1 run wasm, 1 match the selector, none both"#
+            r#"no runner for a wasm task with runnerSelector "zone=us": 7 registered, 1 run wasm, 1 match the selector, none both"#
         ),
         "{}",
         out.stdout
     );
+}
+
+#[test]
+fn an_extension_spec_goes_to_a_runner_that_declares_its_kind() {
+    let out = run(&[
+        "route",
+        "examples/spec-extension.json",
+        "--runners",
+        RUNNERS,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<&str> = out.stdout.lines().collect();
+    assert_eq!(lines[0], "task thumbnails (images.example.com/v1/Resize)");
+    assert_eq!(lines[1], "picked: img-eu-1");
+    let line = |id: &str| {
+        lines
+            .iter()
+            .find(|l| l.trim_start().starts_with(&format!("{id} ")))
+            .unwrap_or_else(|| panic!("no line for {id}:\n{}", out.stdout))
+    };
+    assert!(
+        line("gpu-h100-1").ends_with("runs container, not images.example.com/v1/Resize"),
+        "{}",
+        out.stdout
+    );
+    // In JSON, the task's kind and the runner's kinds are written as on the wire.
+    let out = run(&[
+        "route",
+        "examples/spec-extension.json",
+        "--runners",
+        RUNNERS,
+        "-o",
+        "json",
+    ]);
+    let json = out.json();
+    let resize = serde_json::json!({ "apiVersion": "images.example.com/v1", "kind": "Resize" });
+    assert_eq!(json["kind"], resize);
+    let picked = &json["runners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "img-eu-1")
+        .unwrap()["kinds"];
+    assert_eq!(*picked, serde_json::json!(["container", resize]));
 }
 
 #[test]
@@ -119,7 +166,7 @@ fn an_invalid_inventory_is_reported_with_its_path() {
     check(
         "kind",
         r#"[{"id": "a", "kinds": ["gpu"]}]"#,
-        r#"[0].kinds: unknown task kind "gpu", expected subprocess, container or wasm"#,
+        r#"[0].kinds[0]: unknown task kind "gpu", expected subprocess, container, wasm or an extension's apiVersion/kind"#,
     );
     check("id", r#"[{"id": "a b", "kinds": []}]"#, "[0].id");
     check(

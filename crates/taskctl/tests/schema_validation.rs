@@ -21,16 +21,21 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use taskmodel::flow::{FlowRun, FlowSpec, FlowStatus, JobResult, SkipReason};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
-use taskmodel::query::TaskQuery;
+use taskmodel::query::{TaskQuery, TaskRunQuery};
 use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::attempt::LogKey;
+use taskmodel::task::event::OutputStream;
 use taskmodel::task::lifecycle::MAX_STATUS_ERROR_BYTES;
+use taskmodel::task::spec::{
+    ExtensionKind, ExtensionSpec, KindName, MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS,
+    RunnerEnv,
+};
 use taskmodel::task::spec::{MAX_PRIORITY, MAX_TTL_AFTER_FINISHED_MS, MIN_PRIORITY};
-use taskmodel::task::spec::{MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv};
 use taskmodel::task::task::MAX_ANNOTATIONS_BYTES;
 use taskmodel::task::{
-    Annotations, AttemptOutcome, AttemptState, LeaseId, ManifestMeta, ObjectMeta, OwnerReference,
-    Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun, TaskSpec, TaskStatus,
+    Annotations, AttemptOutcome, AttemptState, KindSet, LeaseId, ManifestMeta, ObjectMeta,
+    OutputEvent, OwnerReference, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskRun,
+    TaskSpec, TaskStatus, TaskWatchEvent, Token,
 };
 use taskmodel::{AgentId, FailurePolicy, RunnerId, Slot, TaskId, TenantId, TriggerRule, Uid};
 
@@ -108,6 +113,7 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "TaskEnv" => parse::<TaskEnv>(json),
         "RunnerEnv" => parse::<RunnerEnv>(json),
         "TaskStatus" => parse::<TaskStatus>(json),
+        "Condition" => parse::<taskmodel::task::Condition>(json),
         "TaskPhase" => parse::<TaskPhase>(json),
         "AttemptOutcome" => parse::<AttemptOutcome>(json),
         "TaskRun" => parse::<TaskRun>(json),
@@ -115,6 +121,15 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "LogKey" => parse::<LogKey>(json),
         "LeaseId" => parse::<LeaseId>(json),
         "TaskQuery" => parse::<TaskQuery>(json),
+        "TaskRunQuery" => parse::<TaskRunQuery>(json),
+        "ExtensionKind" => parse::<ExtensionKind>(json),
+        "ExtensionSpec" => parse::<ExtensionSpec>(json),
+        "KindName" => parse::<KindName>(json),
+        "KindSet" => parse::<KindSet>(json),
+        "TaskWatchEvent" => parse::<TaskWatchEvent>(json),
+        "OutputEvent" => parse::<OutputEvent>(json),
+        "OutputStream" => parse::<OutputStream>(json),
+        "Token" => parse::<Token>(json),
         "FlowSpec" => parse::<FlowSpec>(json),
         "FlowRun" => parse::<FlowRun>(json),
         "TriggerRule" => parse::<TriggerRule>(json),
@@ -125,6 +140,11 @@ fn parser_check(type_name: &str, json: &str) -> Result<(), String> {
         "Schedule" => parse::<taskmodel::schedule::Schedule>(json),
         "Trigger" => parse::<taskmodel::schedule::Trigger>(json),
         "Action" => parse::<taskmodel::schedule::Action>(json),
+        "OwnedResource" => parse::<taskmodel::retention::OwnedResource>(json),
+        "RetentionPolicy" => parse::<taskmodel::retention::RetentionPolicy>(json),
+        "RetentionRule" => parse::<taskmodel::retention::RetentionRule>(json),
+        "Lifecycle" => parse::<taskmodel::retention::Lifecycle>(json),
+        "CascadePolicy" => parse::<taskmodel::retention::CascadePolicy>(json),
         other => panic!("no parser for {other}: add it here"),
     }
 }
@@ -179,35 +199,34 @@ fn parser_rejects(type_name: &str, json: &str, schema: Schema, what: &str) {
 struct Runner {
     id: RunnerId,
     labels: Labels,
-    kinds: Vec<String>,
+    kinds: KindSet,
 }
 
-/// The inventory's schema, built from the printed RunnerId and Labels schemas.
+/// The inventory's schema, built from the printed RunnerId, Labels and KindSet schemas (their
+/// definitions moved to the root, where their references point).
 fn inventory_schema() -> Value {
-    let part = |name: &str| {
+    let mut defs = serde_json::Map::new();
+    let mut part = |name: &str| {
         let mut schema = schemas()[name].clone();
         let map = schema.as_object_mut().unwrap();
         map.remove("$schema");
         map.remove("title");
+        if let Some(Value::Object(found)) = map.remove("$defs") {
+            defs.extend(found);
+        }
         schema
     };
+    let (id, labels, kinds) = (part("RunnerId"), part("Labels"), part("KindSet"));
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "array",
         "items": {
             "type": "object",
             "required": ["id", "labels", "kinds"],
-            "properties": {
-                "id": part("RunnerId"),
-                "labels": part("Labels"),
-                "kinds": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": { "enum": ["subprocess", "container", "wasm"] },
-                },
-            },
+            "properties": { "id": id, "labels": labels, "kinds": kinds },
             "additionalProperties": false,
         },
+        "$defs": defs,
     })
 }
 
@@ -286,11 +305,15 @@ fn blocks(markdown: &str) -> Vec<Block> {
     let mut found = Vec::new();
     let mut lines = markdown.lines().enumerate();
     while let Some((index, line)) = lines.next() {
-        let line = line.trim();
+        // `<!-- wire: T -->`, or `<!-- wire(crate): T -->` for a type a higher layer owns.
         let Some(marker) = line
-            .strip_prefix("<!-- wire:")
-            .or_else(|| line.strip_prefix("<!-- wire(flow):"))
+            .trim()
+            .strip_prefix("<!-- wire")
             .and_then(|rest| rest.strip_suffix("-->"))
+            .and_then(|rest| match rest.strip_prefix('(') {
+                Some(owned) => owned.split_once("):").map(|(_, marker)| marker),
+                None => rest.strip_prefix(':'),
+            })
         else {
             continue;
         };
@@ -359,6 +382,26 @@ const DOCS_PARSER_ONLY: &[(&str, &str, &str)] = &[
         "ObjectMeta",
         r#"{ "kind": "Task", "name": "job-1""#,
         "a task never owns itself",
+    ),
+    (
+        "OwnedResource",
+        r#""name": "nightly""#,
+        "a resource names at most one controller",
+    ),
+    (
+        "OwnedResource",
+        r#"{ "kind": "Task", "name": "etl.load""#,
+        "a resource never owns itself",
+    ),
+    (
+        "RetentionPolicy",
+        r#""flow": { "ttlAfterFinishedMs": 60000 }, "flow""#,
+        "a kind is listed once",
+    ),
+    (
+        "TaskStatus",
+        r#""reason": "Stopped""#,
+        "each condition agrees with the phase",
     ),
 ];
 
@@ -452,9 +495,37 @@ fn selector(requirement: Value) -> String {
     spec(json!({ "runnerSelector": { "matchExpressions": [requirement] } }))
 }
 
-/// A status with the time fields its phase needs, unless `doc` gives them: `queuedAt` while
-/// pending (the restart's `nextAttemptAt`, else T0) and `finishedAt` in a final phase.
-fn status(mut doc: Value) -> String {
+/// `doc` with what a status needs for its attempt and phase, unless it gives them:
+/// `observedGeneration` 1 from the first attempt on, and conditions that agree with the
+/// phase, flipped at T0.
+fn with_conditions(mut doc: Value) -> Value {
+    let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
+    let attempted = doc["attempt"].as_u64().unwrap_or_default() > 0;
+    let object = doc.as_object_mut().unwrap();
+    if attempted && !object.contains_key("observedGeneration") {
+        object.insert("observedGeneration".into(), json!(1));
+    }
+    let one = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    let succeeded = match phase.as_str() {
+        "succeeded" => "True",
+        "pending" | "running" => "Unknown",
+        _ => "False",
+    };
+    object.entry("conditions").or_insert_with(|| {
+        json!([
+            one("Scheduled", if attempted { "True" } else { "False" }),
+            one("Running", if phase == "running" { "True" } else { "False" }),
+            one("Succeeded", succeeded),
+        ])
+    });
+    doc
+}
+
+/// A status with the fields its phase and outcome need, unless `doc` gives them: `queuedAt`
+/// while pending (the restart's `nextAttemptAt`, else T0), `finishedAt` in a final phase,
+/// one failure in a row after a failed outcome, and [`with_conditions`]'s.
+fn status(doc: Value) -> String {
+    let mut doc = with_conditions(doc);
     let phase = doc["phase"].as_str().unwrap_or_default().to_owned();
     let object = doc.as_object_mut().unwrap();
     if phase == "pending" && !object.contains_key("queuedAt") {
@@ -464,6 +535,13 @@ fn status(mut doc: Value) -> String {
     let fin = ["succeeded", "failed", "timeout", "canceled", "exhausted"];
     if fin.contains(&phase.as_str()) && !object.contains_key("finishedAt") {
         object.insert("finishedAt".into(), json!(T1));
+    }
+    let outcome = object
+        .get("outcome")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if ["failed", "timeout"].contains(&outcome) && !object.contains_key("consecutiveFailures") {
+        object.insert("consecutiveFailures".into(), json!(1));
     }
     doc.to_string()
 }
@@ -639,10 +717,15 @@ fn documents_at_the_limits_are_accepted_by_both() {
         .to_string(),
         "a manifest with 64 labels",
     );
-    accept("TaskQuery", "{}".to_owned(), "the empty query");
+    accept(
+        "TaskQuery",
+        json!({ "tenant": "team-a" }).to_string(),
+        "a query of a tenant, no filter",
+    );
     accept(
         "TaskQuery",
         json!({
+            "tenant": "team-a",
             "slot": "nightly",
             "phases": ["Running", "pending"],
             "labelSelector": "zone=eu,!draining",
@@ -1077,15 +1160,71 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "pending", "attempt": 0 }).to_string(),
+        with_conditions(json!({ "phase": "pending", "attempt": 0 })).to_string(),
         Rejects,
         "pending without queuedAt",
     );
     reject(
         "TaskStatus",
-        json!({ "phase": "failed", "attempt": 1, "outcome": "failed" }).to_string(),
+        with_conditions(
+            json!({ "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 1 }),
+        )
+        .to_string(),
         Rejects,
         "final without finishedAt",
+    );
+    // Generations and conditions.
+    let running = |patch: Value| {
+        let mut doc = json!({ "phase": "running", "attempt": 1 });
+        for (key, value) in patch.as_object().unwrap() {
+            doc[key] = value.clone();
+        }
+        status(doc)
+    };
+    let condition = |kind: &str, status: &str| json!({ "type": kind, "status": status, "reason": "R", "lastTransitionTime": T0 });
+    reject(
+        "TaskStatus",
+        running(json!({ "observedGeneration": 0 })),
+        Rejects,
+        "an attempt without the generation it runs",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({ "phase": "pending", "attempt": 0, "observedGeneration": 1 })),
+        Rejects,
+        "a generation before any attempt",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [] })),
+        Rejects,
+        "no conditions",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            condition("Running", "True"), condition("Succeeded", "Unknown"),
+        ] })),
+        Rejects,
+        "a condition type twice",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "False"), condition("Succeeded", "Unknown"),
+        ] })),
+        CannotExpress,
+        "a condition that disagrees with the phase",
+    );
+    reject(
+        "TaskStatus",
+        running(json!({ "conditions": [
+            condition("Scheduled", "True"), condition("Running", "True"),
+            { "type": "Succeeded", "status": "Unknown", "reason": "not ended", "lastTransitionTime": T0 },
+        ] })),
+        Rejects,
+        "a reason of two words",
     );
     reject(
         "TaskStatus",
@@ -1095,6 +1234,22 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
         })),
         CannotExpress,
         "a restart queued before it is due",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 0,
+        })),
+        Rejects,
+        "a failure that does not count",
+    );
+    reject(
+        "TaskStatus",
+        status(json!({
+            "phase": "failed", "attempt": 1, "outcome": "failed", "consecutiveFailures": 2,
+        })),
+        CannotExpress,
+        "more failures in a row than attempts",
     );
     reject(
         "TaskStatus",
@@ -1167,75 +1322,81 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
             "phase": "failed",
             "attempt": 1,
             "outcome": "failed",
-            "error": "é".repeat(3000),
+            "error": "é".repeat(MAX_STATUS_ERROR_BYTES / 2 + 1),
         })),
         CannotExpress,
-        "an error of 3000 characters but 6000 bytes",
+        "an error of 16385 characters but 32770 bytes",
     );
     // Queries.
     reject(
         "TaskQuery",
-        json!({ "limit": 0 }).to_string(),
+        json!({ "slot": "nightly" }).to_string(),
+        Rejects,
+        "no tenant",
+    );
+    reject(
+        "TaskQuery",
+        json!({ "tenant": "team-a", "limit": 0 }).to_string(),
         Rejects,
         "limit 0",
     );
     reject(
         "TaskQuery",
-        json!({ "limit": 1001 }).to_string(),
+        json!({ "tenant": "team-a", "limit": 1001 }).to_string(),
         Rejects,
         "limit over the maximum",
     );
     reject(
         "TaskQuery",
-        json!({ "order": "sideways" }).to_string(),
+        json!({ "tenant": "team-a", "order": "sideways" }).to_string(),
         Rejects,
         "an unknown order",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": ["runing"] }).to_string(),
+        json!({ "tenant": "team-a", "phases": ["runing"] }).to_string(),
         Rejects,
         "a misspelled phase",
     );
     reject(
         "TaskQuery",
-        json!({ "phases": vec!["pending"; 17] }).to_string(),
+        json!({ "tenant": "team-a", "phases": vec!["pending"; 17] }).to_string(),
         Rejects,
         "17 phases",
     );
     reject(
         "TaskQuery",
-        json!({ "sort": "asc" }).to_string(),
+        json!({ "tenant": "team-a", "sort": "asc" }).to_string(),
         Rejects,
         "an unknown field",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": "2025-13-01T00:00:00Z" }).to_string(),
         Rejects,
         "a month 13",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "not a token!" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "not a token!" }).to_string(),
         Rejects,
         "a token outside the URL-safe alphabet",
     );
     reject(
         "TaskQuery",
-        json!({ "continue": "AAAA" }).to_string(),
+        json!({ "tenant": "team-a", "continue": "AAAA" }).to_string(),
         CannotExpress,
         "a token with a bad checksum",
     );
     reject(
         "TaskQuery",
-        json!({ "createdSince": T1, "createdBefore": T0 }).to_string(),
+        json!({ "tenant": "team-a", "createdSince": T1, "createdBefore": T0 }).to_string(),
         CannotExpress,
         "an empty time range",
     );
     reject(
         "TaskQuery",
-        json!({ "labelSelector": "zone in (" }).to_string(),
+        json!({ "tenant": "team-a", "labelSelector": "zone in (" }).to_string(),
         CannotExpress,
         "a selector syntax error",
     );
@@ -1243,11 +1404,11 @@ fn invalid_documents_are_rejected_by_the_parser_and_where_expressible_the_schema
 
 // ---- TaskRun, LogKey, LeaseId
 
-/// A leased run (attempt 1, lease "z", leased at T0 until T9) with `patch`'s fields set
+/// A leased run (attempt 1 of generation 1, lease "z", leased at T0 until T9) with `patch`'s fields set
 /// (a `null` in the patch removes the field).
 fn task_run(patch: Value) -> String {
     let mut doc = json!({
-        "taskId": "t", "attempt": 1, "runner": "r", "lease": "z",
+        "taskId": "t", "attempt": 1, "generation": 1, "runner": "r", "lease": "z",
         "leaseExpiresAt": T9, "state": "leased", "leasedAt": T0,
     });
     let map = doc.as_object_mut().unwrap();
@@ -1322,6 +1483,8 @@ fn task_run_schema_agrees_with_the_parser_on_each_state_rule() {
     }
     let rejected = [
         (json!({ "attempt": 0 }), "attempt 0"),
+        (json!({ "generation": 0 }), "generation 0"),
+        (json!({ "generation": null }), "no generation"),
         (json!({ "lease": "" }), "an empty lease"),
         (json!({ "lease": "9-x" }), "a lease outside base 36"),
         (json!({ "lease": "00000000000001" }), "a lease of 14 digits"),

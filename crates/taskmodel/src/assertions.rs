@@ -38,6 +38,8 @@ const _: () = {
     send_sync::<model_task::TaskPhase>();
     send_sync::<model_task::ObjectMeta>();
     send_sync::<model_task::RestartDecision>();
+    send_sync::<crate::ApplyChanges>();
+    send_sync::<crate::Condition>();
     send_sync::<model_task::TaskError>();
     send_sync::<crate::TaskRun>();
     send_sync::<crate::AttemptState>();
@@ -55,6 +57,16 @@ const _: () = {
     send_sync::<crate::Snapshot<model_task::route::RunnerInfo>>();
     send_sync::<std::sync::Arc<crate::Snapshot<model_task::route::RunnerInfo>>>();
     send_sync::<crate::TaskQuery>();
+    send_sync::<crate::TaskRunQuery>();
+    send_sync::<crate::TaskRunPage<crate::TaskRun>>();
+    send_sync::<model_query::RunContinueToken>();
+    send_sync::<crate::KindName>();
+    send_sync::<crate::ExtensionKind>();
+    send_sync::<model_task::ExtensionSpec>();
+    send_sync::<crate::TaskWatchEvent>();
+    send_sync::<crate::OutputEvent>();
+    send_sync::<model_task::event::WatchWindow>();
+    send_sync::<crate::Token>();
     send_sync::<crate::TaskPage<crate::Task>>();
     send_sync::<model_query::QueryError>();
     send_sync::<crate::FlowSpec>();

@@ -2,18 +2,22 @@
 //! their flow or schedule, run through their attempts, seen by `OwnedResource::from_task`
 //! and `from_attempt`, and collected by a small in-memory store in cleanup order: a flow's
 //! tasks after the flow finished, times to live after finishing, a schedule's history and
-//! its background cascade, an orphaning owner, and the uid precondition of each deletion.
+//! its background cascade, an orphaning owner, and the uid precondition of each deletion;
+//! and flows and schedules seen by `from_flow` and `from_schedule`, a flow's own time to live
+//! and a schedule's own history limits winning over the policy's table.
 #![allow(
     clippy::unwrap_used,
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
 use chrono::{DateTime, TimeDelta, Utc};
+use taskmodel::flow::{FlowRun, FlowSpec};
 use taskmodel::prelude::*;
 use taskmodel::retention::{
     DeleteReason, Lifecycle, Outcome, ReleaseReason, ResourceKind, collect, collect_with,
 };
-use taskmodel::task::{AttemptOutcome, AttemptResult, TaskEnv};
+use taskmodel::schedule::Schedule;
+use taskmodel::task::{AttemptOutcome, AttemptResult, RestartDecision, TaskEnv, TaskPhase};
 
 const HOUR_MS: u64 = 3_600_000;
 
@@ -64,6 +68,28 @@ impl Store {
             _ => OwnerKind::Schedule,
         };
         controller(kind, name, uid.to_u128())
+    }
+
+    /// Keeps `view`, a flow's or a schedule's made by its own crate's type; returns the
+    /// reference its tasks write.
+    fn adopt(&mut self, view: OwnedResource) -> OwnerReference {
+        let kind = match view.kind() {
+            ResourceKind::Flow => OwnerKind::Flow,
+            _ => OwnerKind::Schedule,
+        };
+        let owner = controller(kind, view.name(), view.uid().unwrap().to_u128());
+        self.owners.push(view);
+        owner
+    }
+
+    /// Replaces the owner view of the same name with `view` (the resource changed).
+    fn replace(&mut self, view: OwnedResource) {
+        let slot = self
+            .owners
+            .iter_mut()
+            .find(|o| o.name() == view.name())
+            .unwrap();
+        *slot = view;
     }
 
     /// Seals the owner `name` at `end`, as its own crate reports it finished.
@@ -441,4 +467,107 @@ fn an_orphaning_flow_goes_alone_and_its_tasks_lose_the_reference() {
     assert_eq!(released, [("etl.load", "etl", ReleaseReason::Orphaned)]);
     // The task keeps its own time to live: a week after it finished.
     assert_eq!(collection.next_expiry(), Some(at(7 * DAY + 2)));
+}
+
+/// A flow named `name` of one job, `load`, keeping its finished run `ttl_ms` if given.
+fn flow_spec(name: &str, ttl_ms: Option<u64>) -> FlowSpec {
+    let ttl = ttl_ms.map_or(String::new(), |ms| {
+        format!(r#""ttlAfterFinishedMs": {ms},"#)
+    });
+    serde_json::from_str(&format!(
+        r#"{{"name": "{name}", {ttl} "jobs": [{{"name": "load",
+            "spec": {{"slot": "etl", "kind": {{"type": "wasm", "module": "load.wasm"}}, "timeoutMs": 60000}}}}]}}"#
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_flow_is_kept_for_its_own_time_to_live_and_one_without_for_its_kinds() {
+    use DeleteReason::{Expired, OwnerDeleted};
+    let mut store = Store::default();
+    // etl keeps its finished run two hours; plain says nothing, so the policy's day applies.
+    let etl = flow_spec("etl", Some(2 * HOUR_MS));
+    let plain = flow_spec("plain", None);
+    let (etl_uid, plain_uid) = (store.uid(), store.uid());
+    let mut etl_run = FlowRun::new(&etl);
+    let mut plain_run = FlowRun::new(&plain);
+    let owner =
+        store.adopt(OwnedResource::from_flow(&etl, &etl_run, acme(), etl_uid, None).unwrap());
+    store.adopt(OwnedResource::from_flow(&plain, &plain_run, acme(), plain_uid, None).unwrap());
+
+    // etl's job runs as the task etl.load, kept ten minutes after it finishes.
+    store.task("etl.load", &owner, Some(10 * 60_000), at(0));
+    etl_run.start("load").unwrap();
+    store.attempt("etl.load", Some(AttemptOutcome::Succeeded), at(1), at(10));
+    let done = RestartDecision::Final(TaskPhase::Succeeded);
+    etl_run.end_attempt("load", done, None).unwrap();
+    plain_run.start("load").unwrap();
+    plain_run.end_attempt("load", done, None).unwrap();
+    // Both runs are done at 00:10; the store records when, and sees the flows again.
+    for (spec, run, uid) in [(&etl, &etl_run, etl_uid), (&plain, &plain_run, plain_uid)] {
+        let view = OwnedResource::from_flow(spec, run, acme(), uid, Some(at(10))).unwrap();
+        assert_eq!(
+            view.lifecycle(),
+            Lifecycle::sealed(at(10), Outcome::Succeeded)
+        );
+        store.replace(view);
+    }
+
+    // The task's ten minutes run out first; then etl's own two hours, not a day.
+    let (deleted, next) = store.collect(at(20));
+    assert_eq!(
+        deleted,
+        names(&[("etl.load/1", OwnerDeleted), ("etl.load", Expired)])
+    );
+    assert_eq!(next, Some(at(130)));
+    let (deleted, _) = store.collect(at(130) - TimeDelta::milliseconds(1));
+    assert!(deleted.is_empty(), "{deleted:?}");
+    let (deleted, next) = store.collect(at(130));
+    assert_eq!(deleted, names(&[("etl", Expired)]));
+
+    // plain keeps the policy's day.
+    assert_eq!(next, Some(at(DAY + 10)));
+    let (deleted, next) = store.collect(at(DAY + 10));
+    assert_eq!(deleted, names(&[("plain", Expired)]));
+    assert_eq!(next, None);
+}
+
+#[test]
+fn a_schedule_keeps_its_own_history_limits_over_cronjobs() {
+    use AttemptOutcome::{Failed, Succeeded};
+    use DeleteReason::{HistoryLimit, OwnerDeleted};
+    let mut store = Store::default();
+    // One succeeded run kept and two failed, where CronJob's defaults keep three and one.
+    let schedule: Schedule = serde_json::from_str(
+        r#"{"name": "nightly", "trigger": {"cron": "0 2 * * *"},
+            "successfulHistoryLimit": 1, "failedHistoryLimit": 2,
+            "spec": {"slot": "etl", "kind": {"type": "wasm", "module": "job.wasm"}, "timeoutMs": 60000}}"#,
+    )
+    .unwrap();
+    let uid = store.uid();
+    let owner = store.adopt(OwnedResource::from_schedule(&schedule, acme(), uid, None).unwrap());
+    let outcomes = [Succeeded, Failed, Succeeded, Failed, Failed, Succeeded];
+    for (night, outcome) in (1..).zip(outcomes) {
+        let name = format!("nightly.{night}");
+        let start = at(night * DAY + 120);
+        store.task(&name, &owner, Some(30 * 24 * HOUR_MS), start);
+        store.attempt(&name, Some(outcome), start, start + TimeDelta::minutes(5));
+    }
+
+    // Succeeded 6 stays (1 and 3 go); failed 5 and 4 stay (2 goes). Under CronJob's
+    // defaults 1, 3 and 6 would all stay, and 2 and 4 go.
+    let (deleted, _) = store.collect(at(7 * DAY));
+    assert_eq!(
+        deleted,
+        names(&[
+            ("nightly.1/1", OwnerDeleted),
+            ("nightly.2/1", OwnerDeleted),
+            ("nightly.3/1", OwnerDeleted),
+            ("nightly.1", HistoryLimit),
+            ("nightly.2", HistoryLimit),
+            ("nightly.3", HistoryLimit),
+        ])
+    );
+    let kept: Vec<&str> = store.tasks.iter().map(|t| t.id().as_str()).collect();
+    assert_eq!(kept, ["nightly.4", "nightly.5", "nightly.6"]);
 }

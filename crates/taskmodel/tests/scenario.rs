@@ -15,16 +15,15 @@ use taskmodel::selector::FailureReason;
 use taskmodel::task::route::{RouteOutcome, rendezvous_weight};
 use taskmodel::task::{AttemptOutcome, AttemptResult, SubprocessMode, TaskEnv, TaskError};
 
+/// The tenant the scenarios' tasks belong to.
+fn infra() -> TenantId {
+    TenantId::new("infra").unwrap()
+}
+
 /// A task named `id` created from `spec` at `now`, for the tenant "infra".
 fn new_task(id: TaskId, spec: TaskSpec, now: DateTime<Utc>) -> Task {
     let uid = Uid::from_u128(u128::try_from(now.timestamp_micros()).unwrap());
-    Task::create(
-        TaskManifest::named(id, spec),
-        TenantId::new("infra").unwrap(),
-        uid,
-        now,
-    )
-    .unwrap()
+    Task::create(TaskManifest::named(id, spec), infra(), uid, now).unwrap()
 }
 
 fn at(seconds: i64) -> DateTime<Utc> {
@@ -72,7 +71,7 @@ fn runners() -> RunnerRouter {
         .register(
             runner_id("eu-1"),
             labels(&[("zone", "eu"), ("ssd", "true")]),
-            KindSet::SUBPROCESS | KindSet::CONTAINER,
+            KindSet::SUBPROCESS.union(&KindSet::CONTAINER).unwrap(),
         )
         .register(runner_id("eu-2"), labels(&[("zone", "eu")]), KindSet::ALL)
         .register(
@@ -113,7 +112,7 @@ fn a_task_is_routed_to_a_runner_and_its_attempt_leased_there() {
 
     // The explanation agrees with the pick and says why each other runner was not chosen.
     let explanation: RouteExplanation = router.explain(&spec, &id).unwrap();
-    assert_eq!(explanation.kind, "subprocess");
+    assert_eq!(explanation.kind, KindName::Subprocess);
     assert_eq!(explanation.picked.as_ref(), Some(&pick.runner));
     let names: Vec<&str> = explanation
         .runners
@@ -436,7 +435,7 @@ fn a_query_pages_through_the_tasks_it_built() {
     };
     assert_eq!(expected.len(), 6);
 
-    let mut query = TaskQuery::builder()
+    let mut query = TaskQuery::builder(infra())
         .label_selector(selector)
         .order(SortOrder::Descending)
         .limit(4)
@@ -456,23 +455,37 @@ fn a_query_pages_through_the_tasks_it_built() {
     assert_eq!((seen, pages), (expected, 2));
 
     // Running tasks of one slot, from URL pairs: the filters combine.
-    let query = TaskQuery::from_pairs([("slot", "nightly"), ("phase", "running")]).unwrap();
+    let query = TaskQuery::from_pairs([
+        ("tenant", "infra"),
+        ("slot", "nightly"),
+        ("phase", "running"),
+    ])
+    .unwrap();
     let page = query.evaluate(&tasks);
     let ids: Vec<&str> = page.items.iter().map(|t| t.id().as_str()).collect();
     assert_eq!(ids, ["task-11", "task-05"]);
 
     // A token belongs to its query: used with another, it is an invalid input.
-    let first = TaskQuery::builder()
+    let first = TaskQuery::builder(infra())
         .limit(1)
         .build()
         .unwrap()
         .evaluate(&tasks);
     let token = first.next.unwrap();
-    let other = TaskQuery::builder()
+    let other = TaskQuery::builder(infra())
         .slot(Slot::new("hourly").unwrap())
         .build()
         .unwrap();
     let err = Error::from(other.with_continue(token).unwrap_err());
     assert!(matches!(err, Error::Query(_)));
     assert_eq!(err.kind(), ErrorKind::Invalid);
+
+    // Another tenant lists none of these tasks, and a query must name a tenant.
+    let web = TaskQuery::builder(TenantId::new("web").unwrap())
+        .build()
+        .unwrap();
+    assert!(web.evaluate(&tasks).items.is_empty());
+    let err = Error::from(TaskQuery::from_pairs([("slot", "nightly")]).unwrap_err());
+    assert_eq!(err.kind(), ErrorKind::Invalid);
+    assert_eq!(err.to_string(), "tenant: required");
 }

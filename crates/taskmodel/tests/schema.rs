@@ -86,6 +86,9 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<task::TaskEnv>("TaskEnv");
     check::<task::spec::RunnerEnv>("RunnerEnv");
     check::<task::TaskStatus>("TaskStatus");
+    check::<task::Condition>("Condition");
+    check::<task::ConditionType>("ConditionType");
+    check::<task::ConditionStatus>("ConditionStatus");
     check::<task::TaskPhase>("TaskPhase");
     check::<task::AttemptOutcome>("AttemptOutcome");
     check::<task::AttemptState>("AttemptState");
@@ -96,6 +99,16 @@ fn every_wire_type_has_a_self_contained_schema() {
     check::<query::TaskQuery>("TaskQuery");
     check::<query::SortOrder>("SortOrder");
     check::<query::ContinueToken>("ContinueToken");
+    check::<task::spec::ExtensionKind>("ExtensionKind");
+    check::<task::spec::ExtensionSpec>("ExtensionSpec");
+    check::<task::spec::KindName>("KindName");
+    check::<task::KindSet>("KindSet");
+    check::<task::TaskWatchEvent>("TaskWatchEvent");
+    check::<task::OutputEvent>("OutputEvent");
+    check::<task::event::OutputStream>("OutputStream");
+    check::<task::Token>("Token");
+    check::<query::TaskRunQuery>("TaskRunQuery");
+    check::<query::RunContinueToken>("RunContinueToken");
     check::<flow::FlowSpec>("FlowSpec");
     check::<flow::FlowJob>("FlowJob");
     check::<flow::TriggerRule>("TriggerRule");
@@ -140,5 +153,27 @@ fn a_task_schema_pulls_in_every_layer_it_uses() {
         "TaskPhase",
     ] {
         assert!(defs.contains_key(name), "{name} missing from Task's $defs");
+    }
+}
+
+#[test]
+fn retention_fields_of_flows_and_schedules_carry_the_bounds_parsing_holds() {
+    let flow = schema::<flow::FlowSpec>();
+    let ttl = &flow["properties"]["ttlAfterFinishedMs"];
+    assert_eq!(ttl["maximum"], task::spec::MAX_TTL_AFTER_FINISHED_MS);
+    assert_eq!(ttl["minimum"], 0);
+    let schedule = schema::<schedule::Schedule>();
+    for field in ["successfulHistoryLimit", "failedHistoryLimit"] {
+        let limit = &schedule["properties"][field];
+        assert_eq!(limit["maximum"], schedule::MAX_HISTORY_LIMIT, "{field}");
+        assert_eq!(limit["minimum"], 0, "{field}");
+        assert!(
+            !schedule["required"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r == field),
+            "{field} is optional"
+        );
     }
 }

@@ -1,8 +1,10 @@
-//! Checks shared by several fuzz targets: a reference selector matcher and the selector laws.
+//! Checks shared by several fuzz targets: a reference selector matcher, the selector laws,
+//! and the round trip of a task.
 
 #![allow(dead_code, reason = "each target uses part of this module")]
 
 use taskmodel::selector::{LabelSelector, Labels, SelectorOperator};
+use taskmodel::task::Task;
 
 /// Whether `labels` satisfy `selector`, computed from the selector's public views with the
 /// semantics of Kubernetes label selectors, independently of the compiled matcher.
@@ -119,4 +121,13 @@ pub fn label_pairs(text: &str) -> Vec<(&str, &str)> {
 pub fn leading_i64(data: &[u8]) -> Option<(i64, &[u8])> {
     let (head, rest) = data.split_first_chunk::<8>()?;
     Some((i64::from_le_bytes(*head), rest))
+}
+
+/// A task serializes to a fixpoint that parses back equal.
+pub fn task_round_trip(task: &Task) {
+    let json = serde_json::to_string(task).expect("a task serializes");
+    let back: Task = serde_json::from_str(&json)
+        .unwrap_or_else(|err| panic!("JSON {json} does not parse back: {err}"));
+    assert_eq!(&back, task, "JSON round trip differs: {json}");
+    assert_eq!(serde_json::to_string(&back).expect("serializes"), json);
 }

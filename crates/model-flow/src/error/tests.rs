@@ -67,6 +67,14 @@ fn messages() {
             "result: 20 bytes, more than 16",
         ),
         (
+            FlowError::TooLarge {
+                path: "ttlAfterFinishedMs".into(),
+                value: 21,
+                max: 20,
+            },
+            "ttlAfterFinishedMs: 21 is larger than the maximum 20",
+        ),
+        (
             FlowError::JobTransition {
                 job: JobName::new("load").unwrap(),
                 from: JobState::Waiting,

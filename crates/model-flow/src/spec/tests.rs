@@ -72,11 +72,12 @@ fn field_errors_name_their_path() {
 #[test]
 fn null_optional_fields_read_as_absent() {
     let json = r#"{"name": "f", "env": null, "labels": null, "failurePolicy": null,
-        "jobs": [{"name": "a", "spec": {"slot": "s", "timeoutMs": 1, "kind": {"type": "wasm", "module": "m"}},
+        "ttlAfterFinishedMs": null, "jobs": [{"name": "a", "spec": {"slot": "s", "timeoutMs": 1, "kind": {"type": "wasm", "module": "m"}},
                   "dependsOn": null, "when": null}]}"#;
     let flow = parse(json).unwrap();
     assert!(flow.env().is_empty());
     assert_eq!(flow.failure_policy(), FailurePolicy::FailFast);
+    assert_eq!(flow.ttl_after_finished_ms(), None);
     assert_eq!(flow.jobs()[0].when(), TriggerRule::AllSucceeded);
     let written = serde_json::to_string(&flow).unwrap();
     assert!(!written.contains("null"), "{written}");
@@ -208,4 +209,52 @@ fn embedded_jobs_cannot_be_submitted() {
     let flow = parse(json).unwrap();
     let err = flow.validate().unwrap_err();
     assert_eq!(err.path(), Some("jobs[0].spec.kind.type"));
+}
+
+#[test]
+fn ttl_after_finished_is_bounded_by_the_task_rule_on_both_ways_in() {
+    use model_task::spec::MAX_TTL_AFTER_FINISHED_MS as MAX;
+    let ok = job("a", "", "[]");
+    let table = [
+        (0, true),
+        (3_600_000, true),
+        (MAX, true),
+        (MAX + 1, false),
+        (u64::MAX, false),
+    ];
+    for (ttl, accepted) in table {
+        let json = format!(r#"{{"name": "f", "ttlAfterFinishedMs": {ttl}, "jobs": [{ok}]}}"#);
+        let parsed = parse(&json);
+        let built = FlowSpec::builder("f")
+            .ttl_after_finished_ms(ttl)
+            .jobs(
+                parse(&format!(r#"{{"name": "f", "jobs": [{ok}]}}"#))
+                    .unwrap()
+                    .jobs()
+                    .iter()
+                    .cloned(),
+            )
+            .build();
+        if accepted {
+            let parsed = parsed.unwrap();
+            assert_eq!(parsed.ttl_after_finished_ms(), Some(ttl));
+            assert_eq!(built.unwrap(), parsed);
+            let written = serde_json::to_string(&parsed).unwrap();
+            assert!(
+                written.contains(&format!(r#""ttlAfterFinishedMs":{ttl}"#)),
+                "{written}"
+            );
+            assert_eq!(parse(&written).unwrap(), parsed);
+        } else {
+            let want = format!("ttlAfterFinishedMs: {ttl} is larger than the maximum {MAX}");
+            assert!(parsed.unwrap_err().starts_with(&want), "{ttl}");
+            let err = built.unwrap_err();
+            assert!(
+                matches!(err, FlowError::TooLarge { value, max: MAX, .. } if value == ttl),
+                "{err}"
+            );
+            assert_eq!(err.path(), Some("ttlAfterFinishedMs"));
+            assert_eq!(err.kind(), model_ids::ErrorKind::Invalid);
+        }
+    }
 }

@@ -8,7 +8,7 @@ use model_task::{Parsed, TaskEnv, TaskSpec};
 use serde::Deserialize;
 
 use super::env::EnvFit;
-use super::{FlowJob, FlowSpec};
+use super::{FlowJob, FlowSpec, check_ttl};
 use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
@@ -28,6 +28,8 @@ pub(crate) struct FlowSpecRaw {
     labels: Option<BoundedPairs<bounded::Labels>>,
     #[serde(default)]
     failure_policy: Option<FailurePolicy>,
+    #[serde(default)]
+    ttl_after_finished_ms: Option<u64>,
     jobs: JobList<FlowJobRaw>,
 }
 
@@ -68,6 +70,7 @@ impl TryFrom<FlowSpecRaw> for FlowSpec {
                 .map_err(|e| FlowError::Selector(e.prefixed("labels")))?,
             None => Labels::default(),
         };
+        check_ttl(raw.ttl_after_finished_ms)?;
         let raw_jobs = raw.jobs.0;
         let fit = EnvFit::new(&env);
         let mut names = Vec::with_capacity(raw_jobs.len());
@@ -111,6 +114,7 @@ impl TryFrom<FlowSpecRaw> for FlowSpec {
             env,
             labels,
             failure_policy: raw.failure_policy.unwrap_or_default(),
+            ttl_after_finished_ms: raw.ttl_after_finished_ms,
             jobs,
             graph: Arc::new(graph),
         })

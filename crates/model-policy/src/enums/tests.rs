@@ -1,4 +1,5 @@
-//! Unit tests for the three policy enums: spellings, wire form, errors.
+//! Unit tests for the policy enums: spellings, wire form, errors (restart's own are in
+//! `restart/tests.rs`).
 
 use super::*;
 
@@ -7,36 +8,6 @@ where
     T: FromStr<Err = PolicyError> + PartialEq + fmt::Debug,
 {
     assert_eq!(input.parse::<T>().ok(), expected, "parse {input:?}");
-}
-
-#[test]
-fn restart_spellings() {
-    use RestartPolicy::*;
-    check("never", Some(Never));
-    check("NEVER", Some(Never));
-    check("onFailure", Some(OnFailure));
-    check("OnFailure", Some(OnFailure));
-    check("onfailure", Some(OnFailure));
-    check("ONFAILURE", Some(OnFailure));
-    check("on-failure", Some(OnFailure));
-    check("On-Failure", Some(OnFailure));
-    check("on_failure", Some(OnFailure));
-    check("ON_FAILURE", Some(OnFailure));
-    check("always", Some(Always));
-    check("Always", Some(Always));
-    check::<RestartPolicy>("", None);
-    check::<RestartPolicy>("on", None);
-    check::<RestartPolicy>("failure", None);
-    check::<RestartPolicy>("o-nfailure", None);
-    check::<RestartPolicy>("on--failure", None);
-    check::<RestartPolicy>("on-_failure", None);
-    check::<RestartPolicy>("on failure", None);
-    check::<RestartPolicy>(" never", None);
-    check::<RestartPolicy>("never ", None);
-    check::<RestartPolicy>("on-failure-", None);
-    check::<RestartPolicy>("-on-failure", None);
-    check::<RestartPolicy>("onfailures", None);
-    check::<RestartPolicy>("nevér", None);
 }
 
 #[test]
@@ -74,10 +45,6 @@ fn admission_spellings() {
 #[test]
 fn unknown_strings_name_the_policy() {
     assert_eq!(
-        "x".parse::<RestartPolicy>(),
-        Err(PolicyError::UnknownRestart { input: "x".into() })
-    );
-    assert_eq!(
         "x".parse::<JitterPolicy>(),
         Err(PolicyError::UnknownJitter { input: "x".into() })
     );
@@ -89,35 +56,25 @@ fn unknown_strings_name_the_policy() {
 
 #[test]
 fn wire_forms_and_all() {
-    let restart: Vec<_> = RestartPolicy::ALL.iter().map(|p| p.as_str()).collect();
     let jitter: Vec<_> = JitterPolicy::ALL.iter().map(|p| p.as_str()).collect();
     let admission: Vec<_> = AdmissionPolicy::ALL.iter().map(|p| p.as_str()).collect();
-    assert_eq!(restart, ["never", "onFailure", "always"]);
     assert_eq!(jitter, ["none", "full", "equal", "decorrelated"]);
     assert_eq!(admission, ["dropIfRunning", "replace", "queue"]);
 }
 
 #[test]
 fn defaults() {
-    assert_eq!(RestartPolicy::default(), RestartPolicy::Never);
     assert_eq!(JitterPolicy::default(), JitterPolicy::Full);
     assert_eq!(AdmissionPolicy::default(), AdmissionPolicy::DropIfRunning);
 }
 
 #[test]
 fn display_honours_width() {
-    assert_eq!(format!("[{:>9}]", RestartPolicy::Always), "[   always]");
     assert_eq!(format!("[{:<6}]", JitterPolicy::Full), "[full  ]");
 }
 
 #[test]
 fn from_wire_is_exact() {
-    assert_eq!(
-        RestartPolicy::from_wire("onFailure"),
-        Some(RestartPolicy::OnFailure)
-    );
-    assert_eq!(RestartPolicy::from_wire("OnFailure"), None);
-    assert_eq!(RestartPolicy::from_wire("on-failure"), None);
     assert_eq!(JitterPolicy::from_wire("none"), Some(JitterPolicy::None));
     assert_eq!(JitterPolicy::from_wire("None"), None);
 }

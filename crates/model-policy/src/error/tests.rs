@@ -31,7 +31,7 @@ fn unknown_messages_list_every_wire_form_in_order() {
         (
             PolicyError::unknown_restart("x").to_string(),
             "restart",
-            listed(RestartPolicy::ALL.iter().map(|p| p.as_str())),
+            listed(RestartPolicy::ALL.iter().map(|p| p.name())),
         ),
         (
             PolicyError::unknown_jitter("x").to_string(),

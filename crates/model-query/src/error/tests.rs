@@ -2,12 +2,21 @@
 
 use model_ids::ErrorKind;
 
-use crate::{QueryError, TaskQuery};
+use crate::{QueryError, TaskQuery, TaskRunQuery};
 
-/// The error `TaskQuery::from_pairs` gives for `pairs`.
+/// The error `TaskQuery::from_pairs` gives for `pairs` after a `tenant` pair.
 #[track_caller]
 fn pairs_error(pairs: &[(&str, &str)]) -> QueryError {
-    match TaskQuery::from_pairs(pairs.iter().copied()) {
+    match TaskQuery::from_pairs([("tenant", "t")].into_iter().chain(pairs.iter().copied())) {
+        Ok(query) => panic!("{pairs:?} parsed as {query:?}"),
+        Err(err) => err,
+    }
+}
+
+/// The error `TaskRunQuery::from_pairs` gives for `pairs`.
+#[track_caller]
+fn run_pairs_error(pairs: &[(&str, &str)]) -> QueryError {
+    match TaskRunQuery::from_pairs(pairs.iter().copied()) {
         Ok(query) => panic!("{pairs:?} parsed as {query:?}"),
         Err(err) => err,
     }
@@ -17,11 +26,11 @@ fn pairs_error(pairs: &[(&str, &str)]) -> QueryError {
 fn every_variant_has_its_kind() {
     let long = "x".repeat(crate::MAX_VALUE_LEN + 1);
     let many: Vec<(&str, &str)> = vec![("phase", "running"); crate::MAX_PHASES + 1];
-    let a = TaskQuery::builder()
+    let a = TaskQuery::builder("t".parse().unwrap())
         .slot("a".parse().unwrap())
         .build()
         .unwrap();
-    let b = TaskQuery::builder()
+    let b = TaskQuery::builder("t".parse().unwrap())
         .slot("b".parse().unwrap())
         .build()
         .unwrap();
@@ -51,6 +60,14 @@ fn every_variant_has_its_kind() {
         ),
         (pairs_error(&[("colour", "red")]), ErrorKind::Invalid),
         (
+            TaskQuery::from_pairs([("slot", "a")]).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskQuery::from_pairs([("tenant", "a/b")]).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
+        (
             pairs_error(&[("slot", "a"), ("slot", "b")]),
             ErrorKind::Invalid,
         ),
@@ -61,7 +78,31 @@ fn every_variant_has_its_kind() {
             ErrorKind::Invalid,
         ),
         (pairs_error(&[("continue", "!!!")]), ErrorKind::Invalid),
-        (b.with_continue(token).unwrap_err(), ErrorKind::Invalid),
+        (
+            b.with_continue(token.clone()).unwrap_err(),
+            ErrorKind::Invalid,
+        ),
+        (
+            run_pairs_error(&[("tenant", "t"), ("task", "a"), ("continue", token.as_str())]),
+            ErrorKind::Invalid,
+        ),
+        (run_pairs_error(&[("task", "a")]), ErrorKind::Invalid),
+        (
+            run_pairs_error(&[("tenant", "t"), ("task", "a b")]),
+            ErrorKind::Invalid,
+        ),
+        (
+            run_pairs_error(
+                &[("tenant", "t"), ("task", "a")]
+                    .into_iter()
+                    .chain(std::iter::repeat_n(
+                        ("state", "failed"),
+                        crate::MAX_STATES + 1,
+                    ))
+                    .collect::<Vec<_>>(),
+            ),
+            ErrorKind::Invalid,
+        ),
         // Built directly: these need many pairs or hand-made token bytes
         // (`tests/pairs.rs` and `token/tests.rs` make them).
         (
@@ -107,20 +148,24 @@ fn every_variant_has_its_kind() {
         [
             "DuplicateParameter",
             "EmptyTimeRange",
+            "InvalidId",
             "InvalidPhase",
             "InvalidSelector",
             "InvalidSlot",
             "InvalidValue",
             "LimitOutOfRange",
+            "MissingParameter",
             "TokenChecksum",
             "TokenEmpty",
             "TokenEncoding",
+            "TokenListingMismatch",
             "TokenMalformed",
             "TokenQueryMismatch",
             "TokenTooLong",
             "TokenVersion",
             "TooManyParameters",
             "TooManyPhases",
+            "TooManyStates",
             "UnknownParameter",
             "ValueTooLong",
         ]
@@ -136,6 +181,9 @@ fn variant(err: &QueryError) -> &'static str {
         QueryError::InvalidSelector { .. } => "InvalidSelector",
         QueryError::InvalidPhase { .. } => "InvalidPhase",
         QueryError::TooManyPhases { .. } => "TooManyPhases",
+        QueryError::TooManyStates { .. } => "TooManyStates",
+        QueryError::InvalidId { .. } => "InvalidId",
+        QueryError::MissingParameter { .. } => "MissingParameter",
         QueryError::EmptyTimeRange { .. } => "EmptyTimeRange",
         QueryError::UnknownParameter { .. } => "UnknownParameter",
         QueryError::DuplicateParameter { .. } => "DuplicateParameter",
@@ -147,6 +195,7 @@ fn variant(err: &QueryError) -> &'static str {
         QueryError::TokenMalformed { .. } => "TokenMalformed",
         QueryError::TokenVersion { .. } => "TokenVersion",
         QueryError::TokenChecksum { .. } => "TokenChecksum",
+        QueryError::TokenListingMismatch { .. } => "TokenListingMismatch",
         QueryError::TokenQueryMismatch { .. } => "TokenQueryMismatch",
     }
 }

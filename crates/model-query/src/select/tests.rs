@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use model_ids::TaskId;
 use proptest::prelude::*;
 
-use super::{Keyed, select_page};
+use super::select_page;
 use crate::order::{SortKey, SortOrder};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -12,12 +12,6 @@ struct Item {
     at: DateTime<Utc>,
     id: TaskId,
     keep: bool,
-}
-
-impl Keyed for Item {
-    fn key_parts(&self) -> (DateTime<Utc>, &TaskId) {
-        (self.at, &self.id)
-    }
 }
 
 fn item(secs: i64, id: &str, keep: bool) -> Item {
@@ -57,7 +51,13 @@ fn run(
     after: Option<&SortKey>,
     limit: usize,
 ) -> (Vec<Item>, bool) {
-    select_page(items.iter().cloned(), order, after, limit, |it| it.keep)
+    select_page(
+        items.iter().cloned(),
+        &|a: &Item, b: &Item| order.compare(&key(a), &key(b)),
+        |it: &Item| after.is_none_or(|a| order.compare(&key(it), a).is_gt()),
+        limit,
+        |it| it.keep,
+    )
 }
 
 #[test]
@@ -108,10 +108,17 @@ fn keep_is_not_called_for_items_that_cannot_enter() {
     // larger than its top and is skipped by one key comparison, without calling `keep`.
     let items: Vec<Item> = (0..1000).map(|i| item(i, &format!("t{i}"), true)).collect();
     let mut calls = 0;
-    let (page, more) = select_page(items.iter().cloned(), SortOrder::Ascending, None, 1, |_| {
-        calls += 1;
-        true
-    });
+    let order = SortOrder::Ascending;
+    let (page, more) = select_page(
+        items.iter().cloned(),
+        &|a: &Item, b: &Item| order.compare(&key(a), &key(b)),
+        |_: &Item| true,
+        1,
+        |_| {
+            calls += 1;
+            true
+        },
+    );
     assert_eq!(page.len(), 1);
     assert!(more);
     assert_eq!(calls, 2);

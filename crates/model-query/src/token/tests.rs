@@ -5,7 +5,7 @@ use chrono::DateTime;
 use model_ids::{TASK_ID_MAX_LEN, TaskId};
 use proptest::prelude::*;
 
-use super::{ContinueToken, MAX_TOKEN_LEN, checksum};
+use super::{ContinueToken, MAX_TOKEN_LEN, RunContinueToken, checksum};
 use crate::{QueryError, SortKey};
 
 fn key(secs: i64, nanos: u32, id: &str) -> SortKey {
@@ -74,13 +74,18 @@ fn rejections() {
     check("abc=", |e| matches!(e, QueryError::TokenEncoding { .. }));
     check("a", |e| matches!(e, QueryError::TokenEncoding { .. }));
     check(&good[..good.len() - 1], |e| e.is_token_error());
-    check(&good[..good.len() - 4], |e| {
-        matches!(e, QueryError::TokenMalformed { .. })
+    // Three bytes cut off the end: the checksum no longer matches what is left.
+    let cut = URL_SAFE_NO_PAD.decode(&good).unwrap();
+    check(&URL_SAFE_NO_PAD.encode(&cut[..cut.len() - 3]), |e| {
+        matches!(e, QueryError::TokenChecksum { .. })
     });
-    check(&URL_SAFE_NO_PAD.encode([2u8; 40]), |e| {
-        matches!(e, QueryError::TokenVersion { version: 2, .. })
+    check(&URL_SAFE_NO_PAD.encode([1u8; 40]), |e| {
+        matches!(e, QueryError::TokenVersion { version: 1, .. })
     });
-    check(&URL_SAFE_NO_PAD.encode([1u8; 10]), |e| {
+    check(&URL_SAFE_NO_PAD.encode([3u8; 40]), |e| {
+        matches!(e, QueryError::TokenVersion { version: 3, .. })
+    });
+    check(&URL_SAFE_NO_PAD.encode([2u8; 10]), |e| {
         matches!(
             e,
             QueryError::TokenMalformed {
@@ -101,7 +106,7 @@ fn rejections() {
 #[test]
 fn sealed_but_invalid_contents_are_malformed() {
     let header = |secs: i64, nanos: u32, id: &[u8]| {
-        let mut b = vec![1u8];
+        let mut b = vec![2u8, 1];
         b.extend_from_slice(&0u64.to_be_bytes());
         b.extend_from_slice(&secs.to_be_bytes());
         b.extend_from_slice(&nanos.to_be_bytes());
@@ -161,6 +166,60 @@ fn sealed_but_invalid_contents_are_malformed() {
     check(&sealed(b), |e| {
         matches!(e, QueryError::TokenMalformed { .. })
     });
+    // An unknown listing; a run key of the wrong length or attempt zero.
+    let mut b = header(0, 0, b"abc");
+    b[1] = 9;
+    check(&sealed(b), |e| {
+        matches!(
+            e,
+            QueryError::TokenMalformed {
+                reason: "unknown listing",
+                ..
+            }
+        )
+    });
+    for (key, reason) in [
+        (&[0u8, 0, 0, 1, 0][..], "wrong length"),
+        (&[0, 0, 1][..], "wrong length"),
+        (&[0, 0, 0, 0][..], "attempt zero"),
+    ] {
+        let mut b = vec![2u8, 2];
+        b.extend_from_slice(&0u64.to_be_bytes());
+        b.extend_from_slice(key);
+        let err = RunContinueToken::parse(&sealed(b)).unwrap_err();
+        assert!(
+            matches!(err, QueryError::TokenMalformed { reason: r, .. } if r == reason),
+            "{err:?}"
+        );
+    }
+}
+
+#[test]
+fn a_token_of_the_other_listing_is_refused() {
+    let task = ContinueToken::issue(5, key(1, 2, "id"));
+    let run = RunContinueToken::issue(5, 7);
+    assert_eq!(RunContinueToken::parse(run.as_str()).unwrap().after(), 7);
+    let err = RunContinueToken::parse(task.as_str()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            QueryError::TokenListingMismatch {
+                expected: "task runs",
+                found: "tasks",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let err = ContinueToken::parse(run.as_str()).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "continue: continuation token {:?} belongs to a listing of task runs, not of tasks",
+            run.as_str()
+        )
+    );
+    assert!(err.is_token_error());
 }
 
 #[test]
@@ -223,6 +282,15 @@ proptest! {
         if let Ok(token) = ContinueToken::parse(&s) {
             prop_assert_eq!(token.as_str(), s.as_str());
         }
+    }
+
+    #[test]
+    fn any_run_token_round_trips(fp in any::<u64>(), attempt in 1..=u32::MAX) {
+        let token = RunContinueToken::issue(fp, attempt);
+        let parsed = RunContinueToken::parse(token.as_str()).unwrap();
+        prop_assert_eq!(parsed.after(), attempt);
+        prop_assert!(parsed.check_fingerprint("continue", fp).is_ok());
+        prop_assert_eq!(parsed, token);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 )]
 
 use chrono::{DateTime, Utc};
-use model_ids::{Slot, TaskId};
+use model_ids::{Slot, TaskId, TenantId};
 use model_query::{Queryable, SortOrder, TaskQuery};
 use model_selector::{LabelSelector, Labels};
 use model_task::TaskPhase;
@@ -15,6 +15,7 @@ use proptest::prelude::*;
 /// A task as the query sees it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Row {
+    pub(crate) tenant: TenantId,
     pub(crate) id: TaskId,
     pub(crate) created_at: DateTime<Utc>,
     pub(crate) updated_at: DateTime<Utc>,
@@ -24,6 +25,9 @@ pub(crate) struct Row {
 }
 
 impl Queryable for Row {
+    fn tenant(&self) -> &TenantId {
+        &self.tenant
+    }
     fn id(&self) -> &TaskId {
         &self.id
     }
@@ -44,12 +48,18 @@ impl Queryable for Row {
     }
 }
 
+/// The tenant every fixture row belongs to, and every fixture query lists.
+pub(crate) fn tenant() -> TenantId {
+    TenantId::new("team-a").unwrap()
+}
+
 pub(crate) fn at(secs: i64) -> DateTime<Utc> {
     DateTime::from_timestamp(secs, 0).unwrap()
 }
 
 pub(crate) fn row(n: u32, created: i64, slot: &str, phase: TaskPhase, zone: &str) -> Row {
     Row {
+        tenant: tenant(),
         id: TaskId::new(format!("t{n}")).unwrap(),
         created_at: at(created),
         updated_at: at(created + i64::from(n % 7)),
@@ -90,7 +100,7 @@ pub(crate) fn queries() -> impl Strategy<Value = TaskQuery> {
         1u32..9,
     )
         .prop_map(|(slot, phases, selector, since, before, desc, limit)| {
-            let mut b = TaskQuery::builder()
+            let mut b = TaskQuery::builder(tenant())
                 .phases(phases)
                 .label_selector(selector.parse().unwrap())
                 .order(if desc {
@@ -119,7 +129,8 @@ pub(crate) fn reference_match(query: &TaskQuery, row: &Row) -> bool {
     let in_range = |r: model_query::TimeRange, t: DateTime<Utc>| {
         r.since.is_none_or(|s| s <= t) && r.before.is_none_or(|b| t < b)
     };
-    query.slot().is_none_or(|s| *s == row.slot)
+    *query.tenant() == row.tenant
+        && query.slot().is_none_or(|s| *s == row.slot)
         && (query.phases().is_empty() || query.phases().contains(&row.phase))
         && query
             .label_selector()

@@ -1,8 +1,9 @@
-//! Views of the model's own types: a task and its attempts (model-task), a schedule and its
-//! actions (model-schedule). What a type does not hold (a schedule's tenant and uid, when it
-//! ended) the caller gives; a flow's view is built with [`OwnedResource::builder`].
+//! Views of the model's own types: a task and its attempts (model-task), a flow and its run
+//! (model-flow), a schedule and its actions (model-schedule). What a type does not hold (a
+//! flow's or a schedule's tenant and uid, when it ended) the caller gives.
 
 use chrono::{DateTime, Utc};
+use model_flow::{FlowRun, FlowSpec, FlowStatus};
 use model_ids::{TenantId, Uid};
 use model_schedule::{Action, ActionState, Schedule};
 use model_task::task::{OwnerKind, OwnerReference};
@@ -12,6 +13,7 @@ use super::OwnedResource;
 use crate::error::{InvalidReason, RetentionError};
 use crate::kind::ResourceKind;
 use crate::lifecycle::{Lifecycle, Outcome};
+use crate::policy::HistoryLimits;
 
 impl OwnedResource {
     /// The view of `task`, all from its own fields: its tenant, name, uid and owner
@@ -44,15 +46,11 @@ impl OwnedResource {
     pub fn from_task(task: &Task) -> Result<Self, RetentionError> {
         let meta = task.metadata();
         let status = task.status();
-        let outcome = if status.phase() == TaskPhase::Succeeded {
-            Outcome::Succeeded
-        } else {
-            Outcome::Failed
-        };
-        let lifecycle = match status.finished_at() {
-            Some(at) if status.phase().is_final() => Lifecycle::sealed(at, outcome),
-            _ => Lifecycle::Draft,
-        };
+        let lifecycle = ended(
+            status.phase().is_final(),
+            status.finished_at(),
+            status.phase() == TaskPhase::Succeeded,
+        );
         let mut builder = Self::builder(
             ResourceKind::Task,
             meta.tenant().clone(),
@@ -83,15 +81,11 @@ impl OwnedResource {
                 },
             ));
         }
-        let outcome = if attempt.state() == AttemptState::Succeeded {
-            Outcome::Succeeded
-        } else {
-            Outcome::Failed
-        };
-        let lifecycle = match attempt.finished_at() {
-            Some(at) if attempt.is_final() => Lifecycle::sealed(at, outcome),
-            _ => Lifecycle::Draft,
-        };
+        let lifecycle = ended(
+            attempt.is_final(),
+            attempt.finished_at(),
+            attempt.state() == AttemptState::Succeeded,
+        );
         let name = format!("{}/{}", task.id(), attempt.attempt());
         let owner = OwnerReference::new(OwnerKind::Task, task.id().as_str(), task.metadata().uid())
             .map_err(|_| {
@@ -114,9 +108,70 @@ impl OwnedResource {
         .build()
     }
 
-    /// The view of `schedule` in `tenant` with `uid`: active until it can fire no more, then
-    /// sealed at `ended_at` (which the store records when it sees the schedule end; a
-    /// schedule that ran out succeeded).
+    /// The view of the flow `flow` in `tenant` with `uid`, whose run is `run`: its
+    /// `ttlAfterFinishedMs` is the flow's own (absent, the policy's rule for flows decides),
+    /// and it is active until every job of the run is final, then sealed at `ended_at` (which
+    /// the store records when it sees the run end; a run that is done without an end time
+    /// recorded stays active, so it is never collected early). It succeeded when the run
+    /// finished clean ([`FlowStatus::Finished`]), and failed otherwise (a job failed, or the
+    /// flow was canceled). Fails when the run is of another flow.
+    ///
+    /// ```
+    /// use chrono::{TimeZone, Utc};
+    /// use model_flow::{FlowRun, FlowSpec};
+    /// use model_ids::{TenantId, Uid};
+    /// use model_retention::{Lifecycle, OwnedResource, Outcome};
+    /// use model_task::{RestartDecision, TaskPhase};
+    ///
+    /// let flow: FlowSpec = serde_json::from_str(r#"{"name": "etl", "ttlAfterFinishedMs": 3600000,
+    ///     "jobs": [{"name": "load", "spec": {"slot": "etl", "kind": {"type": "wasm", "module": "load.wasm"}, "timeoutMs": 60000}}]}"#)?;
+    /// let mut run = FlowRun::new(&flow);
+    /// let acme = TenantId::new("acme")?;
+    /// let view = OwnedResource::from_flow(&flow, &run, acme.clone(), Uid::from_u128(1), None)?;
+    /// assert_eq!(view.ttl_after_finished_ms(), Some(3_600_000));
+    /// assert_eq!(view.lifecycle(), Lifecycle::Draft);
+    ///
+    /// run.start("load")?;
+    /// run.end_attempt("load", RestartDecision::Final(TaskPhase::Succeeded), None)?;
+    /// let ended = Utc.with_ymd_and_hms(2026, 11, 22, 2, 0, 0).unwrap();
+    /// let view = OwnedResource::from_flow(&flow, &run, acme, Uid::from_u128(1), Some(ended))?;
+    /// assert_eq!(view.lifecycle(), Lifecycle::sealed(ended, Outcome::Succeeded));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_flow(
+        flow: &FlowSpec,
+        run: &FlowRun,
+        tenant: TenantId,
+        uid: Uid,
+        ended_at: Option<DateTime<Utc>>,
+    ) -> Result<Self, RetentionError> {
+        if run.flow() != flow.name() {
+            return Err(RetentionError::invalid_input(
+                "flow",
+                run.flow().as_str(),
+                InvalidReason::Inconsistent {
+                    rule: "a flow's view is built with a run of that flow",
+                },
+            ));
+        }
+        let lifecycle = ended(
+            run.is_done(),
+            ended_at,
+            run.status() == FlowStatus::Finished,
+        );
+        let mut builder =
+            Self::builder(ResourceKind::Flow, tenant, flow.name().as_str(), lifecycle).uid(uid);
+        if let Some(ms) = flow.ttl_after_finished_ms() {
+            builder = builder.ttl_after_finished_ms(ms);
+        }
+        builder.build()
+    }
+
+    /// The view of `schedule` in `tenant` with `uid`: its history limits are the schedule's
+    /// own ([`Schedule::history_limits`]; with neither set, the policy's rule for schedules
+    /// decides), and it is active until it can fire no more, then sealed at `ended_at`
+    /// (which the store records when it sees the schedule end; a schedule that ran out
+    /// succeeded).
     pub fn from_schedule(
         schedule: &Schedule,
         tenant: TenantId,
@@ -127,14 +182,18 @@ impl OwnedResource {
             None => Lifecycle::Draft,
             Some(at) => Lifecycle::sealed(at, Outcome::Succeeded),
         };
-        Self::builder(
+        let mut builder = Self::builder(
             ResourceKind::Schedule,
             tenant,
             schedule.name().as_str(),
             lifecycle,
         )
-        .uid(uid)
-        .build()
+        .uid(uid);
+        if let Some((succeeded, failed)) = schedule.history_limits() {
+            let limits = HistoryLimits::new(succeeded, failed).map_err(|err| err.at("history"))?;
+            builder = builder.history(limits);
+        }
+        builder.build()
     }
 
     /// The view of `action`, one firing of the schedule `schedule` names (its controller):
@@ -157,6 +216,20 @@ impl OwnedResource {
             .uid(Uid::from_bytes(*id.as_bytes()))
             .owner(schedule)
             .build()
+    }
+}
+
+/// Sealed at `at` once `done` (succeeded if `succeeded`, failed otherwise), and active while
+/// not done or while no end time is known (so it is never collected early).
+fn ended(done: bool, at: Option<DateTime<Utc>>, succeeded: bool) -> Lifecycle {
+    let outcome = if succeeded {
+        Outcome::Succeeded
+    } else {
+        Outcome::Failed
+    };
+    match at {
+        Some(at) if done => Lifecycle::sealed(at, outcome),
+        _ => Lifecycle::Draft,
     }
 }
 

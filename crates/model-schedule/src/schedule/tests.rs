@@ -6,7 +6,10 @@ use model_task::{TaskEnv, TaskKind, TaskSpec};
 use serde_json::{Value, json};
 
 use super::Schedule;
-use crate::{Interval, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES, OverlapPolicy, ScheduleError, Trigger};
+use crate::{
+    Interval, MAX_HISTORY_LIMIT, MAX_JITTER_MS, MAX_NEXT_FIRE_TIMES, OverlapPolicy, ScheduleError,
+    Trigger,
+};
 
 fn utc(text: &str) -> DateTime<Utc> {
     text.parse().unwrap()
@@ -48,7 +51,10 @@ fn defaults_and_round_trip() {
         ),
         (None, None, None)
     );
+    assert_eq!(schedule.history_limits(), None);
     let written = serde_json::to_value(&schedule).unwrap();
+    assert!(written.get("successfulHistoryLimit").is_none(), "{written}");
+    assert!(written.get("failedHistoryLimit").is_none(), "{written}");
     assert_eq!(written["overlap"], "skip");
     assert_eq!(
         written["trigger"],
@@ -303,4 +309,106 @@ fn jitter_is_uniform_within_the_bound_and_drawn_from_the_caller() {
         0
     );
     assert_eq!(draws, 0);
+}
+
+/// Limits as written (successful, failed), and what `history_limits` gives or the error.
+type Case = (
+    Option<u64>,
+    Option<u64>,
+    Result<Option<(u32, u32)>, &'static str>,
+);
+
+#[test]
+fn history_limits_are_bounded_and_default_as_cronjob() {
+    let table: [Case; 9] = [
+        (None, None, Ok(None)),
+        (Some(0), Some(0), Ok(Some((0, 0)))),
+        (Some(7), None, Ok(Some((7, 1)))),
+        (None, Some(5), Ok(Some((3, 5)))),
+        (Some(10_000), Some(10_000), Ok(Some((10_000, 10_000)))),
+        (
+            Some(10_001),
+            None,
+            Err("successfulHistoryLimit: 10001 is out of range 0 to 10000"),
+        ),
+        (
+            None,
+            Some(10_001),
+            Err("failedHistoryLimit: 10001 is out of range 0 to 10000"),
+        ),
+        (
+            Some(u64::from(u32::MAX) + 1),
+            None,
+            Err("successfulHistoryLimit: 4294967296 is out of range"),
+        ),
+        (
+            Some(3),
+            Some(u64::MAX),
+            Err("failedHistoryLimit: 18446744073709551615 is out of range"),
+        ),
+    ];
+    for (successful, failed, want) in table {
+        let mut doc = base();
+        if let Some(limit) = successful {
+            doc["successfulHistoryLimit"] = json!(limit);
+        }
+        if let Some(limit) = failed {
+            doc["failedHistoryLimit"] = json!(limit);
+        }
+        let parsed = serde_json::from_value::<Schedule>(doc);
+        match want {
+            Ok(limits) => {
+                let schedule = parsed.unwrap();
+                assert_eq!(
+                    schedule.history_limits(),
+                    limits,
+                    "{successful:?} {failed:?}"
+                );
+                let narrow = |limit: Option<u64>| limit.map(|l| u32::try_from(l).unwrap());
+                assert_eq!(schedule.successful_history_limit(), narrow(successful));
+                assert_eq!(schedule.failed_history_limit(), narrow(failed));
+                let written = serde_json::to_value(&schedule).unwrap();
+                assert_eq!(
+                    written
+                        .get("successfulHistoryLimit")
+                        .and_then(Value::as_u64),
+                    successful
+                );
+                assert_eq!(
+                    written.get("failedHistoryLimit").and_then(Value::as_u64),
+                    failed
+                );
+                assert_eq!(
+                    serde_json::from_value::<Schedule>(written).unwrap(),
+                    schedule
+                );
+            }
+            Err(message) => {
+                let err = parsed.unwrap_err().to_string();
+                assert!(err.starts_with(message), "{err}");
+            }
+        }
+    }
+    let name = || "s".parse().unwrap();
+    let built = Schedule::builder(name(), spec(), every(1000))
+        .successful_history_limit(MAX_HISTORY_LIMIT)
+        .failed_history_limit(0)
+        .build()
+        .unwrap();
+    assert_eq!(built.history_limits(), Some((MAX_HISTORY_LIMIT, 0)));
+    for (successful, failed, path) in [
+        (MAX_HISTORY_LIMIT + 1, 0, "successfulHistoryLimit"),
+        (0, MAX_HISTORY_LIMIT + 1, "failedHistoryLimit"),
+    ] {
+        let err = Schedule::builder(name(), spec(), every(1000))
+            .successful_history_limit(successful)
+            .failed_history_limit(failed)
+            .build()
+            .unwrap_err();
+        assert!(
+            matches!(err, ScheduleError::OutOfRange { path: ref p, value, max, .. }
+                if p == path && value == u64::from(MAX_HISTORY_LIMIT) + 1 && max == u64::from(MAX_HISTORY_LIMIT)),
+            "{err}"
+        );
+    }
 }

@@ -7,8 +7,8 @@ use super::{
 };
 use crate::{
     error::SelectorError,
-    limits::MAX_REQUIREMENTS,
-    packed::{Packed, key_hash},
+    limits::{MAX_REQUIREMENTS, MAX_VALUES},
+    packed::{Packed, fingerprint, key_hash},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -36,7 +36,7 @@ impl Compiler {
                 reqs: Vec::with_capacity(reqs),
                 values: Vec::new(),
                 slots: Vec::new(),
-                slot_words: Vec::new(),
+                slot_fps: Vec::new(),
             },
         }
     }
@@ -61,12 +61,12 @@ impl Compiler {
             key,
             form: Form::Slow,
             mask: 0,
+            fps: [0; FAST_VALUES],
             inline: [NO_VALUE; FAST_VALUES],
             list: ValueHash::default(),
             hashed: false,
             test: Test::Exists,
             kind,
-            short_values: true,
             start: 0,
             len: 0,
             bound: 0,
@@ -197,18 +197,36 @@ impl Compiler {
                 *slot = first;
             }
         }
+        let arena = &sel.arena;
         let own = if inline {
             req.inline.get(..len)
         } else {
             sel.values.get(start..start + len)
         };
         let own = own.unwrap_or(&[]);
-        req.short_values = own.iter().all(|v| v.span.len < 8);
-        if len > HASH_ABOVE
-            && let Some(hash) = ValueHash::build(own, &mut sel.slots, &mut sel.slot_words)
-        {
-            req.list = hash;
-            req.hashed = true;
+        let fp = |v: &Packed| fingerprint(v.word, v.bytes(arena));
+        let mut distinct = true;
+        if inline {
+            for (slot, v) in req.fps.iter_mut().zip(&req.inline) {
+                *slot = fp(v);
+            }
+            // Distinct values whose fingerprints are equal (long values, by chance) are
+            // told apart only by the slow test.
+            let fps = req.fps.get(..len).unwrap_or(&[]);
+            distinct = fps
+                .iter()
+                .enumerate()
+                .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
+        } else if len > HASH_ABOVE {
+            let mut fps = [0_u64; MAX_VALUES];
+            for (slot, v) in fps.iter_mut().zip(own) {
+                *slot = fp(v);
+            }
+            let fps = fps.get(..len).unwrap_or(&[]);
+            if let Some(hash) = ValueHash::build(fps, &mut sel.slots, &mut sel.slot_fps) {
+                req.list = hash;
+                req.hashed = true;
+            }
         }
         let single = len == 1;
         (req.test, req.mask) = match req.kind {
@@ -222,7 +240,7 @@ impl Compiler {
             Kind::Lt => (Test::Less, 0),
         };
         req.form = match len {
-            _ if req.key.span.len > 8 || !req.short_values || req.mask == 0 => Form::Slow,
+            _ if req.mask == 0 || !distinct => Form::Slow,
             0 | 1 => Form::One,
             2..=FAST_VALUES => Form::Four,
             _ if req.hashed => Form::Hashed,

@@ -75,39 +75,41 @@ pub(crate) struct Req {
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
     /// outcome: 0 key absent, 1 value not listed, 2 value listed.
     pub(super) mask: u8,
-    /// Up to [`FAST_VALUES`] values; past `len`, copies of the first, so [`Form::Four`]
-    /// can compare all four words.
+    /// The [`fingerprint`](crate::packed::fingerprint)s of the inline values; past `len`,
+    /// copies of the first, so [`Form::Four`] can compare all four.
+    pub(super) fps: [u64; FAST_VALUES],
+    /// Up to [`FAST_VALUES`] values.
     pub(super) inline: [Packed; FAST_VALUES],
     /// For long lists ([`Req::hashed`]), their perfect hash.
     pub(super) list: ValueHash,
     pub(super) hashed: bool,
     pub(super) test: Test,
     pub(crate) kind: Kind,
-    /// Every value is shorter than 8 bytes, so equal words mean equal strings.
-    pub(super) short_values: bool,
     pub(super) start: u32,
     pub(super) len: u32,
     /// The integer of `Gt` and `Lt`.
     pub(crate) bound: i64,
 }
 
-/// How [`LabelSelector::matches`] tests a requirement on a key of at most 8 bytes whose
-/// values are all shorter than 8 bytes (so equal words mean equal strings).
+/// How [`LabelSelector::matches`] tests a requirement's value: by comparing the label
+/// value's fingerprint with those of the listed values (equal fingerprints of values over
+/// 8 bytes are confirmed by comparing bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Form {
-    /// Anything else: [`LabelSelector::test`], out of line.
+    /// Anything else (`Gt`, `Lt`, lists whose fingerprints collide): [`LabelSelector::test`],
+    /// out of line.
     Slow,
-    /// The value word is `words[0]` (`Exists` and `DoesNotExist` too: the mask ignores it).
+    /// The value is `fps[0]` (`Exists` and `DoesNotExist` too: the mask ignores it).
     One,
-    /// The value word is among `words` (2 to [`FAST_VALUES`] values).
+    /// The value is among `fps` (2 to [`FAST_VALUES`] values).
     Four,
-    /// The value word is `slot_words[list.slot(word)]` (lists of more than [`HASH_ABOVE`]).
+    /// The value is `slot_fps[list.slot(fp)]` (lists of more than [`HASH_ABOVE`]).
     Hashed,
 }
 
-/// A perfect hash over the distinct value words of one long `In`/`NotIn` list:
-/// `slots[start + (word * mult) >> shift]` holds 1 + the index of the first value with
-/// that word, or 0, and `slot_words` the same slot's word ([`NO_WORD`] when empty).
+/// A perfect hash over the fingerprints of one long `In`/`NotIn` list:
+/// `slots[start + (fp * mult) >> shift]` holds 1 + the index of the value with that
+/// fingerprint, or 0, and `slot_fps` the same slot's fingerprint ([`NO_FP`] when empty).
 /// Found at construction by trying a fixed list of multipliers, so it is deterministic.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct ValueHash {
@@ -128,24 +130,20 @@ pub(super) const NO_VALUE: Packed = Packed {
     span: Span { start: 0, len: 0 },
 };
 
-/// The word of an empty hash slot: its last byte is not zero, so it is not the word of
-/// any string shorter than 8 bytes.
-pub(super) const NO_WORD: u64 = u64::MAX;
+/// The fingerprint of an empty hash slot: its lowest byte is neither zero, a printable
+/// byte nor that of a long value's fingerprint, so it is no value's fingerprint.
+pub(super) const NO_FP: u64 = u64::MAX;
 
 impl ValueHash {
     #[inline(always)]
-    pub(super) fn slot(&self, word: u64) -> usize {
-        self.start as usize + (word.wrapping_mul(self.mult) >> self.shift) as usize
+    pub(super) fn slot(&self, fp: u64) -> usize {
+        self.start as usize + (fp.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
-    /// Builds the table for `values` (sorted, so equal words are adjacent) into `slots`
-    /// and `words`, which have the same length.
-    pub(super) fn build(
-        values: &[Packed],
-        slots: &mut Vec<u8>,
-        words: &mut Vec<u64>,
-    ) -> Option<Self> {
-        let distinct = values.len();
+    /// Builds the table for the fingerprints `fps` (of distinct values) into `slots` and
+    /// `slot_fps`, which have the same length; `None` when two fingerprints are equal.
+    pub(super) fn build(fps: &[u64], slots: &mut Vec<u8>, slot_fps: &mut Vec<u64>) -> Option<Self> {
+        let distinct = fps.len();
         let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
         for bits in min_bits..=min_bits + 2 {
             for attempt in 0..64_u64 {
@@ -158,13 +156,8 @@ impl ValueHash {
                 };
                 slots.resize(start + (1 << bits), 0);
                 let mut ok = true;
-                let mut previous = None;
-                for (i, v) in values.iter().enumerate() {
-                    // Sorted values: a repeat of the previous word is the same value.
-                    if previous.replace(v.word) == Some(v.word) {
-                        continue;
-                    }
-                    match slots.get_mut(hash.slot(v.word)) {
+                for (i, &fp) in fps.iter().enumerate() {
+                    match slots.get_mut(hash.slot(fp)) {
                         Some(cell) if *cell == 0 => *cell = u8::try_from(i + 1).ok()?,
                         _ => {
                             ok = false;
@@ -173,11 +166,11 @@ impl ValueHash {
                     }
                 }
                 if ok {
-                    words.resize(start, NO_WORD);
-                    words.extend(slots.get(start..).unwrap_or(&[]).iter().map(|&s| {
-                        values
-                            .get(usize::from(s).wrapping_sub(1))
-                            .map_or(NO_WORD, |v| v.word)
+                    slot_fps.resize(start, NO_FP);
+                    slot_fps.extend(slots.get(start..).unwrap_or(&[]).iter().map(|&s| {
+                        fps.get(usize::from(s).wrapping_sub(1))
+                            .copied()
+                            .unwrap_or(NO_FP)
                     }));
                     return Some(hash);
                 }

@@ -116,7 +116,7 @@ impl LabelSelector {
             if self.test(req, found, arena) {
                 continue;
             }
-            let value = found.map(|e| e.value.get(arena).to_owned());
+            let value = found.map(|e| e.value(arena).to_owned());
             let reason = match (req.kind, value) {
                 (_, None) => FailureReason::KeyMissing,
                 (Kind::Label | Kind::In, Some(value)) => FailureReason::ValueNotListed { value },

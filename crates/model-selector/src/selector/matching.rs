@@ -4,46 +4,82 @@ use super::{
     LabelSelector,
     compiled::{Form, Req, Test},
 };
-use crate::labels::{Entry, Labels};
+use crate::{
+    labels::{Entry, Labels},
+    packed::{is_long, same_from},
+};
 
 impl LabelSelector {
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
-    /// Each requirement looks its key up in the label set's collision-free hash index
-    /// (one probe; keys and values of up to 8 bytes compare as single integers).
+    /// Each requirement looks its key up in the label set's collision-free hash index (one
+    /// probe, then the key's hash, length and first 8 bytes compared as integers, and the
+    /// rest of a longer key 8 bytes at a time), then compares the value's fingerprint with
+    /// those of the listed values (integers; for values over 8 bytes the bytes are compared
+    /// too when the fingerprints are equal).
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
-        if !labels.is_indexed() {
+        let Some(lookup) = labels.lookup() else {
             return self.matches_searching(labels);
-        }
+        };
+        let arena = self.arena.as_bytes();
         for req in &self.reqs {
-            let holds = if req.form == Form::Slow {
-                self.test_slow(req, labels)
-            } else {
-                let outcome = match labels.find_short(req.hash, req.key.word, req.key.span.len) {
-                    None => 0,
-                    Some(e) => {
-                        let w = e.value.word;
-                        let listed = match req.form {
-                            Form::One => w == req.inline[0].word,
-                            Form::Four => {
-                                let [a, b, c, d] = &req.inline;
-                                (w == a.word) | (w == b.word) | (w == c.word) | (w == d.word)
-                            }
-                            Form::Hashed | Form::Slow => {
-                                self.slot_words.get(req.list.slot(w)) == Some(&w)
-                            }
-                        };
-                        1 + u32::from(listed)
-                    }
-                };
-                req.mask >> outcome & 1 != 0
+            if req.form == Form::Slow {
+                if !self.test_slow(req, labels) {
+                    return false;
+                }
+                continue;
+            }
+            let outcome = match lookup.find(req.hash, &req.key, arena) {
+                None => 0,
+                Some(e) => 1 + u32::from(self.listed(req, e, lookup.arena())),
             };
-            if !holds {
+            if req.mask >> outcome & 1 == 0 {
                 return false;
             }
         }
         true
+    }
+
+    /// Whether the value of `entry` is listed in `req`, which has a fast [`Form`].
+    #[inline(always)]
+    fn listed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
+        let fp = entry.value_fp;
+        if req.form == Form::Hashed {
+            return self.listed_hashed(req, entry, arena);
+        }
+        // One value is `Four` with four copies of it.
+        let [a, b, c, d] = req.fps;
+        if (fp != a) & (fp != b) & (fp != c) & (fp != d) {
+            return false;
+        }
+        if !is_long(fp) {
+            return true;
+        }
+        let at = req.fps.iter().position(|&x| x == fp).unwrap_or(0);
+        req.inline
+            .get(at)
+            .is_some_and(|v| same_from(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena), 0))
+    }
+
+    /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash.
+    #[inline(never)]
+    fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
+        let fp = entry.value_fp;
+        let slot = req.list.slot(fp);
+        if self.slot_fps.get(slot) != Some(&fp) {
+            return false;
+        }
+        if !is_long(fp) {
+            return true;
+        }
+        let at = self
+            .slots
+            .get(slot)
+            .map_or(usize::MAX, |&s| usize::from(s).wrapping_sub(1));
+        self.req_values(req)
+            .get(at)
+            .is_some_and(|v| same_from(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena), 0))
     }
 
     /// Looks up and tests a requirement of [`Form::Slow`], out of line.
@@ -67,10 +103,8 @@ impl LabelSelector {
     #[inline(always)]
     pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
         match (req.test, found) {
-            (Test::Equal, Some(e)) => self.equals(req, e, arena),
-            (Test::OneOf, Some(e)) => self.lists(req, e, arena),
-            (Test::NotEqual, Some(e)) => !self.equals(req, e, arena),
-            (Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
+            (Test::Equal | Test::OneOf, Some(e)) => self.lists(req, e, arena),
+            (Test::NotEqual | Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
             (Test::Exists, Some(_)) | (Test::NotEqual | Test::NoneOf | Test::Absent, None) => true,
             (Test::Greater, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound),
             (Test::Less, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound),
@@ -81,49 +115,24 @@ impl LabelSelector {
         }
     }
 
-    /// Whether the value of `entry` is the one value of `req`.
-    #[inline(always)]
-    fn equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.inline[0].word == entry.value.word
-            && (req.short_values || self.long_equals(req, entry, arena))
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn long_equals(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        req.inline[0].eq_in(&self.arena, &entry.value, arena)
-    }
-
-    /// Whether the value of `entry` is among the (several) values of `req`.
+    /// Whether the value of `entry` is among the values of `req`: through the list's perfect
+    /// hash when it has one, else by comparing with each value.
     #[inline(never)]
     fn lists(&self, req: &Req, entry: &Entry, arena: &str) -> bool {
-        let values = self.req_values(req);
-        let word = entry.value.word;
-        let hash = req.hashed.then_some(&req.list);
-        let from = match hash {
-            Some(hash) => match self.slots.get(hash.slot(word)) {
-                Some(&slot) if slot > 0 => usize::from(slot) - 1,
-                _ => return false,
-            },
-            None if req.short_values => return values.iter().any(|v| v.word == word),
-            None => 0,
-        };
-        let rest = values.get(from..).unwrap_or(&[]);
-        if req.short_values {
-            return rest.first().is_some_and(|v| v.word == word);
+        if req.form != Form::Slow {
+            return self.listed(req, entry, arena.as_bytes());
         }
-        // Long values: check every value with this word (they are adjacent).
-        rest.iter()
-            .skip_while(|v| !req.hashed && v.word != word)
-            .take_while(|v| v.word == word)
-            .any(|v| v.eq_in(&self.arena, &entry.value, arena))
+        let value = entry.value_bytes(arena);
+        self.req_values(req)
+            .iter()
+            .any(|v| v.bytes(&self.arena) == value)
     }
 }
 
 /// The integer value of a label, for `Gt` and `Lt`.
 #[inline(never)]
 fn compare(entry: &Entry, arena: &str) -> Option<i64> {
-    parse_i64(entry.value.bytes(arena))
+    parse_i64(entry.value_bytes(arena))
 }
 
 /// Parses a decimal `i64` from bytes, accepting exactly what `i64::from_str` accepts

@@ -84,7 +84,7 @@ pub struct LabelSelector {
     values: Vec<Packed>,
     /// The tables of the [`ValueHash`](compiled::ValueHash)es of long lists.
     slots: Vec<u8>,
-    slot_words: Vec<u64>,
+    slot_fps: Vec<u64>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).

@@ -23,14 +23,15 @@ use crate::lifecycle::{
 /// ([`start_attempt`](crate::Task::start_attempt), [`heartbeat_attempt`](crate::Task::heartbeat_attempt),
 /// [`cancel_attempt`](crate::Task::cancel_attempt), [`report_result`](crate::Task::report_result),
 /// [`expire_attempt`](crate::Task::expire_attempt)); the state machine is [`AttemptState`]'s. The fields
-/// always agree: `attempt` is at least 1; `startedAt` is set once started (never before
+/// always agree: `attempt` and `generation` (the generation of the spec the attempt runs)
+/// are at least 1; `startedAt` is set once started (never before
 /// `leasedAt`); `finishedAt` is set exactly when final (never before the start, or the lease
 /// when the attempt never started); `exitCode` and `error` only on a final attempt, `error`
 /// at most [`MAX_STATUS_ERROR_BYTES`] (longer text is cut on a character boundary);
 /// `cancelRequested` is set in Cancelling and may stay set in Canceled, nowhere else.
 ///
 /// On the wire, camelCase; absent optional fields are omitted:
-/// `{"taskId": "job", "attempt": 2, "runner": "r-1", "lease": "9ix",
+/// `{"taskId": "job", "attempt": 2, "generation": 1, "runner": "r-1", "lease": "9ix",
 ///   "leaseExpiresAt": "2025-01-01T00:00:30Z", "state": "running", "cancelRequested": false,
 ///   "leasedAt": "2025-01-01T00:00:00Z", "startedAt": "2025-01-01T00:00:01Z"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,6 +39,7 @@ use crate::lifecycle::{
 pub struct TaskRun {
     pub(crate) task_id: TaskId,
     pub(crate) attempt: u32,
+    pub(crate) generation: u64,
     pub(crate) runner: RunnerId,
     pub(crate) lease: LeaseId,
     pub(crate) lease_expires_at: DateTime<Utc>,
@@ -63,6 +65,13 @@ impl TaskRun {
     /// The attempt number, from 1.
     pub const fn attempt(&self) -> u32 {
         self.attempt
+    }
+
+    /// The generation of the spec the attempt runs: the task's when it was leased. A result
+    /// of an older generation than the task's is recorded but decides nothing for the newer
+    /// one (`docs/attempts.md`, "Changing the spec").
+    pub const fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// The runner holding (or last holding) the lease.
@@ -137,6 +146,7 @@ impl TaskRun {
     pub(crate) const fn leased(
         task_id: TaskId,
         attempt: u32,
+        generation: u64,
         runner: RunnerId,
         lease: LeaseId,
         expires_at: DateTime<Utc>,
@@ -145,6 +155,7 @@ impl TaskRun {
         Self {
             task_id,
             attempt,
+            generation,
             runner,
             lease,
             lease_expires_at: expires_at,
@@ -214,6 +225,7 @@ pub(crate) fn stored_result(result: AttemptResult) -> AttemptResult {
 pub(crate) struct TaskRunRaw {
     task_id: TaskId,
     attempt: u32,
+    generation: u64,
     runner: RunnerId,
     lease: LeaseId,
     lease_expires_at: DateTime<Utc>,
@@ -238,6 +250,7 @@ impl TryFrom<TaskRunRaw> for TaskRun {
         let run = Self {
             task_id: raw.task_id,
             attempt: raw.attempt,
+            generation: raw.generation,
             runner: raw.runner,
             lease: raw.lease,
             lease_expires_at: raw.lease_expires_at,
@@ -259,6 +272,9 @@ impl TaskRun {
     fn check(&self) -> Result<(), TaskError> {
         if self.attempt == 0 {
             return Err(TaskError::invalid("attempt", InvalidReason::Zero));
+        }
+        if self.generation == 0 {
+            return Err(TaskError::invalid("generation", InvalidReason::Zero));
         }
         check_error_text(self.error.as_deref())?;
         if self.lease_expires_at <= self.leased_at {

@@ -92,6 +92,21 @@ fn messages_are_lowercase_with_path_reason_and_input() {
         TaskError::VersionOverflow { version: u64::MAX },
         "resource version 18446744073709551615 cannot be incremented",
     );
+    check(
+        TaskError::NameMismatch {
+            task: model_ids::TaskId::new("job").unwrap(),
+            manifest: model_ids::TaskId::new("other").unwrap(),
+        },
+        "invalid metadata.name: the manifest is for task \"other\", not task \"job\"",
+    );
+    check(
+        TaskError::ApplyRefused {
+            path: "spec.slot".into(),
+            phase: TaskPhase::Running,
+            rule: "the slot cannot change while an attempt runs in it",
+        },
+        "apply refused at spec.slot: the slot cannot change while an attempt runs in it (the task is running)",
+    );
 }
 
 /// A value validated on its own (a `Timeout` read by itself) has an empty path: the message
@@ -189,7 +204,7 @@ fn every_variant_has_its_kind() {
         ),
         (
             TaskError::NoRunner {
-                kind: "wasm",
+                kind: crate::spec::KindName::Wasm,
                 selector: String::new(),
                 runners: 0,
                 supporting: 0,
@@ -267,6 +282,37 @@ fn every_variant_has_its_kind() {
                 state: AttemptState::Failed,
             },
             ErrorKind::Conflict,
+        ),
+        (TaskError::TooLarge { max: 4 }, ErrorKind::Invalid),
+        (
+            TaskError::Unreadable {
+                line: 1,
+                column: 1,
+                message: "expected value".into(),
+            },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::NameMismatch {
+                task: model_ids::TaskId::new("a").unwrap(),
+                manifest: model_ids::TaskId::new("b").unwrap(),
+            },
+            ErrorKind::Invalid,
+        ),
+        (
+            TaskError::ApplyRefused {
+                path: "spec".into(),
+                phase: TaskPhase::Failed,
+                rule: "a task that has ended keeps its spec; create a new task",
+            },
+            ErrorKind::InvalidTransition,
+        ),
+        (
+            TaskError::UidMismatch {
+                expected: model_ids::Uid::from_u128(1),
+                actual: model_ids::Uid::from_u128(2),
+            },
+            ErrorKind::Gone,
         ),
     ];
     for (err, want) in cases {

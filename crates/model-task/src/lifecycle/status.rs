@@ -3,12 +3,16 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::TaskPhase;
+use super::condition::{
+    Condition, ConditionType, Conditions, ConditionsRaw, Facts, read_conditions,
+};
+use super::{RestartHistory, TaskPhase};
 use crate::error::{InvalidReason, TaskError, broken_rule};
 
-/// Most bytes of the error text in a task status (and in an attempt's record); a runner's
-/// longer text is cut on a character boundary.
-pub const MAX_STATUS_ERROR_BYTES: usize = 4096;
+/// Most bytes of the error text in a task status (and in an attempt's record), 32 KiB,
+/// Kubernetes' bound on a condition message: room for a stack trace or the tail of a
+/// command's output. A runner's longer text is cut on a character boundary.
+pub const MAX_STATUS_ERROR_BYTES: usize = 32 * 1024;
 
 /// How one attempt ended, as its runner reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +100,10 @@ impl AttemptResult {
 /// a scheduled restart. `last_delay_ms` is the delay of the most recent scheduled restart,
 /// which decorrelated jitter needs for the next one.
 ///
+/// `consecutive_failures` counts the failed, timed-out or expired attempts in a row up to the
+/// last one that ended (a success starts it again): `maxRetries` bounds it, so the retry
+/// budget is spent by failures only (`docs/attempts.md`, "Retries and the exhausted state").
+///
 /// `queued_at` is set exactly while the task is Pending, that is, in the queue: its
 /// creation time, or for a restart the time the restart is due (`next_attempt_at`), so a
 /// task is due exactly when `queued_at <= now` and the queue order of `docs/attempts.md`
@@ -111,6 +119,8 @@ impl AttemptResult {
 pub struct TaskStatus {
     pub(crate) phase: TaskPhase,
     pub(crate) attempt: u32,
+    #[serde(skip_serializing_if = "is_zero_generation")]
+    pub(crate) observed_generation: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) outcome: Option<AttemptOutcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -121,23 +131,37 @@ pub struct TaskStatus {
     pub(crate) next_attempt_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_delay_ms: Option<u64>,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub(crate) consecutive_failures: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) queued_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) finished_at: Option<DateTime<Utc>>,
+    pub(crate) conditions: Conditions,
 }
 
 impl TaskStatus {
-    /// A new task's status: Pending since `now`, no attempt yet.
-    pub(crate) const fn queued(now: DateTime<Utc>) -> Self {
+    /// A new task's status: Pending since `now`, no attempt yet, its conditions set at `now`
+    /// for a spec of `generation`.
+    pub(crate) fn queued(now: DateTime<Utc>, generation: u64) -> Self {
+        let facts = Facts {
+            phase: TaskPhase::Pending,
+            attempt: 0,
+            observed_generation: 0,
+            generation,
+            queued_at: Some(now),
+        };
         Self {
             phase: TaskPhase::Pending,
             attempt: 0,
+            observed_generation: 0,
+            conditions: Conditions::new(&facts, now),
             outcome: None,
             exit_code: None,
             error: None,
             next_attempt_at: None,
             last_delay_ms: None,
+            consecutive_failures: 0,
             queued_at: Some(now),
             finished_at: None,
         }
@@ -151,6 +175,46 @@ impl TaskStatus {
     /// Attempts started so far (0 before the first).
     pub const fn attempt(&self) -> u32 {
         self.attempt
+    }
+
+    /// The generation of the spec the current (or last) attempt runs (0 before the first):
+    /// below `metadata.generation` when the spec changed since.
+    pub const fn observed_generation(&self) -> u64 {
+        self.observed_generation
+    }
+
+    /// The conditions, `Scheduled`, `Running` and `Succeeded` in that order
+    /// (`docs/attempts.md`, "Conditions").
+    pub fn conditions(&self) -> [&Condition; 3] {
+        self.conditions.as_array()
+    }
+
+    /// The condition of `kind`.
+    pub fn condition(&self, kind: ConditionType) -> &Condition {
+        let [scheduled, running, succeeded] = self.conditions.as_array();
+        match kind {
+            ConditionType::Scheduled => scheduled,
+            ConditionType::Running => running,
+            ConditionType::Succeeded => succeeded,
+        }
+    }
+
+    /// What the conditions are worked out from, with the spec at `generation`.
+    pub(crate) const fn facts(&self, generation: u64) -> Facts {
+        Facts {
+            phase: self.phase,
+            attempt: self.attempt,
+            observed_generation: self.observed_generation,
+            generation,
+            queued_at: self.queued_at,
+        }
+    }
+
+    /// Works the conditions out again after a change made `at`, with the spec at
+    /// `generation` (see [`Conditions::refresh`]).
+    pub(crate) fn refresh_conditions(&mut self, generation: u64, at: DateTime<Utc>) {
+        let facts = self.facts(generation);
+        self.conditions.refresh(&facts, at);
     }
 
     /// How attempt number [`attempt`](Self::attempt) ended, once it has.
@@ -176,6 +240,22 @@ impl TaskStatus {
     /// Delay of the most recent scheduled restart, in milliseconds.
     pub const fn last_delay_ms(&self) -> Option<u64> {
         self.last_delay_ms
+    }
+
+    /// Failed attempts in a row up to the last one that ended; a success starts the count
+    /// again.
+    pub const fn consecutive_failures(&self) -> u32 {
+        self.consecutive_failures
+    }
+
+    /// What the restart decision for the current attempt needs: the attempts run, the
+    /// failures in a row before it, and the last delay.
+    pub const fn restart_history(&self) -> RestartHistory {
+        RestartHistory {
+            attempts: self.attempt,
+            failures_in_a_row: self.consecutive_failures,
+            last_delay_ms: self.last_delay_ms,
+        }
     }
 
     /// While the task is Pending (in the queue): since when it may be leased, its creation
@@ -220,6 +300,22 @@ impl TaskStatus {
         if self.last_delay_ms.is_some() && !restarted {
             return broken_rule("lastDelayMs", "no restart was scheduled");
         }
+        if (self.attempt == 0) != (self.observed_generation == 0) {
+            return broken_rule(
+                "observedGeneration",
+                "set from the first attempt on, the generation that attempt runs",
+            );
+        }
+        // Running and Succeeded follow the phase; Scheduled needs the task's generation.
+        let facts = self.facts(self.observed_generation);
+        self.conditions
+            .check(
+                &[ConditionType::Running, ConditionType::Succeeded],
+                &facts,
+                DateTime::<Utc>::MIN_UTC,
+                DateTime::<Utc>::MAX_UTC,
+            )
+            .map_err(|e| e.at("conditions"))?;
         if self.queued_at.is_some() != (self.phase == TaskPhase::Pending) {
             return broken_rule("queuedAt", "set exactly while pending");
         }
@@ -229,6 +325,13 @@ impl TaskStatus {
         if self.finished_at.is_some() != self.phase.is_final() {
             return broken_rule("finishedAt", "set exactly in a final phase");
         }
+        self.check_phase()?;
+        self.check_failures()
+    }
+
+    /// Checks what each phase needs of the attempt and its outcome.
+    fn check_phase(&self) -> Result<(), TaskError> {
+        let ended = self.outcome.is_some();
         match self.phase {
             TaskPhase::Pending if self.attempt == u32::MAX => {
                 broken_rule("attempt", "pending with the last possible attempt number")
@@ -267,6 +370,53 @@ impl TaskStatus {
     }
 }
 
+impl TaskStatus {
+    /// Checks `consecutiveFailures` against the attempts and the outcome: never more than
+    /// the attempts that ended, none after a success, at least one after a failure.
+    fn check_failures(&self) -> Result<(), TaskError> {
+        let ended = if self.phase == TaskPhase::Running {
+            self.attempt.saturating_sub(1)
+        } else {
+            self.attempt
+        };
+        if self.consecutive_failures > ended {
+            return broken_rule(
+                "consecutiveFailures",
+                "more failures in a row than attempts that ended",
+            );
+        }
+        match self.outcome {
+            Some(AttemptOutcome::Succeeded) if self.consecutive_failures > 0 => {
+                broken_rule("consecutiveFailures", "a success starts the count again")
+            }
+            Some(AttemptOutcome::Failed | AttemptOutcome::Timeout)
+                if self.consecutive_failures == 0 =>
+            {
+                broken_rule("consecutiveFailures", "a failure counts")
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Whether a generation is zero (no attempt yet), left out on the wire.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_zero_generation(generation: &u64) -> bool {
+    *generation == 0
+}
+
+/// Whether a count is zero, left out on the wire.
+#[allow(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde's skip_serializing_if passes a reference"
+)]
+const fn is_zero(count: &u32) -> bool {
+    *count == 0
+}
+
 /// Checks a stored error text (a status's or an attempt's `error` field): at most
 /// [`MAX_STATUS_ERROR_BYTES`] bytes.
 pub(crate) fn check_error_text(error: Option<&str>) -> Result<(), TaskError> {
@@ -301,6 +451,8 @@ pub(crate) struct TaskStatusRaw {
     phase: TaskPhase,
     attempt: u32,
     #[serde(default)]
+    observed_generation: Option<u64>,
+    #[serde(default)]
     outcome: Option<AttemptOutcome>,
     #[serde(default)]
     exit_code: Option<i32>,
@@ -311,9 +463,12 @@ pub(crate) struct TaskStatusRaw {
     #[serde(default)]
     last_delay_ms: Option<u64>,
     #[serde(default)]
+    consecutive_failures: Option<u32>,
+    #[serde(default)]
     queued_at: Option<DateTime<Utc>>,
     #[serde(default)]
     finished_at: Option<DateTime<Utc>>,
+    conditions: ConditionsRaw,
 }
 
 impl TryFrom<TaskStatusRaw> for TaskStatus {
@@ -323,11 +478,14 @@ impl TryFrom<TaskStatusRaw> for TaskStatus {
         let status = Self {
             phase: raw.phase,
             attempt: raw.attempt,
+            observed_generation: raw.observed_generation.unwrap_or_default(),
+            conditions: read_conditions(raw.conditions).map_err(|e| e.at("conditions"))?,
             outcome: raw.outcome,
             exit_code: raw.exit_code,
             error: raw.error,
             next_attempt_at: raw.next_attempt_at,
             last_delay_ms: raw.last_delay_ms,
+            consecutive_failures: raw.consecutive_failures.unwrap_or_default(),
             queued_at: raw.queued_at,
             finished_at: raw.finished_at,
         };

@@ -12,8 +12,9 @@ use std::{fmt, sync::Arc};
 use model_ids::RunnerId;
 use model_selector::{FailureReason, LabelSelector, Labels, MAX_REQUIREMENTS, Snapshot};
 
-use super::{KindSet, RunnerInfo};
+use super::{KindProbe, KindSet, RunnerInfo};
 use crate::error::TaskError;
+use crate::spec::KindName;
 
 /// Words of a [`RequirementSet`]: one bit for each requirement a selector may hold.
 const WORDS: usize = MAX_REQUIREMENTS.div_ceil(64);
@@ -194,8 +195,8 @@ pub struct RunnerVerdict {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct RouteExplanation {
-    /// The task's kind (its wire name).
-    pub kind: &'static str,
+    /// The task's kind.
+    pub kind: KindName,
     /// The runner picked, if any runner is eligible.
     pub picked: Option<RunnerId>,
     /// Every runner, in runner id order.
@@ -314,21 +315,21 @@ fn requirements(selector: &LabelSelector) -> Result<Vec<RouteRequirement>, TaskE
     Ok(out)
 }
 
-/// Builds the explanation over `snapshot` for a task of kind `wanted` (named `kind`) whose
-/// runner selector is `selector`; `weight` gives an eligible runner's rendezvous weight.
+/// Builds the explanation over `snapshot` for a task of kind `kind` whose runner selector is
+/// `selector`; `weight` gives an eligible runner's rendezvous weight.
 pub(super) fn explain(
     snapshot: Arc<Snapshot<RunnerInfo>>,
     selector: &LabelSelector,
-    wanted: KindSet,
-    kind: &'static str,
+    kind: KindName,
     weight: impl Fn(&RunnerInfo) -> u64,
 ) -> Result<RouteExplanation, TaskError> {
     let requirements = requirements(selector)?;
+    let wanted = KindProbe::new(&kind);
     let mut runners = Vec::with_capacity(snapshot.len());
     let mut best: Option<(u64, usize)> = None;
     for entry in snapshot.iter() {
         let info = entry.payload();
-        let kind_supported = info.kinds.contains(wanted);
+        let kind_supported = wanted.matches(&info.kinds);
         let labels = entry.labels();
         let mut failed = RequirementSet::new();
         if !selector.matches(labels) {
@@ -352,7 +353,7 @@ pub(super) fn explain(
         };
         runners.push(RunnerVerdict {
             runner: entry.id().clone(),
-            kinds: info.kinds,
+            kinds: info.kinds.clone(),
             outcome,
         });
     }

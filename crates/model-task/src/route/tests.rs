@@ -3,7 +3,7 @@
 use model_selector::FailureReason;
 
 use super::*;
-use crate::spec::{SubprocessMode, TaskEnv, TaskKind};
+use crate::spec::{ExtensionSpec, KindName, SubprocessMode, TaskEnv, TaskKind};
 
 fn id(s: &str) -> RunnerId {
     RunnerId::new(s).unwrap()
@@ -25,6 +25,9 @@ fn kind(name: &str) -> TaskKind {
             TaskKind::container("alpine:3".into(), vec![], vec![], TaskEnv::default()).unwrap()
         }
         "wasm" => TaskKind::wasm("m.wasm".into(), vec![], TaskEnv::default()).unwrap(),
+        extension if extension.contains('/') => {
+            TaskKind::extension(extension.parse().unwrap(), ExtensionSpec::empty())
+        }
         _ => TaskKind::Embedded,
     }
 }
@@ -90,23 +93,28 @@ fn kind_sets_parse_and_print() {
     check("subprocess,container,wasm", Ok("subprocess,container,wasm"));
     check(
         "embedded",
-        Err(r#"unknown task kind "embedded", expected subprocess, container or wasm"#),
+        Err(
+            r#"unknown task kind "embedded", expected subprocess, container, wasm or an extension's apiVersion/kind"#,
+        ),
     );
     check(
         "Wasm",
-        Err(r#"unknown task kind "Wasm", expected subprocess, container or wasm"#),
+        Err(
+            r#"unknown task kind "Wasm", expected subprocess, container, wasm or an extension's apiVersion/kind"#,
+        ),
     );
     assert_eq!(KindSet::of(&kind("embedded")), None);
     assert_eq!(KindSet::of(&kind("wasm")), Some(KindSet::WASM));
-    assert!(KindSet::ALL.contains(KindSet::SUBPROCESS | KindSet::WASM));
-    assert!(!KindSet::CONTAINER.contains(KindSet::ALL));
+    let two = KindSet::SUBPROCESS.union(&KindSet::WASM).unwrap();
+    assert!(KindSet::ALL.contains(&two));
+    assert!(!KindSet::CONTAINER.contains(&KindSet::ALL));
     assert!(KindSet::EMPTY.is_empty());
 }
 
 #[test]
 fn kind_sets_serde() {
     let set: KindSet = serde_json::from_str(r#"["wasm","subprocess"]"#).unwrap();
-    assert_eq!(set, KindSet::WASM | KindSet::SUBPROCESS);
+    assert_eq!(set, KindSet::WASM.union(&KindSet::SUBPROCESS).unwrap());
     assert_eq!(
         serde_json::to_string(&set).unwrap(),
         r#"["subprocess","wasm"]"#
@@ -117,6 +125,128 @@ fn kind_sets_serde() {
         "{err}"
     );
     assert!(serde_json::from_str::<KindSet>(r#""wasm""#).is_err());
+}
+
+#[test]
+fn kind_sets_with_extensions() {
+    let set: KindSet = "b.io/v1/Y, wasm, a.io/v2/X, a.io/v1/Z, wasm, b.io/v1/Y"
+        .parse()
+        .unwrap();
+    // Built-in kinds first, then extensions by apiVersion and kind; repeats dropped.
+    assert_eq!(set.to_string(), "wasm,a.io/v1/Z,a.io/v2/X,b.io/v1/Y");
+    assert_eq!(set.len(), 4);
+    let json = serde_json::to_string(&set).unwrap();
+    assert_eq!(
+        json,
+        r#"["wasm",{"apiVersion":"a.io/v1","kind":"Z"},{"apiVersion":"a.io/v2","kind":"X"},{"apiVersion":"b.io/v1","kind":"Y"}]"#
+    );
+    assert_eq!(serde_json::from_str::<KindSet>(&json).unwrap(), set);
+    for (name, want) in [
+        ("wasm", true),
+        ("subprocess", false),
+        ("a.io/v1/Z", true),
+        ("a.io/v1/X", false),
+        ("a.io/v2/X", true),
+        ("b.io/v1/Y", true),
+        ("b.io/v1/y", false),
+        ("c.io/v1/Y", false),
+    ] {
+        let name: KindName = name.parse().unwrap();
+        assert_eq!(set.contains_kind(&name), want, "{name}");
+        assert_eq!(set.contains(&KindSet::one(name.clone())), want, "{name}");
+    }
+    let sub: KindSet = "a.io/v2/X,wasm".parse().unwrap();
+    assert!(set.contains(&sub));
+    assert!(!sub.contains(&set));
+    let both = sub.union(&KindSet::SUBPROCESS).unwrap();
+    assert_eq!(both.to_string(), "subprocess,wasm,a.io/v2/X");
+    assert_eq!(
+        both.union(&set).unwrap().to_string(),
+        "subprocess,wasm,a.io/v1/Z,a.io/v2/X,b.io/v1/Y"
+    );
+    // A malformed extension name is the extension's error.
+    let err = "wasm,example/v1/X".parse::<KindSet>().unwrap_err();
+    assert_eq!(err.path(), Some("apiVersion"));
+}
+
+#[test]
+fn kind_set_extension_bound_is_exact() {
+    let names =
+        |n: usize| (0..n).map(|i| KindName::Extension(format!("k.io/v1/K{i}").parse().unwrap()));
+    let at = KindSet::from_names(names(MAX_KIND_SET_EXTENSIONS).chain([KindName::Wasm])).unwrap();
+    assert_eq!(at.len(), MAX_KIND_SET_EXTENSIONS + 1);
+    // Repeats do not count.
+    assert!(KindSet::from_names(names(MAX_KIND_SET_EXTENSIONS).chain(names(10))).is_ok());
+    let err = KindSet::from_names(names(MAX_KIND_SET_EXTENSIONS + 1)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid kinds: 257 entries, at most 256 allowed"
+    );
+    let json = serde_json::to_string(&KindSet::from_names(names(MAX_KIND_SET_EXTENSIONS)).unwrap())
+        .unwrap()
+        .replace(']', r#",{"apiVersion":"k.io/v1","kind":"Extra"}]"#);
+    let err = serde_json::from_str::<KindSet>(&json).unwrap_err();
+    assert!(
+        err.to_string().starts_with("invalid kinds: 257 entries"),
+        "{err}"
+    );
+    let one_more = at.union(&KindSet::one(KindName::Extension(
+        "k.io/v1/Extra".parse().unwrap(),
+    )));
+    assert!(one_more.is_err());
+}
+
+#[test]
+fn extension_tasks_go_to_runners_that_declare_the_kind() {
+    let r = RunnerRouter::new();
+    r.replace_all(
+        [
+            (
+                "resize-eu",
+                "zone=eu",
+                "images.example.com/v1/Resize,subprocess",
+            ),
+            ("resize-us", "zone=us", "images.example.com/v1/Resize"),
+            ("resize-v2", "zone=eu", "images.example.com/v2/Resize"),
+            ("plain-eu", "zone=eu", "subprocess,container,wasm"),
+        ]
+        .map(|(i, l, k)| (id(i), labels(l), k.parse().unwrap())),
+    )
+    .unwrap();
+    let resize = "images.example.com/v1/Resize";
+    let got = r.candidates(&spec(resize, "")).unwrap();
+    assert_eq!(got, [id("resize-eu"), id("resize-us")]);
+    assert_eq!(
+        r.pick(&spec(resize, "zone=eu"), &task("t")).unwrap().runner,
+        id("resize-eu")
+    );
+    let err = r
+        .pick(&spec("images.example.com/v3/Resize", "zone=eu"), &task("t"))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"no runner for a images.example.com/v3/Resize task with runnerSelector "zone=eu": 4 registered, 0 run images.example.com/v3/Resize, 3 match the selector, none both"#
+    );
+    let ex = r.explain(&spec(resize, "zone=eu"), &task("t")).unwrap();
+    assert_eq!(ex.kind.to_string(), resize);
+    let verdicts: Vec<(String, String)> = ex
+        .runners
+        .iter()
+        .map(|v| (v.runner.to_string(), ex.reason(v).to_string()))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("plain-eu", "kind not supported"),
+            ("resize-eu", "picked"),
+            (
+                "resize-us",
+                "matchLabels[\"zone\"] (zone=eu): value \"us\" is not listed"
+            ),
+            ("resize-v2", "kind not supported"),
+        ]
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    );
 }
 
 #[test]
@@ -192,7 +322,7 @@ fn no_runner_says_which_rule_failed() {
     assert!(matches!(
         err,
         TaskError::NoRunner {
-            kind: "wasm",
+            kind: KindName::Wasm,
             runners: 6,
             supporting: 1,
             matching: 1,
@@ -225,7 +355,7 @@ fn explain_gives_every_runner_a_reason() {
     let ex = r.explain(&s, &t).unwrap();
     let picked = r.pick(&s, &t).unwrap().runner;
     assert_eq!(ex.picked.as_ref(), Some(&picked));
-    assert_eq!(ex.kind, "container");
+    assert_eq!(ex.kind, KindName::Container);
     let ids: Vec<&str> = ex.runners.iter().map(|v| v.runner.as_ref()).collect();
     assert_eq!(
         ids,

@@ -71,7 +71,8 @@ impl TaskSpecBuilder {
         Self { labels, ..self }
     }
 
-    /// Sets how many attempts may follow the first (default: unlimited).
+    /// Sets how many failed attempts in a row are retried (default: unlimited); successes
+    /// spend none.
     pub fn max_retries(self, max_retries: u32) -> Self {
         Self {
             max_retries: Some(max_retries),

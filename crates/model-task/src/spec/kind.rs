@@ -1,6 +1,8 @@
 //! `TaskKind`, what runs: a subprocess (a command or an interpreted script), a container,
-//! a wasm module, or an embedded in-process task; with `SubprocessMode`, `Interpreter` and
-//! `ScriptBody`. Their wire twins, read by hand, are in `wire`.
+//! a wasm module, an extension workload a runner implements itself, or an embedded
+//! in-process task; with `SubprocessMode`, `Interpreter` and `ScriptBody`. Extension names
+//! and specs are in `extension`, routable kind names in `name`, the wire twins, read by
+//! hand, in `wire`.
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
@@ -11,13 +13,32 @@ use super::limits::{
 };
 use super::text::{check_args, check_nonempty_text, check_text};
 use crate::error::{InvalidReason, TaskError};
+use crate::lifecycle::AttemptOutcome;
 
+mod extension;
+mod name;
+#[cfg(feature = "schema")]
+pub(crate) mod schema;
 mod wire;
 
-pub(crate) use self::wire::TaskKindRaw;
+pub(crate) use self::wire::{FieldSet, TaskKindRaw};
+pub use self::{
+    extension::{
+        ExtensionKind, ExtensionSpec, MAX_API_VERSION_BYTES, MAX_EXTENSION_KIND_BYTES,
+        MAX_EXTENSION_SPEC_BYTES, MAX_EXTENSION_SPEC_DEPTH, MAX_EXTENSION_SPEC_VALUES,
+    },
+    name::KindName,
+};
+
 use self::wire::{InterpreterRaw, ScriptBodyRaw, SubprocessModeRaw};
 
 /// What a task runs. Internally tagged by `"type"` on the wire.
+///
+/// Built in: a subprocess, a container, a wasm module, and an embedded in-process task
+/// (never routed). An [`Extension`](Self::Extension) is a workload a runner implements
+/// itself, named by `apiVersion` and `kind` as a Kubernetes custom resource is, with a
+/// bounded JSON [`ExtensionSpec`]; runners declare the extension kinds they run and routing
+/// matches them ([`KindName`]).
 ///
 /// Every string that reaches `execve`, a path or the environment is free of NUL bytes and
 /// bounded (see the `MAX_*` constants); commands, images and modules are not empty. Values
@@ -52,6 +73,11 @@ pub enum TaskKind {
         /// Working directory; the runner's default when absent.
         #[serde(skip_serializing_if = "Option::is_none")]
         cwd: Option<String>,
+        /// Whether a non-zero exit status is a failure (the default, `true`); when `false`, a
+        /// process that exits on its own has succeeded whatever its status. See
+        /// [`TaskKind::outcome_of_exit`]. Written only when `false`.
+        #[serde(rename = "failOnNonZero", skip_serializing_if = "is_true")]
+        fail_on_non_zero: bool,
     },
     /// An OCI container.
     #[non_exhaustive]
@@ -75,14 +101,31 @@ pub enum TaskKind {
         /// Extra environment, in order.
         env: TaskEnv,
     },
+    /// A workload a runner implements itself, named by `apiVersion` and `kind`; on the wire
+    /// `{"type": "extension", "apiVersion": ..., "kind": ..., "spec": {...}}`.
+    #[non_exhaustive]
+    Extension {
+        /// Its name: `apiVersion` and `kind`.
+        #[serde(flatten)]
+        kind: ExtensionKind,
+        /// Its spec, a bounded JSON object owned by the runner that implements it.
+        spec: ExtensionSpec,
+    },
     /// An in-process task. Not routable to a runner, so [`TaskSpec::validate`] rejects it.
     ///
     /// [`TaskSpec::validate`]: crate::TaskSpec::validate
     Embedded,
 }
 
+/// For `skip_serializing_if`: `failOnNonZero` is written only when it is not the default.
+const fn is_true(value: &bool) -> bool {
+    *value
+}
+
 impl TaskKind {
-    /// A subprocess task. Errors name `mode...`, `env[i]...` or `cwd`.
+    /// A subprocess task that fails on a non-zero exit status (see
+    /// [`with_fail_on_non_zero`](Self::with_fail_on_non_zero)). Errors name `mode...`,
+    /// `env[i]...` or `cwd`.
     pub fn subprocess(
         mode: SubprocessMode,
         env: TaskEnv,
@@ -91,7 +134,84 @@ impl TaskKind {
         if let Some(cwd) = &cwd {
             check_nonempty_text("cwd", cwd, MAX_PATH_BYTES)?;
         }
-        Ok(Self::Subprocess { mode, env, cwd })
+        Ok(Self::Subprocess {
+            mode,
+            env,
+            cwd,
+            fail_on_non_zero: true,
+        })
+    }
+
+    /// The same subprocess kind, failing on a non-zero exit status or not (`failOnNonZero`).
+    ///
+    /// # Errors
+    ///
+    /// [`TaskError::Invalid`] at `failOnNonZero` for any other kind: only a subprocess has it.
+    pub fn with_fail_on_non_zero(self, fail: bool) -> Result<Self, TaskError> {
+        match self {
+            Self::Subprocess { mode, env, cwd, .. } => Ok(Self::Subprocess {
+                mode,
+                env,
+                cwd,
+                fail_on_non_zero: fail,
+            }),
+            _ => Err(TaskError::invalid(
+                "failOnNonZero",
+                InvalidReason::Inconsistent {
+                    rule: "only a subprocess kind has failOnNonZero",
+                },
+            )),
+        }
+    }
+
+    /// Whether a non-zero exit status is a failure: `failOnNonZero` of a subprocess (default
+    /// `true`); `true` for every other kind.
+    pub const fn fail_on_non_zero(&self) -> bool {
+        match self {
+            Self::Subprocess {
+                fail_on_non_zero, ..
+            } => *fail_on_non_zero,
+            _ => true,
+        }
+    }
+
+    /// The outcome a runner reports for an attempt whose process exited on its own with
+    /// `exit_code`: [`AttemptOutcome::Succeeded`] for 0, and for any status when
+    /// [`fail_on_non_zero`](Self::fail_on_non_zero) is `false`; [`AttemptOutcome::Failed`]
+    /// otherwise.
+    ///
+    /// The model does not decide outcomes from exit codes: a runner reports an outcome with
+    /// its result (`AttemptResult`), and this is the rule it applies to the exit status, so
+    /// every runner and the control plane agree. It covers a process that exited; a process
+    /// the runner stopped for its timeout is [`AttemptOutcome::Timeout`], one stopped on a
+    /// cancel is [`AttemptOutcome::Canceled`], and one that could not start, or was killed
+    /// by a signal, is [`AttemptOutcome::Failed`], whatever `failOnNonZero` says.
+    ///
+    /// ```
+    /// use model_task::{AttemptOutcome, SubprocessMode, TaskEnv, TaskKind};
+    /// let mode = SubprocessMode::command("/usr/bin/grep".into(), vec!["-q".into(), "x".into()])?;
+    /// let strict = TaskKind::subprocess(mode, TaskEnv::empty(), None)?;
+    /// assert_eq!(strict.outcome_of_exit(1), AttemptOutcome::Failed);
+    /// let lenient = strict.with_fail_on_non_zero(false)?;
+    /// assert_eq!(lenient.outcome_of_exit(1), AttemptOutcome::Succeeded);
+    /// # Ok::<(), model_task::TaskError>(())
+    /// ```
+    pub const fn outcome_of_exit(&self, exit_code: i32) -> AttemptOutcome {
+        if exit_code == 0 || !self.fail_on_non_zero() {
+            AttemptOutcome::Succeeded
+        } else {
+            AttemptOutcome::Failed
+        }
+    }
+
+    /// An extension workload (already valid: its name and spec check themselves).
+    pub const fn extension(kind: ExtensionKind, spec: ExtensionSpec) -> Self {
+        Self::Extension { kind, spec }
+    }
+
+    /// The name routing matches runners by, or `None` for an embedded task: [`KindName::of`].
+    pub fn name(&self) -> Option<KindName> {
+        KindName::of(self)
     }
 
     /// A container task. Errors name `image`, `command[i]` or `args[i]`.
@@ -122,12 +242,14 @@ impl TaskKind {
         Ok(Self::Wasm { module, args, env })
     }
 
-    /// The wire name of the kind: `"subprocess"`, `"container"`, `"wasm"` or `"embedded"`.
+    /// The wire tag of the kind: `"subprocess"`, `"container"`, `"wasm"`, `"extension"` or
+    /// `"embedded"` ([`name`](Self::name) tells extensions apart).
     pub const fn type_name(&self) -> &'static str {
         match self {
             Self::Subprocess { .. } => "subprocess",
             Self::Container { .. } => "container",
             Self::Wasm { .. } => "wasm",
+            Self::Extension { .. } => "extension",
             Self::Embedded => "embedded",
         }
     }
@@ -137,14 +259,14 @@ impl TaskKind {
         !matches!(self, Self::Embedded)
     }
 
-    /// The task's own environment (empty for embedded tasks).
+    /// The task's own environment (empty for extension and embedded tasks).
     pub fn env(&self) -> &TaskEnv {
         static EMPTY: TaskEnv = TaskEnv::empty();
         match self {
             Self::Subprocess { env, .. } | Self::Container { env, .. } | Self::Wasm { env, .. } => {
                 env
             }
-            Self::Embedded => &EMPTY,
+            Self::Extension { .. } | Self::Embedded => &EMPTY,
         }
     }
 }
@@ -356,7 +478,7 @@ impl<'de> Deserialize<'de> for ScriptBody {
 }
 
 /// The decoder's complaint in this crate's message style (lowercase, no trailing period).
-fn base64_detail(error: &base64::DecodeError) -> String {
+pub(crate) fn base64_detail(error: &base64::DecodeError) -> String {
     match error {
         base64::DecodeError::InvalidByte(offset, byte) => {
             format!(

@@ -236,7 +236,7 @@ fn builder_validates_slot_then_timeout() {
         .build()
         .unwrap();
     let spec = TaskSpec::builder("ok", command_kind(), 10)
-        .restart(RestartPolicy::Always)
+        .restart(RestartPolicy::always())
         .admission(AdmissionPolicy::Queue)
         .labels(labels.clone())
         .runner_selector(selector.clone())
@@ -245,7 +245,7 @@ fn builder_validates_slot_then_timeout() {
         .unwrap();
     assert_eq!(
         (spec.restart(), spec.admission(), spec.max_retries()),
-        (RestartPolicy::Always, AdmissionPolicy::Queue, Some(2))
+        (RestartPolicy::always(), AdmissionPolicy::Queue, Some(2))
     );
     assert_eq!(
         (spec.labels(), spec.runner_selector()),

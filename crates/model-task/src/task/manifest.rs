@@ -1,7 +1,9 @@
 //! `TaskManifest`, what a caller submits: the desired state of a task (its name, labels,
 //! annotations, owners and spec) without anything the control plane owns.
 
-use model_ids::TaskId;
+use std::io::{BufReader, Read};
+
+use model_ids::{BoundedReader, TaskId};
 use model_selector::Labels;
 use serde::{Deserialize, Serialize, Serializer};
 
@@ -10,6 +12,7 @@ use super::meta::{
     read_annotations, read_labels, read_owners,
 };
 use crate::error::{InvalidReason, TaskError};
+use crate::lifecycle::truncate_on_char_boundary;
 use crate::spec::{LabelsRaw, TaskSpec, TaskSpecRaw};
 
 /// The `apiVersion` of a task: group `taskmodel.io`, version `v1`.
@@ -190,6 +193,66 @@ impl TaskManifest {
     /// The metadata and the spec.
     pub fn into_parts(self) -> (ManifestMeta, TaskSpec) {
         (self.metadata, self.spec)
+    }
+
+    /// Reads a manifest document from `reader`, at most [`MAX_TASK_MANIFEST_BYTES`]: reading
+    /// stops at the first byte past it ([`TaskError::TooLarge`]), however long the stream.
+    /// A document that is not JSON or has the wrong shape is [`TaskError::Unreadable`] with
+    /// its line and column (as is a failing `reader`); a broken rule is its own typed error,
+    /// with its path (`spec.timeoutMs`). Reading is buffered here.
+    ///
+    /// ```
+    /// use model_task::TaskManifest;
+    /// use model_task::task::MAX_TASK_MANIFEST_BYTES;
+    ///
+    /// let doc = r#"{"apiVersion": "taskmodel.io/v1", "kind": "Task", "metadata": {"name": "t"},
+    ///     "spec": {"slot": "s", "kind": {"type": "wasm", "module": "m.wasm"}, "timeoutMs": 1000}}"#;
+    /// let manifest = TaskManifest::from_json_reader(doc.as_bytes())?;
+    /// assert_eq!(manifest.metadata().name().as_str(), "t");
+    ///
+    /// let endless = std::io::repeat(b' ');
+    /// let err = TaskManifest::from_json_reader(endless).unwrap_err();
+    /// assert_eq!(err.to_string(), format!("the document is longer than {MAX_TASK_MANIFEST_BYTES} bytes"));
+    /// # Ok::<(), model_task::TaskError>(())
+    /// ```
+    pub fn from_json_reader<R: Read>(reader: R) -> Result<Self, TaskError> {
+        let mut bounded = BufReader::new(BoundedReader::new(reader, MAX_TASK_MANIFEST_BYTES));
+        let raw = serde_json::from_reader::<_, TaskManifestRaw>(&mut bounded);
+        if bounded.get_ref().exceeded() {
+            return Err(TaskError::TooLarge {
+                max: MAX_TASK_MANIFEST_BYTES,
+            });
+        }
+        Self::try_from(raw.map_err(unreadable)?)
+    }
+
+    /// Reads a manifest document from `bytes`, as [`from_json_reader`](Self::from_json_reader)
+    /// does; a document over [`MAX_TASK_MANIFEST_BYTES`] is refused before it is parsed.
+    pub fn from_json_slice(bytes: &[u8]) -> Result<Self, TaskError> {
+        if bytes.len() > MAX_TASK_MANIFEST_BYTES {
+            return Err(TaskError::TooLarge {
+                max: MAX_TASK_MANIFEST_BYTES,
+            });
+        }
+        Self::try_from(serde_json::from_slice::<TaskManifestRaw>(bytes).map_err(unreadable)?)
+    }
+}
+
+/// Most bytes of a reader's message an [`TaskError::Unreadable`] keeps.
+const UNREADABLE_MESSAGE_BYTES: usize = 1024;
+
+/// A serde_json error as a [`TaskError::Unreadable`], its message without the position.
+fn unreadable(err: serde_json::Error) -> TaskError {
+    let (line, column) = (err.line(), err.column());
+    let message = err.to_string();
+    let suffix = format!(" at line {line} column {column}");
+    let message = message
+        .strip_suffix(&suffix)
+        .map_or(message.clone(), str::to_owned);
+    TaskError::Unreadable {
+        line,
+        column,
+        message: truncate_on_char_boundary(message, UNREADABLE_MESSAGE_BYTES),
     }
 }
 

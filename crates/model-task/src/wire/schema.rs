@@ -15,9 +15,10 @@ use schemars::{Schema, SchemaGenerator, json_schema};
 use crate::attempt::{AttemptState, LeaseId, LogKey, TaskRun};
 use crate::lifecycle::MAX_STATUS_ERROR_BYTES;
 use crate::spec::{
-    EnvVar, Interpreter, MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES, MAX_ENV_VALUE_BYTES,
-    MAX_ENV_VARS, MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES, MAX_SCRIPT_BODY_ENCODED_BYTES,
-    MAX_TIMEOUT_MS, RunnerEnv, ScriptBody, SubprocessMode, TaskEnv, TaskKind, Timeout,
+    EnvVar, ExtensionSpec, Interpreter, MAX_ARG_BYTES, MAX_ARGS, MAX_ENV_KEY_BYTES,
+    MAX_ENV_VALUE_BYTES, MAX_ENV_VARS, MAX_PATH_BYTES, MAX_SCRIPT_BODY_BYTES,
+    MAX_SCRIPT_BODY_ENCODED_BYTES, MAX_TIMEOUT_MS, RunnerEnv, ScriptBody, SubprocessMode, TaskEnv,
+    TaskKind, Timeout,
 };
 
 /// Text without a NUL byte (the pattern is matched against the whole string).
@@ -212,9 +213,11 @@ schema!(SubprocessMode, "SubprocessMode", |generator| {
 schema!(TaskKind, "TaskKind", |generator| {
     let mode = generator.subschema_for::<SubprocessMode>();
     let env = generator.subschema_for::<TaskEnv>();
+    let extension_spec = generator.subschema_for::<ExtensionSpec>();
     json_schema!({
         "description": "What a task runs, tagged by \"type\": a subprocess, a container, a \
-            wasm module, or an embedded in-process task (which cannot be submitted).",
+            wasm module, an extension workload a runner implements, or an embedded in-process \
+            task (which cannot be submitted).",
         "oneOf": [
             {
                 "type": "object",
@@ -224,6 +227,11 @@ schema!(TaskKind, "TaskKind", |generator| {
                     "mode": mode,
                     "env": env,
                     "cwd": path("Working directory; the runner's default when absent."),
+                    "failOnNonZero": {
+                        "description": "Whether a non-zero exit status is a failure (default \
+                            true).",
+                        "type": "boolean",
+                    },
                 },
                 "additionalProperties": false,
             },
@@ -254,6 +262,17 @@ schema!(TaskKind, "TaskKind", |generator| {
                     "module": path("Module reference (path or URL of the .wasm)."),
                     "args": args("Arguments."),
                     "env": env,
+                },
+                "additionalProperties": false,
+            },
+            {
+                "type": "object",
+                "required": ["type", "apiVersion", "kind"],
+                "properties": {
+                    "type": tag("extension"),
+                    "apiVersion": crate::spec::kind_schema::api_version(),
+                    "kind": crate::spec::kind_schema::kind(),
+                    "spec": extension_spec,
                 },
                 "additionalProperties": false,
             },
@@ -313,10 +332,11 @@ schema!(TaskRun, "TaskRun", |generator| {
         "description": "One attempt of a task: which runner holds it under which lease until \
             when, its state, its times and its result.",
         "type": "object",
-        "required": ["taskId", "attempt", "runner", "lease", "leaseExpiresAt", "state", "leasedAt"],
+        "required": ["taskId", "attempt", "generation", "runner", "lease", "leaseExpiresAt", "state", "leasedAt"],
         "properties": {
             "taskId": task_id,
             "attempt": integer("The attempt number, from 1.", 1, u64::from(u32::MAX)),
+            "generation": integer("The generation of the spec the attempt runs.", 1, u64::MAX),
             "runner": runner,
             "lease": lease,
             "leaseExpiresAt": expires,

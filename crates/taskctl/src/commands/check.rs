@@ -10,7 +10,7 @@ use serde::{Serialize, Serializer};
 
 use crate::cli::{CheckArgs, Output};
 use crate::diagnose::Problem;
-use crate::document::{Shape, check_document};
+use crate::document::{Shape, check_document, check_document_as};
 use crate::input::{self, Input};
 use crate::outcome::Outcome;
 use crate::report::{CommandError, write_json, write_problem};
@@ -50,6 +50,7 @@ pub(crate) fn run(
     }
     let files = Files {
         paths: &args.files,
+        type_name: args.type_name.as_deref(),
         stdin: RefCell::new(stdin),
         invalid: Cell::new(0),
         unreadable: RefCell::new(None),
@@ -68,6 +69,8 @@ pub(crate) fn run(
 /// The files of one run, checked as they are printed.
 struct Files<'a> {
     paths: &'a [PathBuf],
+    /// The wire type of `--type`, when given.
+    type_name: Option<&'a str>,
     stdin: RefCell<&'a mut dyn Read>,
     /// How many files checked so far are invalid.
     invalid: Cell<usize>,
@@ -78,7 +81,10 @@ struct Files<'a> {
 impl Files<'_> {
     /// Reads and checks the file at `path`, counting it if invalid.
     fn check(&self, path: &Path) -> io::Result<FileReport> {
-        let file = report(input::read(path, &mut **self.stdin.borrow_mut())?);
+        let file = report(
+            input::read(path, &mut **self.stdin.borrow_mut())?,
+            self.type_name,
+        );
         if !file.valid {
             self.invalid.set(self.invalid.get() + 1);
         }
@@ -134,12 +140,16 @@ impl Serialize for Each<'_, '_> {
     }
 }
 
-/// Checks one input as `check` does.
-pub(super) fn report(input: Input) -> FileReport {
+/// Checks one input as `check` does: as the wire type `type_name` when given, else by its
+/// shape.
+pub(super) fn report(input: Input, type_name: Option<&str>) -> FileReport {
     let (shape, problems) = match &input.text {
         Err(reason) => (None, vec![Problem::at("", reason.clone())]),
         Ok(text) => {
-            let checked = check_document(text);
+            // clap accepts only the names of wire types, so `check_document_as` finds one.
+            let checked = type_name
+                .and_then(|name| check_document_as(text, name))
+                .unwrap_or_else(|| check_document(text));
             (checked.shape, checked.problems)
         }
     };

@@ -40,7 +40,7 @@ pub(crate) fn run(
         .ok()
         .and_then(|text| serde_json::from_str::<FlowSpec>(text).ok());
     let Some(flow) = flow else {
-        let file = report(input);
+        let file = report(input, None);
         match output {
             Output::Json => write_json(out, &file)?,
             Output::Text => write_file(out, &file)?,

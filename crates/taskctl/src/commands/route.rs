@@ -7,7 +7,9 @@ use serde::{Serialize, Serializer};
 use taskmodel::TaskId;
 use taskmodel::selector::MAX_RUNNERS;
 use taskmodel::task::route::{RouteOutcome, RunnerVerdict};
-use taskmodel::task::{KindSet, Parsed, RouteExplanation, RunnerRouter, TaskError, TaskSpec};
+use taskmodel::task::{
+    KindName, KindSet, Parsed, RouteExplanation, RunnerRouter, TaskError, TaskSpec,
+};
 
 use crate::cli::{Output, RouteArgs};
 use crate::diagnose::{Problem, parse_all, parse_json};
@@ -42,7 +44,7 @@ struct Routed {
     #[serde(skip_serializing_if = "Option::is_none")]
     task_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    kind: Option<&'static str>,
+    kind: Option<KindName>,
     #[serde(skip_serializing_if = "Option::is_none")]
     picked: Option<String>,
     runners: Verdicts,
@@ -158,7 +160,7 @@ fn route(spec: Result<TaskSpec, Vec<Problem>>, runners: Input, task_id: Option<&
     Routed {
         routed: explained.picked.is_some(),
         task_id: Some(task_id.to_string()),
-        kind: Some(explained.kind),
+        kind: Some(explained.kind.clone()),
         picked: explained.picked.as_ref().map(ToString::to_string),
         runners: Verdicts(Some(explained)),
         problems,
@@ -189,14 +191,14 @@ fn verdict(explained: &RouteExplanation, runner: &RunnerVerdict) -> Verdict {
             ..
         } => reason.replacen(
             "kind not supported",
-            &format!("runs {}, not {}", shown(runner.kinds), explained.kind),
+            &format!("runs {}, not {}", shown(&runner.kinds), explained.kind),
             1,
         ),
         _ => reason,
     };
     Verdict {
         id: runner.runner.to_string(),
-        kinds: runner.kinds,
+        kinds: runner.kinds.clone(),
         outcome,
         kind_supported,
         failures,
@@ -226,7 +228,7 @@ impl Serialize for Verdicts {
     }
 }
 
-fn shown(kinds: KindSet) -> String {
+fn shown(kinds: &KindSet) -> String {
     if kinds.is_empty() {
         "no kind".to_owned()
     } else {
@@ -235,7 +237,7 @@ fn shown(kinds: KindSet) -> String {
 }
 
 fn write_text(out: &mut dyn Write, routed: &Routed) -> Result<(), CommandError> {
-    if let (Some(task_id), Some(kind)) = (&routed.task_id, routed.kind) {
+    if let (Some(task_id), Some(kind)) = (&routed.task_id, &routed.kind) {
         writeln!(out, "task {task_id} ({kind})")?;
     }
     match &routed.picked {

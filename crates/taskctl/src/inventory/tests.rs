@@ -35,8 +35,15 @@ fn each_runner_is_checked_and_the_first_problem_names_its_index() {
     check(
         r#"[{"id": "a", "kinds": ["gpu"]}]"#,
         Err((
-            "[0].kinds",
-            r#"unknown task kind "gpu", expected subprocess, container or wasm"#,
+            "[0].kinds[0]",
+            r#"unknown task kind "gpu", expected subprocess, container, wasm or an extension's apiVersion/kind"#,
+        )),
+    );
+    check(
+        r#"[{"id": "a", "kinds": ["wasm", {"apiVersion": "v1", "kind": "Pod"}]}]"#,
+        Err((
+            "[0].kinds[1]",
+            r#"invalid apiVersion "v1": expected group/version: a lowercase DNS subdomain holding a dot, then a lowercase DNS label starting with a letter (images.example.com/v1)"#,
         )),
     );
     check("{}", Err(("", "invalid type: map, expected a sequence")));

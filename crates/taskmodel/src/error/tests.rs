@@ -125,7 +125,20 @@ fn display_and_source_are_the_layer_error() {
 #[test]
 fn kinds_of_query_errors() {
     use model_query::{MAX_LIMIT, QueryError, TaskQuery};
-    let query = |pairs: &[(&str, &str)]| TaskQuery::from_pairs(pairs.iter().copied());
+    let query = |pairs: &[(&str, &str)]| {
+        TaskQuery::from_pairs(
+            [("tenant", "infra")]
+                .into_iter()
+                .chain(pairs.iter().copied()),
+        )
+    };
+    // A query names its tenant.
+    let err: Error = TaskQuery::from_pairs([("slot", "a")]).unwrap_err().into();
+    assert!(
+        matches!(err, Error::Query(QueryError::MissingParameter { .. })),
+        "{err}"
+    );
+    assert_eq!(err.kind(), ErrorKind::Invalid);
     check(
         query(&[("limit", &(MAX_LIMIT + 1).to_string())]).unwrap_err(),
         ErrorKind::Invalid,
@@ -165,5 +178,35 @@ fn kinds_of_retention_errors() {
             what: "uid".into(),
         },
         ErrorKind::Conflict,
+    );
+}
+
+#[test]
+fn kinds_of_event_token_and_extension_errors() {
+    use model_query::TaskRunQuery;
+    use model_task::event::{OutputChunk, OutputStream, WatchWindow};
+    use model_task::{ExtensionKind, KindSet, Token};
+    let window = WatchWindow::new(10, 20).unwrap();
+    // Compacted changes: the watcher lists again (gone); a version never issued is invalid.
+    check(window.resume(5).unwrap_err(), ErrorKind::Gone);
+    check(window.resume(21).unwrap_err(), ErrorKind::Invalid);
+    check(WatchWindow::new(0, 1).unwrap_err(), ErrorKind::Invalid);
+    let at = chrono::DateTime::UNIX_EPOCH;
+    check(
+        OutputChunk::new(1, OutputStream::Stdout, 0, at, Vec::new(), false).unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(Token::new("hunter2").unwrap_err(), ErrorKind::Invalid);
+    check(
+        ExtensionKind::new("no-slash", "Resize").unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        KindSet::from_name("embedded").unwrap_err(),
+        ErrorKind::Invalid,
+    );
+    check(
+        TaskRunQuery::from_pairs([("task", "a")]).unwrap_err(),
+        ErrorKind::Invalid,
     );
 }

@@ -327,3 +327,151 @@ fn a_finished_task_goes_after_its_attempts_once_its_time_to_live_ran_out() {
     assert!(names(expiry - TimeDelta::milliseconds(1)).is_empty());
     assert_eq!(names(expiry), ["etl.load/1", "etl.load"]);
 }
+
+/// The flow `etl` with two jobs, `extract` then `load`, keeping its run `ttl` if given.
+fn flow(ttl: Option<u64>) -> model_flow::FlowSpec {
+    let job = |name: &str, deps: &str| {
+        format!(
+            r#"{{"name": "{name}", "dependsOn": [{deps}],
+                "spec": {{"slot": "etl", "kind": {{"type": "wasm", "module": "m.wasm"}}, "timeoutMs": 1000}}}}"#
+        )
+    };
+    let ttl = ttl.map_or(String::new(), |ms| {
+        format!(r#""ttlAfterFinishedMs": {ms},"#)
+    });
+    serde_json::from_str(&format!(
+        r#"{{"name": "etl", {ttl} "jobs": [{}, {}]}}"#,
+        job("extract", ""),
+        job("load", r#""extract""#)
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_flow_is_active_until_its_run_is_done_and_keeps_its_own_time_to_live() {
+    use model_flow::FlowRun;
+    use model_task::{RestartDecision, TaskPhase};
+    let end = |run: &mut FlowRun, job: &str, phase| {
+        run.start(job).unwrap();
+        run.end_attempt(job, RestartDecision::Final(phase), None)
+            .unwrap();
+    };
+    let spec = flow(Some(7_200_000));
+    let fresh = FlowRun::new(&spec);
+    let mut running = FlowRun::new(&spec);
+    running.start("extract").unwrap();
+    let mut succeeded = FlowRun::new(&spec);
+    end(&mut succeeded, "extract", TaskPhase::Succeeded);
+    end(&mut succeeded, "load", TaskPhase::Succeeded);
+    // Under failFast, load is skipped once extract fails: every job is final.
+    let mut failed = FlowRun::new(&spec);
+    end(&mut failed, "extract", TaskPhase::Failed);
+    let mut canceled = FlowRun::new(&spec);
+    canceled.cancel();
+    let cases = [
+        ("fresh", &fresh, Some(now()), Lifecycle::Draft),
+        ("running", &running, Some(now()), Lifecycle::Draft),
+        ("done, no end recorded", &succeeded, None, Lifecycle::Draft),
+        (
+            "succeeded",
+            &succeeded,
+            Some(now()),
+            Lifecycle::sealed(now(), Outcome::Succeeded),
+        ),
+        (
+            "failed",
+            &failed,
+            Some(now()),
+            Lifecycle::sealed(now(), Outcome::Failed),
+        ),
+        (
+            "canceled",
+            &canceled,
+            Some(now()),
+            Lifecycle::sealed(now(), Outcome::Failed),
+        ),
+    ];
+    for (what, run, ended_at, lifecycle) in cases {
+        let view =
+            OwnedResource::from_flow(&spec, run, acme(), Uid::from_u128(1), ended_at).unwrap();
+        assert_eq!(view.lifecycle(), lifecycle, "{what}");
+        assert_eq!(view.kind(), ResourceKind::Flow, "{what}");
+        assert_eq!((view.tenant(), view.name()), (&acme(), "etl"), "{what}");
+        assert_eq!(view.uid(), Some(Uid::from_u128(1)), "{what}");
+        assert_eq!(view.ttl_after_finished_ms(), Some(7_200_000), "{what}");
+        assert!(view.owner_references().is_empty(), "{what}");
+    }
+    // Without its own time to live, the view has none: the policy's rule for flows decides.
+    let plain = flow(None);
+    let view = OwnedResource::from_flow(
+        &plain,
+        &FlowRun::new(&plain),
+        acme(),
+        Uid::from_u128(1),
+        None,
+    )
+    .unwrap();
+    assert_eq!(view.ttl_after_finished_ms(), None);
+}
+
+#[test]
+fn a_flow_is_seen_with_its_own_run() {
+    let other: model_flow::FlowSpec = serde_json::from_str(
+        r#"{"name": "other", "jobs": [{"name": "a", "spec": {"slot": "s", "kind": {"type": "wasm", "module": "m.wasm"}, "timeoutMs": 1000}}]}"#,
+    )
+    .unwrap();
+    let run = model_flow::FlowRun::new(&other);
+    let err =
+        OwnedResource::from_flow(&flow(None), &run, acme(), Uid::from_u128(1), None).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid flow \"other\": a flow's view is built with a run of that flow"
+    );
+}
+
+#[test]
+fn a_schedule_brings_its_own_history_limits() {
+    let with = |limits: &str| -> Schedule {
+        let json = serde_json::to_string(&schedule()).unwrap();
+        serde_json::from_str(&json.replacen('{', &format!("{{{limits}"), 1)).unwrap()
+    };
+    let cases = [
+        ("", None),
+        (
+            r#""successfulHistoryLimit": 1, "failedHistoryLimit": 0,"#,
+            Some((1, 0)),
+        ),
+        (r#""failedHistoryLimit": 4,"#, Some((3, 4))),
+        (r#""successfulHistoryLimit": 10000,"#, Some((10_000, 1))),
+    ];
+    for (limits, want) in cases {
+        let view = OwnedResource::from_schedule(&with(limits), acme(), Uid::from_u128(1000), None)
+            .unwrap();
+        let got = view.history().map(|h| (h.succeeded(), h.failed()));
+        assert_eq!(got, want, "{limits}");
+    }
+
+    // Keeping one succeeded run instead of the policy's three: of five completed actions
+    // only the newest stays.
+    let mut views = vec![
+        OwnedResource::from_schedule(
+            &with(r#""successfulHistoryLimit": 1,"#),
+            acme(),
+            Uid::from_u128(1000),
+            None,
+        )
+        .unwrap(),
+    ];
+    for n in 1..=5 {
+        views.push(
+            OwnedResource::from_action(&action(n, ActionState::Completed), acme(), owner())
+                .unwrap(),
+        );
+    }
+    let deleted: Vec<usize> = collect(now(), &views)
+        .deletions()
+        .iter()
+        .map(|d| d.index())
+        .collect();
+    assert_eq!(deleted, [2, 3, 4, 5]);
+}

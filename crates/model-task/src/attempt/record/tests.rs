@@ -11,6 +11,7 @@ use crate::lifecycle::AttemptOutcome;
 fn running() -> Value {
     json!({
         "taskId": "job",
+        "generation": 1,
         "attempt": 2,
         "runner": "r-1",
         "lease": "9ix",
@@ -156,7 +157,7 @@ fn wire_rules() {
     ok["error"] = json!(over_error);
     check(
         ok,
-        Err("invalid error: 4097 bytes long, at most 4096 allowed"),
+        Err("invalid error: 32769 bytes long, at most 32768 allowed"),
     );
     check(
         json!({"exitCode": 1}),
@@ -247,7 +248,7 @@ fn stored_results_cut_the_error_on_a_char_boundary() {
 
 #[test]
 fn null_reads_as_absent_in_every_optional_run_field() {
-    let base = r#""taskId":"t","attempt":1,"runner":"r","lease":"1","leaseExpiresAt":"2025-01-01T00:00:30Z","state":"leased","leasedAt":"2025-01-01T00:00:00Z""#;
+    let base = r#""taskId":"t","attempt":1,"generation":1,"runner":"r","lease":"1","leaseExpiresAt":"2025-01-01T00:00:30Z","state":"leased","leasedAt":"2025-01-01T00:00:00Z""#;
     let without: TaskRun = serde_json::from_str(&format!("{{{base}}}")).unwrap();
     for field in [
         "cancelRequested",

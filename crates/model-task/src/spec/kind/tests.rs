@@ -278,6 +278,7 @@ fn wire_shapes() {
             },
         env,
         cwd,
+        fail_on_non_zero: true,
     } = &kind
     else {
         panic!("{kind:?}")
@@ -416,4 +417,134 @@ fn unknown_and_misplaced_fields_are_rejected() {
     );
     // The wire form of an embedded kind stays `{"type":"embedded"}`.
     assert_eq!(parse(r#"{"type":"embedded"}"#), Ok(TaskKind::Embedded));
+}
+
+#[test]
+fn fail_on_non_zero_wire_and_default() {
+    let json = |extra: &str| {
+        format!(
+            r#"{{"type":"subprocess","mode":{{"type":"command","command":"/bin/x","args":[]}}{extra}}}"#
+        )
+    };
+    let default = parse(&json("")).unwrap();
+    assert!(default.fail_on_non_zero());
+    assert_eq!(parse(&json(r#","failOnNonZero":true"#)).unwrap(), default);
+    assert_eq!(parse(&json(r#","failOnNonZero":null"#)).unwrap(), default);
+    // The default is not written; `false` is.
+    assert_eq!(
+        serde_json::to_string(&default).unwrap(),
+        json(r#","env":[]"#)
+    );
+    let lenient = parse(&json(r#","failOnNonZero":false"#)).unwrap();
+    assert!(!lenient.fail_on_non_zero());
+    assert_eq!(
+        serde_json::to_string(&lenient).unwrap(),
+        json(r#","env":[],"failOnNonZero":false"#)
+    );
+    assert_eq!(
+        default.clone().with_fail_on_non_zero(false).unwrap(),
+        lenient
+    );
+    // Other kinds have no such field.
+    let err = parse(r#"{"type":"wasm","module":"m.wasm","failOnNonZero":false}"#).unwrap_err();
+    assert!(err.starts_with("unknown field `failOnNonZero`"), "{err}");
+    let wasm = TaskKind::wasm("m.wasm".into(), vec![], TaskEnv::empty()).unwrap();
+    assert!(wasm.fail_on_non_zero());
+    check_invalid(
+        &wasm.with_fail_on_non_zero(false).unwrap_err(),
+        "failOnNonZero",
+        &InvalidReason::Inconsistent {
+            rule: "only a subprocess kind has failOnNonZero",
+        },
+    );
+}
+
+#[test]
+fn outcome_of_exit_follows_fail_on_non_zero() {
+    let strict =
+        parse(r#"{"type":"subprocess","mode":{"type":"command","command":"/bin/x"}}"#).unwrap();
+    let lenient = strict.clone().with_fail_on_non_zero(false).unwrap();
+    let container = TaskKind::container("alpine".into(), vec![], vec![], TaskEnv::empty()).unwrap();
+    for (code, strict_wants, lenient_wants) in [
+        (0, AttemptOutcome::Succeeded, AttemptOutcome::Succeeded),
+        (1, AttemptOutcome::Failed, AttemptOutcome::Succeeded),
+        (-1, AttemptOutcome::Failed, AttemptOutcome::Succeeded),
+        (255, AttemptOutcome::Failed, AttemptOutcome::Succeeded),
+        (i32::MIN, AttemptOutcome::Failed, AttemptOutcome::Succeeded),
+    ] {
+        assert_eq!(strict.outcome_of_exit(code), strict_wants, "{code}");
+        assert_eq!(lenient.outcome_of_exit(code), lenient_wants, "{code}");
+        assert_eq!(container.outcome_of_exit(code), strict_wants, "{code}");
+    }
+}
+
+#[test]
+fn extension_kind_wire() {
+    let json = r#"{"type":"extension","apiVersion":"images.example.com/v1","kind":"Resize","spec":{"width":640}}"#;
+    let kind = parse(json).unwrap();
+    let TaskKind::Extension { kind: name, spec } = &kind else {
+        panic!("{kind:?}")
+    };
+    assert_eq!(
+        (name.api_version(), name.kind()),
+        ("images.example.com/v1", "Resize")
+    );
+    assert_eq!(spec.as_object()["width"], 640);
+    assert_eq!(serde_json::to_string(&kind).unwrap(), json);
+    assert_eq!(kind.type_name(), "extension");
+    assert!(kind.is_routable());
+    assert!(kind.env().is_empty());
+    assert_eq!(
+        kind.name().map(|n| n.to_string()).as_deref(),
+        Some("images.example.com/v1/Resize")
+    );
+    // `spec` absent or null is the empty spec, written as `{}`.
+    for json in [
+        r#"{"type":"extension","apiVersion":"a.io/v1","kind":"K"}"#,
+        r#"{"type":"extension","apiVersion":"a.io/v1","kind":"K","spec":null}"#,
+    ] {
+        let kind = parse(json).unwrap();
+        assert_eq!(
+            serde_json::to_string(&kind).unwrap(),
+            r#"{"type":"extension","apiVersion":"a.io/v1","kind":"K","spec":{}}"#
+        );
+    }
+    for (json, want) in [
+        (
+            r#"{"type":"extension","kind":"K"}"#,
+            "missing field `apiVersion`".to_owned(),
+        ),
+        (
+            r#"{"type":"extension","apiVersion":"a.io/v1"}"#,
+            "missing field `kind`".to_owned(),
+        ),
+        (
+            r#"{"type":"extension","apiVersion":"a.io/v1","kind":"K","env":[]}"#,
+            "unknown field `env`, expected one of `type`, `apiVersion`, `kind`, `spec`".to_owned(),
+        ),
+        (
+            r#"{"apiVersion":"a.io/v1","type":"subprocess"}"#,
+            "unknown field `apiVersion`".to_owned(),
+        ),
+        (
+            r#"{"type":"extension","apiVersion":"v1","kind":"K"}"#,
+            r#"invalid apiVersion "v1": expected group/version"#.to_owned(),
+        ),
+        (
+            r#"{"type":"extension","apiVersion":"a.io/v1","kind":"K","spec":[1]}"#,
+            "invalid spec: expected a JSON object".to_owned(),
+        ),
+    ] {
+        let err = parse(json).unwrap_err();
+        assert!(err.starts_with(&want), "{json}: {err}");
+    }
+    // Inside a spec, the error path names the kind's field.
+    let err = serde_json::from_str::<crate::TaskSpec>(
+        r#"{"slot":"s","timeoutMs":1,"kind":{"type":"extension","apiVersion":"a.io/v1","kind":"K_"}}"#,
+    )
+    .unwrap_err();
+    assert!(
+        err.to_string().starts_with(r#"invalid kind.kind "K_""#),
+        "{err}"
+    );
 }

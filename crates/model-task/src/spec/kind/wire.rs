@@ -6,7 +6,7 @@ use model_ids::BoundedVec;
 use serde::Deserialize;
 use serde::de::{Error as _, IgnoredAny, MapAccess};
 
-use super::{Interpreter, ScriptBody, SubprocessMode, TaskKind};
+use super::{ExtensionKind, ExtensionSpec, Interpreter, ScriptBody, SubprocessMode, TaskKind};
 use crate::error::TaskError;
 use crate::spec::env::EnvListRaw;
 use crate::spec::limits::{Args, Command};
@@ -22,6 +22,7 @@ pub(crate) enum TaskKindRaw {
         mode: SubprocessModeRaw,
         env: EnvListRaw,
         cwd: Option<String>,
+        fail_on_non_zero: bool,
     },
     Container {
         image: String,
@@ -34,6 +35,11 @@ pub(crate) enum TaskKindRaw {
         args: Vec<String>,
         env: EnvListRaw,
     },
+    Extension {
+        api_version: String,
+        kind: String,
+        spec: ExtensionSpec,
+    },
     Embedded,
 }
 
@@ -44,21 +50,34 @@ enum KindType {
     Subprocess,
     Container,
     Wasm,
+    Extension,
     Embedded,
 }
 
 /// Every field some kind may have, by wire name.
 const KIND_FIELDS: &[&str] = &[
-    "type", "mode", "env", "cwd", "image", "command", "args", "module",
+    "type",
+    "mode",
+    "env",
+    "cwd",
+    "failOnNonZero",
+    "image",
+    "command",
+    "args",
+    "module",
+    "apiVersion",
+    "kind",
+    "spec",
 ];
 
 impl KindType {
     /// The fields this kind allows, in the order an error lists them.
     const fn fields(self) -> &'static [&'static str] {
         match self {
-            Self::Subprocess => &["type", "mode", "env", "cwd"],
+            Self::Subprocess => &["type", "mode", "env", "cwd", "failOnNonZero"],
             Self::Container => &["type", "image", "command", "args", "env"],
             Self::Wasm => &["type", "module", "args", "env"],
+            Self::Extension => &["type", "apiVersion", "kind", "spec"],
             Self::Embedded => &["type"],
         }
     }
@@ -84,6 +103,7 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
         let mut ty: Option<KindType> = None;
         let (mut mode, mut env, mut cwd) = (None, None, None);
         let (mut image, mut command, mut args, mut module) = (None, None, None, None);
+        let (mut fail_on_non_zero, mut api_version, mut kind, mut spec) = (None, None, None, None);
         while let Some(key) = map.next_key::<String>()? {
             let allowed = ty.map(KindType::fields);
             match fields.note::<A::Error>(key, allowed)? {
@@ -101,6 +121,10 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
                 }
                 Some("args") => args = map.next_value::<Option<BoundedVec<String, Args>>>()?,
                 Some("module") => module = Some(map.next_value::<String>()?),
+                Some("failOnNonZero") => fail_on_non_zero = map.next_value::<Option<bool>>()?,
+                Some("apiVersion") => api_version = Some(map.next_value::<String>()?),
+                Some("kind") => kind = Some(map.next_value::<String>()?),
+                Some("spec") => spec = map.next_value::<Option<ExtensionSpec>>()?,
                 _ => drop(map.next_value::<IgnoredAny>()?),
             }
         }
@@ -110,6 +134,7 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
                 mode: mode.ok_or_else(|| A::Error::missing_field("mode"))?,
                 env: env.unwrap_or_default(),
                 cwd,
+                fail_on_non_zero: fail_on_non_zero.unwrap_or(true),
             },
             KindType::Container => TaskKindRaw::Container {
                 image: image.ok_or_else(|| A::Error::missing_field("image"))?,
@@ -122,6 +147,11 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
                 args: args.unwrap_or_default().into_inner(),
                 env: env.unwrap_or_default(),
             },
+            KindType::Extension => TaskKindRaw::Extension {
+                api_version: api_version.ok_or_else(|| A::Error::missing_field("apiVersion"))?,
+                kind: kind.ok_or_else(|| A::Error::missing_field("kind"))?,
+                spec: spec.unwrap_or_default(),
+            },
             KindType::Embedded => TaskKindRaw::Embedded,
         })
     }
@@ -130,14 +160,14 @@ impl<'de> serde::de::Visitor<'de> for KindVisitor {
 /// The keys of a `"type"`-tagged object read so far: duplicates are rejected at once, and a
 /// key the type does not allow as soon as the type is known (before that, the first unknown
 /// key is kept to be reported when the type arrives).
-struct FieldSet {
+pub(crate) struct FieldSet {
     all: &'static [&'static str],
     seen: Vec<&'static str>,
     unknown: Option<String>,
 }
 
 impl FieldSet {
-    const fn new(all: &'static [&'static str]) -> Self {
+    pub(crate) const fn new(all: &'static [&'static str]) -> Self {
         Self {
             all,
             seen: Vec::new(),
@@ -147,7 +177,7 @@ impl FieldSet {
 
     /// Records `key`; its static name when it is a field some type allows, `None` when it is
     /// not (its value is to be skipped). `allowed` is the type's fields, once known.
-    fn note<E: serde::de::Error>(
+    pub(crate) fn note<E: serde::de::Error>(
         &mut self,
         key: String,
         allowed: Option<&'static [&'static str]>,
@@ -172,7 +202,10 @@ impl FieldSet {
     }
 
     /// Checks the keys read before the type against the fields the type allows.
-    fn check<E: serde::de::Error>(&self, allowed: &'static [&'static str]) -> Result<(), E> {
+    pub(crate) fn check<E: serde::de::Error>(
+        &self,
+        allowed: &'static [&'static str],
+    ) -> Result<(), E> {
         if let Some(key) = &self.unknown {
             return Err(E::unknown_field(key, allowed));
         }
@@ -188,10 +221,15 @@ impl TryFrom<TaskKindRaw> for TaskKind {
 
     fn try_from(raw: TaskKindRaw) -> Result<Self, TaskError> {
         match raw {
-            TaskKindRaw::Subprocess { mode, env, cwd } => {
+            TaskKindRaw::Subprocess {
+                mode,
+                env,
+                cwd,
+                fail_on_non_zero,
+            } => {
                 let mode = SubprocessMode::try_from(mode).map_err(|e| e.at("mode"))?;
                 let env = env.into_task_env().map_err(|e| e.at("env"))?;
-                Self::subprocess(mode, env, cwd)
+                Self::subprocess(mode, env, cwd)?.with_fail_on_non_zero(fail_on_non_zero)
             }
             TaskKindRaw::Container {
                 image,
@@ -206,6 +244,14 @@ impl TryFrom<TaskKindRaw> for TaskKind {
                 let env = env.into_task_env().map_err(|e| e.at("env"))?;
                 Self::wasm(module, args, env)
             }
+            TaskKindRaw::Extension {
+                api_version,
+                kind,
+                spec,
+            } => Ok(Self::extension(
+                ExtensionKind::new(&api_version, &kind)?,
+                spec,
+            )),
             TaskKindRaw::Embedded => Ok(Self::Embedded),
         }
     }

@@ -109,3 +109,89 @@ fn metadata_builders_keep_the_rules() {
         .unwrap();
     assert_eq!(meta.owner_references(), [flow]);
 }
+
+/// `manifest()` as text, padded with spaces to exactly `len` bytes.
+fn padded(len: usize) -> Vec<u8> {
+    let mut text = manifest().to_string().into_bytes();
+    assert!(text.len() <= len);
+    text.resize(len, b' ');
+    text
+}
+
+#[test]
+fn a_document_at_the_limit_reads_and_one_byte_more_is_refused() {
+    let at = padded(MAX_TASK_MANIFEST_BYTES);
+    let over = padded(MAX_TASK_MANIFEST_BYTES + 1);
+    assert!(TaskManifest::from_json_reader(at.as_slice()).is_ok());
+    assert!(TaskManifest::from_json_slice(&at).is_ok());
+    for err in [
+        TaskManifest::from_json_reader(over.as_slice()).unwrap_err(),
+        TaskManifest::from_json_slice(&over).unwrap_err(),
+    ] {
+        assert!(
+            matches!(
+                err,
+                TaskError::TooLarge {
+                    max: MAX_TASK_MANIFEST_BYTES
+                }
+            ),
+            "{err:?}"
+        );
+        assert_eq!(err.kind(), model_ids::ErrorKind::Invalid);
+    }
+}
+
+#[test]
+fn reading_stops_at_the_first_byte_past_the_limit() {
+    /// A stream of spaces that counts what was read from it.
+    struct Counted(usize);
+    impl std::io::Read for Counted {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            buf.fill(b' ');
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+    }
+    let mut stream = Counted(0);
+    let err = TaskManifest::from_json_reader(&mut stream).unwrap_err();
+    assert!(matches!(err, TaskError::TooLarge { .. }), "{err:?}");
+    assert_eq!(stream.0, MAX_TASK_MANIFEST_BYTES + 1);
+}
+
+#[test]
+fn shape_errors_have_a_position_and_rule_errors_a_path() {
+    let text = "{\n  \"apiVersion\": \"taskmodel.io/v1\",\n  \"kind\": 7\n}";
+    let err = TaskManifest::from_json_slice(text.as_bytes()).unwrap_err();
+    let TaskError::Unreadable {
+        line,
+        column,
+        message,
+    } = &err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!((*line, *column), (3, 11));
+    assert!(
+        message.starts_with("invalid type: integer `7`"),
+        "{message}"
+    );
+    assert!(!message.contains("at line"), "{message}");
+    for read in [
+        TaskManifest::from_json_slice(b"not json"),
+        TaskManifest::from_json_reader(&b"{\"apiVersion\": "[..]),
+    ] {
+        assert!(
+            matches!(read, Err(TaskError::Unreadable { .. })),
+            "{read:?}"
+        );
+    }
+    let mut bad = manifest();
+    bad["spec"]["timeoutMs"] = json!(0);
+    let err = TaskManifest::from_json_slice(bad.to_string().as_bytes()).unwrap_err();
+    assert_eq!(err.path(), Some("spec.timeoutMs"));
+    let read = TaskManifest::from_json_reader(manifest().to_string().as_bytes()).unwrap();
+    assert_eq!(
+        read,
+        serde_json::from_value::<TaskManifest>(manifest()).unwrap()
+    );
+}

@@ -77,11 +77,16 @@ fn rule_errors_are_typed_with_relative_paths() {
         "must be greater than zero",
     );
     rule(
-        parse::<TaskStatus>(r#"{"phase":"running","attempt":0}"#),
+        parse::<TaskStatus>(&format!(
+            r#"{{"phase":"running","attempt":0,"conditions":{CONDITIONS}}}"#
+        )),
         "attempt",
         "running needs attempt >= 1",
     );
 }
+
+/// Conditions of a running task.
+const CONDITIONS: &str = r#"[{"type":"Scheduled","status":"True","reason":"R","lastTransitionTime":"2025-01-01T00:00:00Z"},{"type":"Running","status":"True","reason":"R","lastTransitionTime":"2025-01-01T00:00:00Z"},{"type":"Succeeded","status":"Unknown","reason":"R","lastTransitionTime":"2025-01-01T00:00:00Z"}]"#;
 
 #[test]
 fn shape_errors_fail_the_deserializer_and_valid_values_match_the_plain_parse() {

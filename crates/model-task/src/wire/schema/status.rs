@@ -3,7 +3,57 @@
 use schemars::{Schema, json_schema};
 
 use super::{integer, time};
-use crate::lifecycle::{AttemptOutcome, MAX_STATUS_ERROR_BYTES, TaskPhase, TaskStatus};
+use crate::lifecycle::{
+    AttemptOutcome, Condition, ConditionStatus, ConditionType, MAX_CONDITION_MESSAGE_BYTES,
+    MAX_CONDITION_REASON_BYTES, MAX_STATUS_ERROR_BYTES, TaskPhase, TaskStatus,
+};
+
+schema!(Condition, "Condition", |generator| {
+    let kind = generator.subschema_for::<ConditionType>();
+    let status = generator.subschema_for::<ConditionStatus>();
+    let flipped = time(generator, "When the status last flipped.");
+    json_schema!({
+        "description": "A Kubernetes-style condition of a task.",
+        "type": "object",
+        "required": ["type", "status", "reason", "lastTransitionTime"],
+        "properties": {
+            "type": kind,
+            "status": status,
+            "reason": {
+                "description": "Why, in one CamelCase word.",
+                "type": "string",
+                "maxLength": MAX_CONDITION_REASON_BYTES,
+                "pattern": "^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$",
+            },
+            "message": {
+                "description": "Why, for people.",
+                "type": "string",
+                "maxLength": MAX_CONDITION_MESSAGE_BYTES,
+            },
+            "lastTransitionTime": flipped,
+        },
+        "additionalProperties": false,
+    })
+});
+
+/// The condition list: one of each type.
+fn conditions(generator: &mut schemars::SchemaGenerator) -> Schema {
+    let condition = generator.subschema_for::<Condition>();
+    let one_of = |kind: ConditionType| {
+        json_schema!({
+            "contains": { "properties": { "type": { "const": kind.as_str() } } },
+            "minContains": 1,
+            "maxContains": 1,
+        })
+    };
+    json_schema!({
+        "description": "The task's conditions: one Scheduled, one Running and one Succeeded.",
+        "type": "array",
+        "items": condition,
+        "maxItems": ConditionType::ALL.len(),
+        "allOf": ConditionType::ALL.map(one_of),
+    })
+}
 
 schema!(TaskStatus, "TaskStatus", |generator| {
     let phase = generator.subschema_for::<TaskPhase>();
@@ -21,6 +71,7 @@ schema!(TaskStatus, "TaskStatus", |generator| {
         generator,
         "Set exactly in a final phase: when the task reached it.",
     );
+    let conditions = conditions(generator);
     let when = |phase: &str, then: Schema| {
         json_schema!({
             "if": { "properties": { "phase": { "const": phase } } },
@@ -40,10 +91,16 @@ schema!(TaskStatus, "TaskStatus", |generator| {
         "description": "The observed state of a task. outcome, exitCode and error describe \
             attempt number `attempt` once it has ended.",
         "type": "object",
-        "required": ["phase", "attempt"],
+        "required": ["phase", "attempt", "conditions"],
         "properties": {
             "phase": phase,
             "attempt": integer("Attempts started so far.", 0, u64::from(u32::MAX)),
+            "observedGeneration": integer(
+                "The generation of the spec the current or last attempt runs; left out before \
+                 the first.",
+                0,
+                u64::MAX,
+            ),
             "outcome": outcome,
             "exitCode": {
                 "description": "Exit code of the ended attempt.",
@@ -64,12 +121,45 @@ schema!(TaskStatus, "TaskStatus", |generator| {
                 0,
                 u64::MAX,
             ),
+            "consecutiveFailures": integer(
+                "Failed attempts in a row up to the last one that ended; left out when 0.",
+                0,
+                u64::from(u32::MAX),
+            ),
             "queuedAt": queued,
             "finishedAt": finished,
+            "conditions": conditions,
         },
         "additionalProperties": false,
         "dependentRequired": { "exitCode": ["outcome"], "error": ["outcome"] },
         "allOf": [
+            // From the first attempt on, the generation it runs.
+            {
+                "if": { "properties": { "attempt": { "minimum": 1 } } },
+                "then": {
+                    "required": ["observedGeneration"],
+                    "properties": { "observedGeneration": { "minimum": 1 } },
+                },
+                "else": { "properties": { "observedGeneration": { "maximum": 0 } } },
+            },
+            // A failure counts; a success starts the count again.
+            {
+                "if": {
+                    "required": ["outcome"],
+                    "properties": { "outcome": { "enum": ["failed", "timeout"] } },
+                },
+                "then": {
+                    "required": ["consecutiveFailures"],
+                    "properties": { "consecutiveFailures": { "minimum": 1 } },
+                },
+            },
+            {
+                "if": {
+                    "required": ["outcome"],
+                    "properties": { "outcome": { "const": "succeeded" } },
+                },
+                "then": { "properties": { "consecutiveFailures": { "maximum": 0 } } },
+            },
             {
                 "if": { "properties": { "phase": { "const": "pending" } } },
                 "then": { "required": ["queuedAt"] },

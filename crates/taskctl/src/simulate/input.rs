@@ -193,7 +193,7 @@ pub(crate) fn submission(
                         );
                         break;
                     }
-                    flows.add(name, flow.clone());
+                    flows.add(name, (*flow).clone());
                 }
                 continue;
             }
@@ -237,7 +237,7 @@ pub(crate) fn submission(
 /// What a document gives: a task, or a flow.
 enum Document {
     Task(Box<TaskManifest>),
-    Flow(FlowSpec),
+    Flow(Box<FlowSpec>),
 }
 
 /// The tasks and the flows to submit.
@@ -255,7 +255,7 @@ fn document(text: &str) -> Result<Document, Vec<Problem>> {
     }
     if checked.shape == Some(Shape::Flow) {
         return parse_text::<FlowSpec>(text)
-            .map(Document::Flow)
+            .map(|flow| Document::Flow(Box::new(flow)))
             .map_err(|problem| vec![problem]);
     }
     manifest(checked.shape, text).map(|manifest| Document::Task(Box::new(manifest)))
@@ -275,10 +275,16 @@ fn manifest(shape: Option<Shape>, text: &str) -> Result<TaskManifest, Vec<Proble
                 .map_err(|err| vec![Problem::at("slot", err.to_string())])?;
             Ok(TaskManifest::named(name, spec))
         }
-        Some(Shape::Schedule | Shape::Flow) | None => Err(vec![Problem::at(
+        Some(Shape::Schedule) => Err(vec![Problem::at(
             "",
             "a schedule is not simulated yet: give the task specs it makes",
         )]),
+        Some(Shape::Wire(name)) => Err(vec![Problem::at(
+            "",
+            format!("a {name} is not simulated: give task specs, manifests or flows"),
+        )]),
+        // A flow is read before, and a document without a shape has problems.
+        Some(Shape::Flow) | None => Err(vec![Problem::at("", "not a task spec or manifest")]),
     }
 }
 

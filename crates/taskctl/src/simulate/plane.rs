@@ -274,7 +274,7 @@ impl MemoryPlane {
         let spec = task.spec();
         let kind = KindSet::of(spec.kind());
         let key = (
-            kind.map_or_else(String::new, |kind| kind.to_string()),
+            kind.as_ref().map_or_else(String::new, ToString::to_string),
             spec.runner_selector().to_string(),
         );
         let next = self.classes.len();
@@ -337,7 +337,10 @@ impl ControlPlane for MemoryPlane {
             .classes
             .iter()
             .filter(|class| {
-                class.kind.is_some_and(|kind| profile.kinds.contains(kind))
+                class
+                    .kind
+                    .as_ref()
+                    .is_some_and(|kind| profile.kinds.contains(kind))
                     && class.selector.matches(&profile.labels)
             })
             .filter_map(|class| class.queue.first())

@@ -61,6 +61,12 @@ pub(crate) enum Command {
     Schema(SchemaArgs),
     /// Schedules: the next fire times of a schedule or a cron expression.
     Schedule(ScheduleArgs),
+    /// Simulate the control plane on simulated time: runners claim, run, fail and crash.
+    ///
+    /// Deterministic: the same inputs and seed print the same result, byte for byte.
+    /// Exit 0 when the run kept every attempt rule, 1 when an input is invalid or a step
+    /// broke a rule (the step is printed).
+    Simulate(SimulateArgs),
 }
 
 /// Arguments of `taskctl check`.
@@ -192,4 +198,45 @@ pub(crate) struct SchemaArgs {
     /// The wire type; without it, the wire types are listed (with `--output json`, all schemas).
     #[arg(value_name = "TYPE", value_parser = crate::wire::type_parser())]
     pub(crate) type_name: Option<String>,
+}
+
+/// Arguments of `taskctl simulate`.
+#[derive(Debug, Args)]
+pub(crate) struct SimulateArgs {
+    /// Task specs or manifests (JSON files, as `taskctl check` reads them; - for stdin).
+    #[arg(required = true, value_name = "SPEC")]
+    pub(crate) specs: Vec<PathBuf>,
+    /// The runner inventory, as `taskctl route` reads it: a JSON array of { "id", "labels", "kinds" }.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) runners: PathBuf,
+    /// Submit each spec this many times (copies are named NAME-1, NAME-2, ...).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) copies: u32,
+    /// The seed of every random draw (outcomes, run times, backoff jitter).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) seed: u64,
+    /// The share of attempts that fail (0 to 1).
+    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    pub(crate) fail_rate: f64,
+    /// The share of attempts that run until the spec's timeout (0 to 1).
+    #[arg(long, default_value_t = 0.0, value_name = "RATE")]
+    pub(crate) timeout_rate: f64,
+    /// A runner that crashes at a simulated time: RUNNER@MS (repeatable).
+    #[arg(long, value_name = "RUNNER@MS")]
+    pub(crate) crash: Vec<String>,
+    /// How long a lease lasts from a claim or a heartbeat, in milliseconds.
+    #[arg(long, default_value_t = 30_000, value_name = "MS")]
+    pub(crate) lease_ms: u64,
+    /// How often a runner heartbeats a running attempt, in milliseconds (below --lease-ms).
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    pub(crate) heartbeat_ms: u64,
+    /// The mean run time of an attempt, in milliseconds (each draws from half to one and a half times it).
+    #[arg(long, default_value_t = 1_000, value_name = "MS")]
+    pub(crate) attempt_ms: u64,
+    /// How much simulated time to run at most, in milliseconds.
+    #[arg(long, default_value_t = 86_400_000, value_name = "MS")]
+    pub(crate) duration_ms: u64,
+    /// Write a Gantt chart of the attempts per runner (SVG) to this file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub(crate) timeline: Option<PathBuf>,
 }

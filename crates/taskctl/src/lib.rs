@@ -18,9 +18,11 @@ mod commands;
 mod diagnose;
 mod document;
 mod input;
+mod inventory;
 mod outcome;
 mod report;
 mod run;
+mod simulate;
 mod wire;
 
 pub use crate::{
@@ -28,5 +30,7 @@ pub use crate::{
     document::{Checked, Shape, check_document, check_document_as},
     input::MAX_INPUT_BYTES,
     outcome::Outcome,
-    run::run,
+    report::Progress,
+    run::{run, run_with},
+    simulate::{MAX_COPIES, MAX_DURATION_MS, MAX_SIMULATED_TASKS, MAX_STEPS},
 };

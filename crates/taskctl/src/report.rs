@@ -1,5 +1,5 @@
 //! Output helpers shared by the commands: JSON printing, a failed selector requirement as
-//! printed, and the errors that stop a command.
+//! printed, whether a progress bar may be drawn, and the errors that stop a command.
 
 use std::io::{self, Write};
 
@@ -61,4 +61,16 @@ impl From<RequirementFailure> for Failure {
             reason: failure.reason.to_string(),
         }
     }
+}
+
+/// Whether a long command (`taskctl simulate`) may draw a progress bar on the process's
+/// standard error. Only the binary decides, when both standard streams are terminals: the
+/// bar never reaches the streams given to [`run_with`](crate::run_with), so results stay byte for byte the
+/// same with and without it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Progress {
+    /// No progress bar (what [`run`](crate::run) uses).
+    Hidden,
+    /// A progress bar on the terminal.
+    Terminal,
 }

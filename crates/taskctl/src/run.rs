@@ -8,6 +8,7 @@ use clap::Parser as _;
 use crate::cli::Cli;
 use crate::commands;
 use crate::outcome::Outcome;
+use crate::report::Progress;
 
 /// Runs taskctl: parses `args` (the first is the program name, as `std::env::args_os` gives
 /// it), runs the command, and says how it ended.
@@ -39,6 +40,21 @@ where
     I: IntoIterator<Item = T>,
     T: Into<OsString> + Clone,
 {
+    run_with(args, stdin, stdout, stderr, Progress::Hidden)
+}
+
+/// [`run`], with a progress bar on the terminal when `progress` says so.
+pub fn run_with<I, T>(
+    args: I,
+    stdin: &mut dyn Read,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+    progress: Progress,
+) -> Outcome
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         // clap's usage errors go to stderr (exit 2), its help and version to stdout (exit 0).
@@ -56,7 +72,7 @@ where
             };
         }
     };
-    let result = commands::run(&cli, stdin, stdout);
+    let result = commands::run(&cli, stdin, stdout, progress);
     // The result counts only once it is out: a failed flush is a failed write.
     let flushed = stdout.flush();
     match (result, flushed) {

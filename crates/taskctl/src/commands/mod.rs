@@ -13,12 +13,14 @@ use std::io::{Read, Write};
 use crate::cli::{Cli, Command};
 use crate::outcome::Outcome;
 use crate::report::CommandError;
+use crate::report::Progress;
 
 /// Runs the command `cli` names, reading `-` from `stdin` and writing its result to `out`.
 pub(crate) fn run(
     cli: &Cli,
     stdin: &mut dyn Read,
     out: &mut dyn Write,
+    progress: Progress,
 ) -> Result<Outcome, CommandError> {
     match &cli.command {
         Command::Backoff(args) => backoff::run(args, cli.output, out),
@@ -28,5 +30,6 @@ pub(crate) fn run(
         Command::Route(args) => route::run(args, cli.output, stdin, out),
         Command::Flow(args) => flow::run(args, cli.output, stdin, out),
         Command::Schedule(args) => schedule::run(args, cli.output, stdin, out),
+        Command::Simulate(args) => crate::simulate::run(args, cli.output, stdin, out, progress),
     }
 }

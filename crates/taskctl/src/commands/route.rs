@@ -1,8 +1,6 @@
 //! `taskctl route`: which runner of an inventory takes a task spec, and why each other runner
 //! does not.
 
-mod inventory;
-
 use std::io::{Read, Write};
 
 use serde::{Serialize, Serializer};
@@ -13,10 +11,10 @@ use taskmodel::fleet::{
 use taskmodel::selector::MAX_RUNNERS;
 use taskmodel::task::{KindName, Parsed, TaskSpec};
 
-use self::inventory::Inventory;
 use crate::cli::{Output, RouteArgs};
 use crate::diagnose::{Problem, parse_all, parse_json};
 use crate::input::{self, Input};
+use crate::inventory::Inventory;
 use crate::outcome::Outcome;
 use crate::report::{CommandError, Failure, write_json};
 

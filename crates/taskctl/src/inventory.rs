@@ -1,5 +1,6 @@
-//! The runner inventory of `taskctl route`: a JSON array of `{ "id", "labels", "kinds" }`,
-//! kept as slices of its text, each runner checked as it is read and read again into the router.
+//! The runner inventory of `taskctl route` and `taskctl simulate`: a JSON array of
+//! `{ "id", "labels", "kinds" }`, kept as slices of its text, each runner checked as it is
+//! read and read again into the router (or the simulation's control plane).
 
 use std::fmt;
 
@@ -28,12 +29,12 @@ plain_wire!(RunnerDoc, Vec<RunnerDoc>);
 /// The runners of an inventory, each kept as its text (16 bytes a runner) until the router
 /// reads it, so the inventory is never held as runners beside the router's own copy.
 #[derive(Debug)]
-pub(super) struct Inventory<'t>(Vec<&'t RawValue>);
+pub(crate) struct Inventory<'t>(Vec<&'t RawValue>);
 
 impl<'t> Inventory<'t> {
     /// Reads the inventory `value` (its syntax checked), at most `max` runners, checking each
     /// runner as it is read; or the first problem, at the runner's index (`[3].kinds`).
-    pub(super) fn read(value: &'t RawValue, max: usize) -> Result<Self, Problem> {
+    pub(crate) fn read(value: &'t RawValue, max: usize) -> Result<Self, Problem> {
         if !value.get().trim_start().starts_with('[') {
             // Not an array: the reader says what it expected.
             parse_first::<Vec<RunnerDoc>>(value)?;
@@ -54,14 +55,18 @@ impl<'t> Inventory<'t> {
     /// # Errors
     ///
     /// The router's error: two runners with one id.
-    pub(super) fn load(self, router: &RunnerRouter) -> Result<(), FleetError> {
+    pub(crate) fn load(self, router: &RunnerRouter) -> Result<(), FleetError> {
+        router.replace_all(self.runners())
+    }
+
+    /// Every runner, read from its text in inventory order (`taskctl simulate` registers
+    /// them with its control plane).
+    pub(crate) fn runners(self) -> impl Iterator<Item = (RunnerId, Labels, KindSet)> + 't {
         // Every runner was read once already (`read`), so none is skipped here.
-        let runners = self
-            .0
+        self.0
             .into_iter()
             .filter_map(|runner| serde_json::from_str::<RunnerDoc>(runner.get()).ok())
-            .map(|runner| (runner.id, runner.labels, runner.kinds));
-        router.replace_all(runners)
+            .map(|runner| (runner.id, runner.labels, runner.kinds))
     }
 }
 

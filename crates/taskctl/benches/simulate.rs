@@ -1,0 +1,135 @@
+//! `taskctl simulate` end to end (docs/performance.md, "Simulation"; here and not in the benches crate, which may not depend on a tool): 10,000 tasks on 100 runners, reading the specs and the inventory, every step checked, the summary written; with and without the SVG timeline.
+#![allow(missing_docs, reason = "criterion macros generate undocumented items")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "bench setup unwraps fixtures known to be valid"
+)]
+
+use std::io;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use taskmodel::{RandomSource as _, SeededRandom};
+
+/// A batch job for any runner: retries failures three times with full jitter.
+const BATCH: &str = r#"{
+  "slot": "batch",
+  "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/usr/bin/batch"}},
+  "timeoutMs": 300000,
+  "restart": "onFailure",
+  "backoff": {"jitter": "full", "firstMs": 1000, "maxMs": 60000, "factor": 2.0},
+  "maxRetries": 3
+}"#;
+
+/// A job that must run in the eu zone on an SSD, at a higher priority, so that runners
+/// elsewhere walk past it in the queue.
+const EU: &str = r#"{
+  "slot": "eu-report",
+  "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/usr/bin/report"}},
+  "timeoutMs": 300000,
+  "restart": "onFailure",
+  "backoff": {"jitter": "equal", "firstMs": 5000, "maxMs": 120000, "factor": 2.0},
+  "runnerSelector": {"matchLabels": {"zone": "eu"}, "matchExpressions": [{"key": "ssd", "operator": "Exists"}]},
+  "priority": 10,
+  "maxRetries": 5
+}"#;
+
+/// 100 runners over three zones, most with an SSD, all running subprocesses.
+fn inventory() -> String {
+    let mut rng = SeededRandom::new(7);
+    let runners: Vec<String> = (0..100)
+        .map(|i| {
+            let zone = ["eu", "us", "ap"][(rng.next_u64() % 3) as usize];
+            let ssd = if rng.next_u64().is_multiple_of(5) { "" } else { r#", "ssd": "true""# };
+            format!(r#"{{"id": "runner-{i:03}", "labels": {{"zone": "{zone}"{ssd}}}, "kinds": ["subprocess", "container"]}}"#)
+        })
+        .collect();
+    format!("[{}]", runners.join(",\n"))
+}
+
+fn write(name: &str, text: &str) -> String {
+    let path: PathBuf =
+        std::env::temp_dir().join(format!("taskctl-bench-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+fn bench(c: &mut Criterion) {
+    let batch = write("batch.json", BATCH);
+    let eu = write("eu.json", EU);
+    let runners = write("runners.json", &inventory());
+    let svg = std::env::temp_dir()
+        .join(format!("taskctl-bench-{}-timeline.svg", std::process::id()))
+        .display()
+        .to_string();
+    // 5,000 copies of each spec: 10,000 tasks; a minute an attempt; 10% fail, 1% time out;
+    // two runners crash.
+    let args = |timeline: bool| {
+        let mut args = vec![
+            "taskctl",
+            "simulate",
+            &batch,
+            &eu,
+            "--runners",
+            &runners,
+            "--copies",
+            "5000",
+            "--seed",
+            "42",
+            "--fail-rate",
+            "0.1",
+            "--timeout-rate",
+            "0.01",
+            "--attempt-ms",
+            "60000",
+            "--crash",
+            "runner-003@600000",
+            "--crash",
+            "runner-050@1800000",
+        ];
+        if timeline {
+            args.extend(["--timeline", svg.as_str()]);
+        }
+        args.into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    let mut summary = Vec::new();
+    let outcome = taskctl::run(args(false), &mut io::empty(), &mut summary, &mut io::sink());
+    assert_eq!(
+        outcome,
+        taskctl::Outcome::Valid,
+        "{}",
+        String::from_utf8_lossy(&summary)
+    );
+    eprintln!("{}", String::from_utf8_lossy(&summary));
+
+    let mut group = c.benchmark_group("simulate");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    for (name, timeline) in [
+        ("10k_tasks_100_runners", false),
+        ("10k_tasks_100_runners_timeline", true),
+    ] {
+        let args = args(timeline);
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let outcome = taskctl::run(
+                    args.clone(),
+                    &mut io::empty(),
+                    &mut io::sink(),
+                    &mut io::sink(),
+                );
+                assert_eq!(outcome, taskctl::Outcome::Valid);
+            });
+        });
+    }
+    group.finish();
+    for path in [batch, eu, runners, svg] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,753 @@
+//! The discrete-event engine: events on simulated time in a binary heap ordered by (time,
+//! sequence), so equal times run in the order they were scheduled and every run with the
+//! same inputs and seed takes the same steps. Nothing sleeps and no clock is read.
+//!
+//! Runners take one attempt at a time. An idle runner claims as soon as a task it may take
+//! is queued (a long poll); a claimed attempt starts at once, heartbeats every
+//! `heartbeat_ms` and ends after its drawn run time with its drawn outcome. A crashed
+//! runner stops calling: its lease expires and the reaper ends the attempt.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BTreeMap, BinaryHeap};
+use std::fmt;
+
+use taskmodel::task::{AttemptOutcome, AttemptResult, TaskError};
+use taskmodel::{
+    LeaseId, RandomSource, RestartDecision, RunnerId, SeededRandom, TaskId, TaskManifest,
+};
+
+use super::clock::{Millis, instant};
+use super::flow::{FlowSummary, Flows};
+use super::invariant::Checker;
+use super::plane::{Claim, ControlPlane, PlaneError};
+
+/// The most steps one simulation takes; a run that would take more stops there.
+pub const MAX_STEPS: u64 = 50_000_000;
+
+/// What the engine is told, beyond the plane and the runners.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    pub(crate) lease_ms: Millis,
+    pub(crate) heartbeat_ms: Millis,
+    pub(crate) attempt_ms: Millis,
+    pub(crate) duration_ms: Millis,
+    pub(crate) fail_rate: f64,
+    pub(crate) timeout_rate: f64,
+    /// Which runner (index) crashes when.
+    pub(crate) crashes: Vec<(usize, Millis)>,
+}
+
+/// How an attempt's bar on the timeline ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Ending {
+    /// The runner reported success.
+    Succeeded,
+    /// The runner reported failure.
+    Failed,
+    /// The runner reported a timeout.
+    Timeout,
+    /// The lease expired and the reaper ended it.
+    Expired,
+    /// Still live when the run stopped.
+    Live,
+}
+
+impl Ending {
+    /// How an attempt that reported `outcome` ended.
+    const fn of(outcome: AttemptOutcome) -> Self {
+        match outcome {
+            AttemptOutcome::Succeeded => Self::Succeeded,
+            AttemptOutcome::Timeout => Self::Timeout,
+            _ => Self::Failed,
+        }
+    }
+
+    /// The name printed for it.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Succeeded => "succeeded",
+            Self::Failed => "failed",
+            Self::Timeout => "timeout",
+            Self::Expired => "expired",
+            Self::Live => "live",
+        }
+    }
+}
+
+/// One attempt as it ran on its runner, from the claim to its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Bar {
+    pub(crate) runner: usize,
+    pub(crate) task: TaskId,
+    pub(crate) attempt: u32,
+    pub(crate) from: Millis,
+    pub(crate) to: Millis,
+    pub(crate) ending: Ending,
+}
+
+/// A step that broke an attempt rule, or that the control plane refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Violation {
+    pub(crate) at: Millis,
+    pub(crate) event: String,
+    pub(crate) rule: String,
+}
+
+/// Why the run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// Nothing was left to happen.
+    Done,
+    /// The simulated duration ran out.
+    Duration,
+    /// [`MAX_STEPS`] steps were taken.
+    Steps,
+    /// A step broke a rule.
+    Violation,
+}
+
+/// The counts of what happened.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Tally {
+    pub(crate) steps: u64,
+    pub(crate) attempts: u64,
+    pub(crate) retries: u64,
+    pub(crate) expirations: u64,
+    /// Runner calls answered "gone" (a lease the runner no longer holds).
+    pub(crate) gone: u64,
+    /// Tasks that reached a final phase.
+    pub(crate) finished: u64,
+    /// When the last one did.
+    pub(crate) last_final: Millis,
+}
+
+/// A runner as the engine drives it.
+#[derive(Debug)]
+pub(crate) struct RunnerSim {
+    pub(crate) id: RunnerId,
+    pub(crate) crashed_at: Option<Millis>,
+    /// The attempt it runs: task, lease and the bar that draws it.
+    busy: Option<(TaskId, LeaseId, usize)>,
+    /// Waiting for work: claims again when a task is queued.
+    idle: bool,
+}
+
+impl RunnerSim {
+    pub(crate) fn new(id: RunnerId) -> Self {
+        Self {
+            id,
+            crashed_at: None,
+            busy: None,
+            idle: false,
+        }
+    }
+
+    fn holds(&self, task: &TaskId, lease: LeaseId) -> bool {
+        self.crashed_at.is_none()
+            && self
+                .busy
+                .as_ref()
+                .is_some_and(|(t, l, _)| t == task && *l == lease)
+    }
+}
+
+/// Something that happens at a simulated time.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// A runner asks for work.
+    Claim { runner: usize },
+    /// A runner starts the attempt it claimed.
+    Start { runner: usize, claim: Claim },
+    /// A runner extends its lease.
+    Heartbeat {
+        runner: usize,
+        task: TaskId,
+        lease: LeaseId,
+    },
+    /// A runner reports how its attempt ended.
+    Finish {
+        runner: usize,
+        task: TaskId,
+        lease: LeaseId,
+        outcome: AttemptOutcome,
+    },
+    /// The reaper ends expired leases.
+    Reap,
+    /// Retries become due and idle runners claim them.
+    Due,
+    /// A runner crashes: it never calls again.
+    Crash { runner: usize },
+}
+
+/// An event with the runner names at hand, for messages.
+struct Described<'a>(&'a Event, &'a [RunnerSim]);
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |runner: &usize| self.1.get(*runner).map_or("?", |r| r.id.as_ref());
+        match self.0 {
+            Event::Claim { runner } => write!(f, "claim by {}", name(runner)),
+            Event::Start { runner, claim } => write!(
+                f,
+                "start of {} attempt {} on {} (lease {})",
+                claim.task,
+                claim.attempt,
+                name(runner),
+                claim.lease.as_u64()
+            ),
+            Event::Heartbeat {
+                runner,
+                task,
+                lease,
+            } => write!(
+                f,
+                "heartbeat of {task} on {} (lease {})",
+                name(runner),
+                lease.as_u64()
+            ),
+            Event::Finish {
+                runner,
+                task,
+                lease,
+                outcome,
+            } => write!(
+                f,
+                "{task} reported {} by {} (lease {})",
+                Ending::of(*outcome).as_str(),
+                name(runner),
+                lease.as_u64()
+            ),
+            Event::Reap => f.write_str("reaper"),
+            Event::Due => f.write_str("retries due"),
+            Event::Crash { runner } => write!(f, "crash of {}", name(runner)),
+        }
+    }
+}
+
+/// An event in the heap: ordered by time, then by the order it was scheduled in.
+#[derive(Debug)]
+struct Scheduled {
+    at: Millis,
+    sequence: u64,
+    event: Event,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Scheduled {}
+
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Scheduled {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (self.at, self.sequence).cmp(&(other.at, other.sequence))
+    }
+}
+
+/// What a run produced.
+#[derive(Debug)]
+pub(crate) struct Run {
+    pub(crate) tally: Tally,
+    pub(crate) bars: Vec<Bar>,
+    pub(crate) runners: Vec<RunnerSim>,
+    pub(crate) end: Millis,
+    pub(crate) stop: Stop,
+    pub(crate) violation: Option<Violation>,
+    /// Every task submitted, in order.
+    pub(crate) tasks: Vec<TaskId>,
+    /// Each flow run's state and critical path.
+    pub(crate) flows: Vec<FlowSummary>,
+    /// Every step taken, when asked for (tests).
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "only tests ask for the step log")
+    )]
+    pub(crate) log: Option<Vec<(Millis, Event)>>,
+}
+
+/// The simulation: a control plane, the runners, the events to come and what happened.
+pub(crate) struct Engine<'p, P: ControlPlane> {
+    plane: &'p mut P,
+    settings: Settings,
+    runners: Vec<RunnerSim>,
+    heap: BinaryHeap<Reverse<Scheduled>>,
+    sequence: u64,
+    now: Millis,
+    /// Draws outcomes and run times.
+    rng: SeededRandom,
+    checker: Checker,
+    tally: Tally,
+    bars: Vec<Bar>,
+    /// The bar of each lease, to close when the attempt ends.
+    open: BTreeMap<(TaskId, u64), usize>,
+    /// The pending reaper and due events, so each is scheduled once.
+    reap_at: Option<Millis>,
+    due_at: Option<Millis>,
+    /// When a step last changed a task: the end of a run that runs out of events.
+    last_change: Millis,
+    tasks: Vec<TaskId>,
+    flows: Flows,
+    log: Option<Vec<(Millis, Event)>>,
+}
+
+impl<'p, P: ControlPlane> Engine<'p, P> {
+    /// An engine over `plane` (tasks submitted, runners registered) and `runners`.
+    pub(crate) fn new(
+        plane: &'p mut P,
+        runners: Vec<RunnerSim>,
+        settings: Settings,
+        rng: SeededRandom,
+    ) -> Self {
+        Self {
+            plane,
+            settings,
+            runners,
+            heap: BinaryHeap::new(),
+            sequence: 0,
+            now: 0,
+            rng,
+            checker: Checker::default(),
+            tally: Tally::default(),
+            bars: Vec::new(),
+            open: BTreeMap::new(),
+            reap_at: None,
+            due_at: None,
+            last_change: 0,
+            tasks: Vec::new(),
+            flows: Flows::default(),
+            log: None,
+        }
+    }
+
+    /// Keeps every step taken in [`Run::log`].
+    #[cfg_attr(
+        not(test),
+        expect(dead_code, reason = "only tests ask for the step log")
+    )]
+    pub(crate) fn with_log(mut self) -> Self {
+        self.log = Some(Vec::new());
+        self
+    }
+
+    /// Submits `tasks` before anything runs, and starts `flows`: the tasks of their first
+    /// jobs are submitted too. Each submitted task is held to the rules.
+    pub(crate) fn submit(
+        &mut self,
+        tasks: Vec<TaskManifest>,
+        mut flows: Flows,
+    ) -> Result<(), String> {
+        let first = flows.start()?;
+        self.flows = flows;
+        for manifest in tasks.into_iter().chain(first) {
+            let id = self.submit_one(manifest).map_err(|err| err.to_string())?;
+            if let Some(observed) = self.plane.observe(&id) {
+                self.checker.check(&observed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Submits one task now.
+    fn submit_one(&mut self, manifest: TaskManifest) -> Result<TaskId, PlaneError> {
+        let id = manifest.metadata().name().clone();
+        self.plane.submit(manifest, instant(self.now))?;
+        self.tasks.push(id.clone());
+        Ok(id)
+    }
+
+    fn schedule(&mut self, at: Millis, event: Event) {
+        self.sequence += 1;
+        self.heap.push(Reverse(Scheduled {
+            at,
+            sequence: self.sequence,
+            event,
+        }));
+    }
+
+    /// Runs until nothing is left, the duration ends, or a step breaks a rule; `progress`
+    /// hears how many tasks have reached a final phase, and how many were submitted, after
+    /// each step.
+    pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64, u64)) -> Run {
+        // Crashes first, so a runner that crashes at 0 never claims.
+        for (runner, at) in self.settings.crashes.clone() {
+            self.schedule(at, Event::Crash { runner });
+        }
+        for runner in 0..self.runners.len() {
+            self.schedule(0, Event::Claim { runner });
+        }
+        self.plan_timers();
+        let mut stop = Stop::Done;
+        let mut violation = None;
+        while let Some(Reverse(next)) = self.heap.pop() {
+            if next.at > self.settings.duration_ms {
+                self.now = self.settings.duration_ms;
+                stop = Stop::Duration;
+                break;
+            }
+            if self.tally.steps == MAX_STEPS {
+                stop = Stop::Steps;
+                break;
+            }
+            self.now = next.at;
+            self.tally.steps += 1;
+            if let Some(log) = &mut self.log {
+                log.push((next.at, next.event.clone()));
+            }
+            if let Err(rule) = self.step(&next) {
+                violation = Some(Violation {
+                    at: next.at,
+                    event: Described(&next.event, &self.runners).to_string(),
+                    rule,
+                });
+                stop = Stop::Violation;
+                break;
+            }
+            self.plan_timers();
+            progress(self.tally.finished, self.tasks.len() as u64);
+        }
+        let end = match stop {
+            Stop::Done => self.last_change,
+            _ => self.now,
+        };
+        for bar in &mut self.bars {
+            if bar.ending == Ending::Live {
+                bar.to = end;
+            }
+        }
+        Run {
+            tally: self.tally,
+            bars: self.bars,
+            runners: self.runners,
+            end,
+            stop,
+            violation,
+            tasks: self.tasks,
+            flows: self.flows.summaries(),
+            log: self.log,
+        }
+    }
+
+    /// Schedules the reaper at the next lease expiry and the due event at the next retry,
+    /// unless one is already scheduled as early.
+    fn plan_timers(&mut self) {
+        if let Some(at) = self.plane.next_expiry().map(super::clock::millis)
+            && self.reap_at.is_none_or(|pending| at < pending)
+        {
+            self.reap_at = Some(at);
+            self.schedule(at, Event::Reap);
+        }
+        if let Some(at) = self.plane.next_due().map(super::clock::millis)
+            && self.due_at.is_none_or(|pending| at < pending)
+        {
+            self.due_at = Some(at);
+            self.schedule(at, Event::Due);
+        }
+    }
+
+    /// One step: the plane calls the event makes, then the rules on every task it changed.
+    fn step(&mut self, next: &Scheduled) -> Result<(), String> {
+        let changed = self
+            .apply(next)
+            .map_err(|err| format!("the control plane refused the step: {err}"))?;
+        if !changed.is_empty() {
+            self.last_change = self.now;
+        }
+        for task in changed {
+            if let Some(observed) = self.plane.observe(&task) {
+                self.checker.check(&observed)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Makes the plane calls of one event; the tasks they changed.
+    fn apply(&mut self, next: &Scheduled) -> Result<Vec<TaskId>, PlaneError> {
+        let now = instant(self.now);
+        match &next.event {
+            Event::Claim { runner } => self.claim(*runner),
+            Event::Start { runner, claim } => {
+                if !self
+                    .runner(*runner)
+                    .is_some_and(|r| r.holds(&claim.task, claim.lease))
+                {
+                    return Ok(Vec::new());
+                }
+                let started = self.plane.start(&claim.task, claim.lease, now);
+                if self.gone(*runner, started)?.is_none() {
+                    return Ok(Vec::new());
+                }
+                let timeout = self
+                    .plane
+                    .observe(&claim.task)
+                    .map_or(1, |o| o.task.spec().timeout().as_millis());
+                let (outcome, run_ms) = self.draw(timeout);
+                let (task, lease) = (claim.task.clone(), claim.lease);
+                if self.settings.heartbeat_ms < run_ms {
+                    let at = self.now.saturating_add(self.settings.heartbeat_ms);
+                    self.schedule(
+                        at,
+                        Event::Heartbeat {
+                            runner: *runner,
+                            task: task.clone(),
+                            lease,
+                        },
+                    );
+                }
+                let at = self.now.saturating_add(run_ms);
+                self.schedule(
+                    at,
+                    Event::Finish {
+                        runner: *runner,
+                        task: task.clone(),
+                        lease,
+                        outcome,
+                    },
+                );
+                Ok(vec![task])
+            }
+            Event::Heartbeat {
+                runner,
+                task,
+                lease,
+            } => {
+                if !self.runner(*runner).is_some_and(|r| r.holds(task, *lease)) {
+                    return Ok(Vec::new());
+                }
+                let beat = self
+                    .plane
+                    .heartbeat(task, *lease, self.settings.lease_ms, now);
+                let Some(beat) = self.gone(*runner, beat)? else {
+                    return Ok(Vec::new());
+                };
+                let at = self.now.saturating_add(self.settings.heartbeat_ms);
+                self.schedule(
+                    at,
+                    Event::Heartbeat {
+                        runner: *runner,
+                        task: task.clone(),
+                        lease: *lease,
+                    },
+                );
+                Ok(if beat.is_changed() {
+                    vec![task.clone()]
+                } else {
+                    Vec::new()
+                })
+            }
+            Event::Finish {
+                runner,
+                task,
+                lease,
+                outcome,
+            } => {
+                if !self.runner(*runner).is_some_and(|r| r.holds(task, *lease)) {
+                    return Ok(Vec::new());
+                }
+                let result = match outcome {
+                    AttemptOutcome::Succeeded => AttemptResult::new(*outcome).with_exit_code(0),
+                    AttemptOutcome::Failed => AttemptResult::new(*outcome).with_exit_code(1),
+                    _ => AttemptResult::new(*outcome),
+                };
+                let finished = self.plane.finish(task, *lease, result, now);
+                let Some(finished) = self.gone(*runner, finished)? else {
+                    return Ok(Vec::new());
+                };
+                let mut changed = vec![task.clone()];
+                if let Some(decision) = finished.changed() {
+                    changed.extend(self.decided(task, decision)?);
+                    self.close(task, *lease, Ending::of(*outcome));
+                }
+                self.free(*runner);
+                Ok(changed)
+            }
+            Event::Reap => {
+                if self.reap_at != Some(next.at) {
+                    return Ok(Vec::new());
+                }
+                self.reap_at = None;
+                let reaped = self.plane.reap(now)?;
+                let mut changed = Vec::with_capacity(reaped.len());
+                for one in reaped {
+                    self.tally.expirations += 1;
+                    changed.extend(self.decided(&one.task, one.decision)?);
+                    let lease = self
+                        .plane
+                        .observe(&one.task)
+                        .and_then(|o| o.attempts.last().map(|run| run.lease()));
+                    if let Some(lease) = lease {
+                        self.close(&one.task, lease, Ending::Expired);
+                    }
+                    changed.push(one.task);
+                }
+                Ok(changed)
+            }
+            Event::Due => {
+                if self.due_at != Some(next.at) {
+                    return Ok(Vec::new());
+                }
+                self.due_at = None;
+                if self.plane.release_due(now) > 0 {
+                    self.wake();
+                }
+                Ok(Vec::new())
+            }
+            Event::Crash { runner } => {
+                if let Some(r) = self.runners.get_mut(*runner) {
+                    r.crashed_at = Some(self.now);
+                    r.idle = false;
+                }
+                Ok(Vec::new())
+            }
+        }
+    }
+
+    fn runner(&self, runner: usize) -> Option<&RunnerSim> {
+        self.runners.get(runner)
+    }
+
+    /// A runner that is up and free claims; it waits idle when nothing is queued for it.
+    fn claim(&mut self, runner: usize) -> Result<Vec<TaskId>, PlaneError> {
+        let Some(sim) = self.runners.get(runner) else {
+            return Ok(Vec::new());
+        };
+        if sim.crashed_at.is_some() || sim.busy.is_some() {
+            return Ok(Vec::new());
+        }
+        let id = sim.id.clone();
+        let claimed = self
+            .plane
+            .claim(&id, self.settings.lease_ms, instant(self.now))?;
+        let bar = self.bars.len();
+        let Some(sim) = self.runners.get_mut(runner) else {
+            return Ok(Vec::new());
+        };
+        let Some(claim) = claimed else {
+            sim.idle = true;
+            return Ok(Vec::new());
+        };
+        sim.idle = false;
+        sim.busy = Some((claim.task.clone(), claim.lease, bar));
+        self.tally.attempts += 1;
+        self.bars.push(Bar {
+            runner,
+            task: claim.task.clone(),
+            attempt: claim.attempt,
+            from: self.now,
+            to: self.now,
+            ending: Ending::Live,
+        });
+        self.open
+            .insert((claim.task.clone(), claim.lease.as_u64()), bar);
+        let task = claim.task.clone();
+        self.schedule(self.now, Event::Start { runner, claim });
+        Ok(vec![task])
+    }
+
+    /// The answer to a runner call, or `None` when it found its lease gone: the runner drops
+    /// the attempt and claims again (the reaper ends the attempt). Any other refusal is an
+    /// error.
+    fn gone<T>(
+        &mut self,
+        runner: usize,
+        answer: Result<T, PlaneError>,
+    ) -> Result<Option<T>, PlaneError> {
+        match answer {
+            Ok(value) => Ok(Some(value)),
+            Err(PlaneError::Model(TaskError::Gone { .. })) => {
+                self.tally.gone += 1;
+                self.free(runner);
+                Ok(None)
+            }
+            Err(err) => Err(err),
+        }
+    }
+
+    /// The runner is free again and asks for work at once.
+    fn free(&mut self, runner: usize) {
+        if let Some(sim) = self.runners.get_mut(runner) {
+            sim.busy = None;
+        }
+        self.schedule(self.now, Event::Claim { runner });
+    }
+
+    /// Ends the bar of `lease` at now.
+    fn close(&mut self, task: &TaskId, lease: LeaseId, ending: Ending) {
+        if let Some(bar) = self
+            .open
+            .remove(&(task.clone(), lease.as_u64()))
+            .and_then(|index| self.bars.get_mut(index))
+        {
+            bar.to = self.now;
+            bar.ending = ending;
+        }
+    }
+
+    /// Idle runners claim again: work was queued.
+    fn wake(&mut self) {
+        for runner in 0..self.runners.len() {
+            if self.runners.get(runner).is_some_and(|r| r.idle) {
+                self.schedule(self.now, Event::Claim { runner });
+            }
+        }
+    }
+
+    /// Counts a restart decision: a retry, or a task that reached a final phase, which its
+    /// flow hears of; the tasks of the jobs that became ready are submitted now.
+    fn decided(
+        &mut self,
+        task: &TaskId,
+        decision: RestartDecision,
+    ) -> Result<Vec<TaskId>, PlaneError> {
+        if let RestartDecision::Restart { .. } = decision {
+            self.tally.retries += 1;
+            return Ok(Vec::new());
+        }
+        self.tally.finished += 1;
+        self.tally.last_final = self.now;
+        let next = self
+            .flows
+            .ended(task, decision, self.now)
+            .map_err(PlaneError::Flow)?;
+        let mut submitted = Vec::with_capacity(next.len());
+        for manifest in next {
+            submitted.push(self.submit_one(manifest)?);
+        }
+        if !submitted.is_empty() {
+            self.wake();
+        }
+        Ok(submitted)
+    }
+
+    /// An attempt's outcome and run time: a timeout runs `timeout_ms`; any other attempt
+    /// draws its run time from half to one and a half times `attempt_ms` (and times out if
+    /// that reaches `timeout_ms`), and fails at the fail rate.
+    fn draw(&mut self, timeout_ms: Millis) -> (AttemptOutcome, Millis) {
+        let roll = unit(self.rng.next_u64());
+        let mean = self.settings.attempt_ms;
+        let spread = self.rng.next_u64() % mean.saturating_add(1);
+        let run_ms = (mean / 2).saturating_add(spread).max(1);
+        if roll < self.settings.timeout_rate || run_ms >= timeout_ms {
+            (AttemptOutcome::Timeout, timeout_ms.max(1))
+        } else if roll < self.settings.timeout_rate + self.settings.fail_rate {
+            (AttemptOutcome::Failed, run_ms)
+        } else {
+            (AttemptOutcome::Succeeded, run_ms)
+        }
+    }
+}
+
+/// A draw as a number in `[0, 1)`: its top 53 bits over 2^53.
+fn unit(draw: u64) -> f64 {
+    (draw >> 11) as f64 / (1_u64 << 53) as f64
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,361 @@
+//! What `taskctl simulate` reads: the options, checked; the task specs and manifests
+//! (checked as `taskctl check` checks them, then copied); the runner inventory (as
+//! `taskctl route` reads it); and the crashes.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use serde::Serialize;
+use taskmodel::fleet::KindSet;
+use taskmodel::flow::FlowSpec;
+use taskmodel::selector::{Labels, MAX_RUNNERS};
+use taskmodel::task::{ManifestMeta, Task, TaskManifest, TaskSpec};
+use taskmodel::{RunnerId, TaskId};
+
+use super::clock::Millis;
+use super::engine::Settings;
+use super::flow::Flows;
+use crate::cli::{Output, SimulateArgs};
+use crate::diagnose::{Problem, parse_json, parse_text};
+use crate::document::{Shape, check_document};
+use crate::input;
+use crate::inventory::Inventory;
+use crate::report::{CommandError, write_json, write_problem};
+
+/// The most copies of one spec (`--copies`).
+pub const MAX_COPIES: u32 = 100_000;
+
+/// The most tasks one simulation holds: specs times copies.
+pub const MAX_SIMULATED_TASKS: usize = 1_000_000;
+
+/// The longest simulated duration (`--duration-ms`): 366 days.
+pub const MAX_DURATION_MS: u64 = 366 * 86_400_000;
+
+/// A runner of the inventory: its id, labels and the kinds it runs.
+pub(crate) type RunnerRow = (RunnerId, Labels, KindSet);
+
+/// The problems of the inputs, each with the input it is in.
+#[derive(Debug, Default)]
+pub(crate) struct Problems(Vec<(String, Problem)>);
+
+/// One problem as `--output json` prints it.
+#[derive(Debug, Serialize)]
+struct Named<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    problem: &'a Problem,
+}
+
+/// What `--output json` prints when an input is invalid.
+#[derive(Debug, Serialize)]
+struct Invalid<'a> {
+    valid: bool,
+    problems: Vec<Named<'a>>,
+}
+
+impl Problems {
+    pub(crate) fn push(&mut self, name: &str, problem: Problem) {
+        self.0.push((name.to_owned(), problem));
+    }
+
+    pub(crate) fn extend(&mut self, other: Self) {
+        self.0.extend(other.0);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Writes the problems, one a line as `taskctl check` does, or as JSON.
+    pub(crate) fn write(&self, output: Output, out: &mut dyn Write) -> Result<(), CommandError> {
+        match output {
+            Output::Json => write_json(
+                out,
+                &Invalid {
+                    valid: false,
+                    problems: self
+                        .0
+                        .iter()
+                        .map(|(file, problem)| Named { file, problem })
+                        .collect(),
+                },
+            ),
+            Output::Text => {
+                for (name, problem) in &self.0 {
+                    write_problem(out, name, problem)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The options as the engine takes them (no crashes yet: they need the inventory).
+pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
+    let bad = |flag: &str, reason: &str| {
+        Err(CommandError::Argument(format!(
+            "invalid value for {flag}: {reason}"
+        )))
+    };
+    for (flag, rate) in [
+        ("--fail-rate", args.fail_rate),
+        ("--timeout-rate", args.timeout_rate),
+    ] {
+        if !(0.0..=1.0).contains(&rate) {
+            return bad(flag, &format!("must be between 0 and 1, got {rate}"));
+        }
+    }
+    if args.fail_rate + args.timeout_rate > 1.0 {
+        return bad("--fail-rate", "with --timeout-rate it must be at most 1");
+    }
+    for (flag, value) in [
+        ("--lease-ms", args.lease_ms),
+        ("--heartbeat-ms", args.heartbeat_ms),
+        ("--attempt-ms", args.attempt_ms),
+    ] {
+        if value == 0 {
+            return bad(flag, "must be greater than zero");
+        }
+    }
+    if !(1..=MAX_COPIES).contains(&args.copies) {
+        return bad(
+            "--copies",
+            &format!("must be 1 to {MAX_COPIES}, got {}", args.copies),
+        );
+    }
+    if args.heartbeat_ms >= args.lease_ms {
+        return bad(
+            "--heartbeat-ms",
+            &format!(
+                "must be below --lease-ms ({}), or every lease expires",
+                args.lease_ms
+            ),
+        );
+    }
+    if args.duration_ms > MAX_DURATION_MS {
+        return bad(
+            "--duration-ms",
+            &format!("must be at most {MAX_DURATION_MS}"),
+        );
+    }
+    Ok(Settings {
+        lease_ms: args.lease_ms,
+        heartbeat_ms: args.heartbeat_ms,
+        attempt_ms: args.attempt_ms,
+        duration_ms: args.duration_ms,
+        fail_rate: args.fail_rate,
+        timeout_rate: args.timeout_rate,
+        crashes: Vec::new(),
+    })
+}
+
+/// Every task and flow to submit: each spec, manifest or flow `--copies` times, in the
+/// order given; or every problem of the inputs.
+pub(crate) fn submission(
+    args: &SimulateArgs,
+    stdin: &mut dyn Read,
+) -> Result<Result<Submission, Problems>, CommandError> {
+    let copies = usize::try_from(args.copies).unwrap_or(usize::MAX);
+    if args.specs.len().saturating_mul(copies) > MAX_SIMULATED_TASKS {
+        return Err(CommandError::Argument(format!(
+            "invalid value for --copies: {} specs times {copies} copies is more than {MAX_SIMULATED_TASKS} tasks",
+            args.specs.len()
+        )));
+    }
+    for path in &args.specs {
+        input::probe(path).map_err(CommandError::Read)?;
+    }
+    let mut problems = Problems::default();
+    let mut manifests = Vec::with_capacity(args.specs.len().saturating_mul(copies));
+    let mut names = std::collections::BTreeSet::new();
+    let mut flow_names = std::collections::BTreeSet::new();
+    let mut flows = Flows::default();
+    let mut tasks: usize = 0;
+    for path in &args.specs {
+        let read = input::read(path, stdin).map_err(CommandError::Read)?;
+        let document = match &read.text {
+            Ok(text) => document(text),
+            Err(reason) => Err(vec![Problem::at("", reason.clone())]),
+        };
+        let manifest = match document {
+            Ok(Document::Task(manifest)) => *manifest,
+            Ok(Document::Flow(flow)) => {
+                let jobs = flow.jobs().len();
+                tasks = tasks.saturating_add(jobs.saturating_mul(copies));
+                for copy in 1..=args.copies {
+                    let name = match args.copies {
+                        1 => flow.name().to_string(),
+                        _ => format!("{}-{copy}", flow.name()),
+                    };
+                    if !flow_names.insert(name.clone()) {
+                        problems.push(
+                            &read.name,
+                            Problem::at("", format!("flow {name} is given twice")),
+                        );
+                        break;
+                    }
+                    flows.add(name, (*flow).clone());
+                }
+                continue;
+            }
+            Err(found) => {
+                for problem in found {
+                    problems.push(&read.name, problem);
+                }
+                continue;
+            }
+        };
+        tasks = tasks.saturating_add(copies);
+        for copy in copied(manifest, args.copies) {
+            match copy {
+                Ok(copy) if names.insert(copy.metadata().name().clone()) => manifests.push(copy),
+                Ok(copy) => problems.push(
+                    &read.name,
+                    Problem::at(
+                        "",
+                        format!("task {} is given twice", copy.metadata().name()),
+                    ),
+                ),
+                Err(problem) => problems.push(&read.name, problem),
+            }
+        }
+    }
+    if tasks > MAX_SIMULATED_TASKS {
+        return Err(CommandError::Argument(format!(
+            "invalid value for --copies: the specs and the flows' jobs times {copies} copies are {tasks} tasks, more than {MAX_SIMULATED_TASKS}"
+        )));
+    }
+    Ok(if problems.is_empty() {
+        Ok(Submission {
+            tasks: manifests,
+            flows,
+        })
+    } else {
+        Err(problems)
+    })
+}
+
+/// What a document gives: a task, or a flow.
+enum Document {
+    Task(Box<TaskManifest>),
+    Flow(Box<FlowSpec>),
+}
+
+/// The tasks and the flows to submit.
+pub(crate) struct Submission {
+    pub(crate) tasks: Vec<TaskManifest>,
+    pub(crate) flows: Flows,
+}
+
+/// What a document describes: a flow, or a task's manifest (a spec is named by its slot; a
+/// stored task gives its manifest). Problems as `taskctl check` finds them.
+fn document(text: &str) -> Result<Document, Vec<Problem>> {
+    let checked = check_document(text);
+    if !checked.is_valid() {
+        return Err(checked.problems);
+    }
+    if checked.shape == Some(Shape::Flow) {
+        return parse_text::<FlowSpec>(text)
+            .map(|flow| Document::Flow(Box::new(flow)))
+            .map_err(|problem| vec![problem]);
+    }
+    manifest(checked.shape, text).map(|manifest| Document::Task(Box::new(manifest)))
+}
+
+/// The manifest of a checked document of `shape`.
+fn manifest(shape: Option<Shape>, text: &str) -> Result<TaskManifest, Vec<Problem>> {
+    let one = |problem| vec![problem];
+    match shape {
+        Some(Shape::TaskManifest) => parse_text::<TaskManifest>(text).map_err(one),
+        Some(Shape::Task) => parse_text::<Task>(text)
+            .map(|task| task.manifest())
+            .map_err(one),
+        Some(Shape::TaskSpec) => {
+            let spec = parse_text::<TaskSpec>(text).map_err(one)?;
+            let name = TaskId::new(spec.slot().as_ref())
+                .map_err(|err| vec![Problem::at("slot", err.to_string())])?;
+            Ok(TaskManifest::named(name, spec))
+        }
+        Some(Shape::Schedule) => Err(vec![Problem::at(
+            "",
+            "a schedule is not simulated yet: give the task specs it makes",
+        )]),
+        Some(Shape::Wire(name)) => Err(vec![Problem::at(
+            "",
+            format!("a {name} is not simulated: give task specs, manifests or flows"),
+        )]),
+        // A flow is read before, and a document without a shape has problems.
+        Some(Shape::Flow) | None => Err(vec![Problem::at("", "not a task spec or manifest")]),
+    }
+}
+
+/// `manifest` itself for one copy; else copies named `NAME-1`, `NAME-2`, ...
+fn copied(
+    manifest: TaskManifest,
+    copies: u32,
+) -> Box<dyn Iterator<Item = Result<TaskManifest, Problem>>> {
+    if copies == 1 {
+        return Box::new(std::iter::once(Ok(manifest)));
+    }
+    Box::new((1..=copies).map(move |copy| {
+        let meta = manifest.metadata();
+        let name = TaskId::new(format!("{}-{copy}", meta.name()))
+            .map_err(|err| Problem::at("metadata.name", format!("copy {copy}: {err}")))?;
+        let meta = ManifestMeta::new(name)
+            .with_labels(meta.labels().clone())
+            .with_annotations(meta.annotations().clone())
+            .with_owner_references(meta.owner_references().to_vec())
+            .map_err(|err| Problem::at("metadata.ownerReferences", err.to_string()))?;
+        Ok(TaskManifest::new(meta, manifest.spec().clone()))
+    }))
+}
+
+/// The runners of the inventory at `path`, in its order; or its problems.
+pub(crate) fn inventory(
+    path: &Path,
+    stdin: &mut dyn Read,
+) -> Result<Result<Vec<RunnerRow>, Problems>, CommandError> {
+    let read = input::read(path, stdin).map_err(CommandError::Read)?;
+    let mut problems = Problems::default();
+    let text = match &read.text {
+        Ok(text) => text,
+        Err(reason) => {
+            problems.push(&read.name, Problem::at("", reason.clone()));
+            return Ok(Err(problems));
+        }
+    };
+    let runners = parse_json(text).and_then(|value| Inventory::read(value, MAX_RUNNERS));
+    Ok(match runners {
+        Ok(runners) => Ok(runners.runners().collect()),
+        Err(problem) => {
+            problems.push(&read.name, problem);
+            Err(problems)
+        }
+    })
+}
+
+/// `--crash RUNNER@MS` as (runner index, time).
+pub(crate) fn crashes(
+    crashes: &[String],
+    runners: &[RunnerRow],
+) -> Result<Vec<(usize, Millis)>, CommandError> {
+    crashes
+        .iter()
+        .map(|crash| {
+            let bad = |reason: String| {
+                CommandError::Argument(format!("invalid value {crash:?} for --crash: {reason}"))
+            };
+            let (runner, at) = crash
+                .rsplit_once('@')
+                .ok_or_else(|| bad("expected RUNNER@MS".to_owned()))?;
+            let at: Millis = at
+                .parse()
+                .map_err(|_| bad(format!("{at:?} is not a number of milliseconds")))?;
+            let index = runners
+                .iter()
+                .position(|(id, _, _)| id.as_ref() == runner)
+                .ok_or_else(|| bad(format!("no runner {runner:?} in the inventory")))?;
+            Ok((index, at))
+        })
+        .collect()
+}

@@ -1,0 +1,132 @@
+#![allow(clippy::unwrap_used, reason = "tests fail on any error")]
+
+use taskmodel::task::{AttemptOutcome, TaskSpec};
+use taskmodel::{AttemptState, TaskPhase};
+
+use super::*;
+
+/// A spec in `slot` with `priority`, runner selector `selector`, retried once after 100 ms.
+fn spec(slot: &str, priority: i32, selector: &str) -> TaskSpec {
+    serde_json::from_str(&format!(
+        r#"{{"slot": "{slot}", "kind": {{"type": "subprocess", "mode": {{"type": "command", "command": "/bin/true"}}}},
+            "timeoutMs": 5000, "restart": "onFailure", "maxRetries": 1, "priority": {priority},
+            "backoff": {{"jitter": "none", "firstMs": 100, "maxMs": 100, "factor": 1.0}},
+            "runnerSelector": {selector}}}"#
+    ))
+    .unwrap()
+}
+
+fn plane() -> MemoryPlane {
+    let mut plane = MemoryPlane::new(TenantId::new("t").unwrap(), SeededRandom::new(0));
+    for (name, zone) in [("eu-1", "eu"), ("us-1", "us")] {
+        plane
+            .register(
+                RunnerId::new(name).unwrap(),
+                Labels::from_pairs([("zone", zone)]).unwrap(),
+                KindSet::ALL,
+            )
+            .unwrap();
+    }
+    plane
+}
+
+fn submit(plane: &mut MemoryPlane, name: &str, spec: TaskSpec) {
+    let manifest = TaskManifest::named(TaskId::new(name).unwrap(), spec);
+    plane.submit(manifest, instant(0)).unwrap();
+}
+
+fn claimed(plane: &mut MemoryPlane, runner: &str, at: Millis) -> Option<String> {
+    plane
+        .claim(&RunnerId::new(runner).unwrap(), 1_000, instant(at))
+        .unwrap()
+        .map(|claim| claim.task.to_string())
+}
+
+#[test]
+fn claims_follow_priority_then_queue_time_then_name_among_eligible_tasks() {
+    let mut plane = plane();
+    let any = "{}";
+    let eu = r#"{"matchLabels": {"zone": "eu"}}"#;
+    submit(&mut plane, "b-low", spec("b", 0, any));
+    submit(&mut plane, "a-low", spec("a", 0, any));
+    submit(&mut plane, "eu-high", spec("e", 5, eu));
+    // us-1 may not take eu-high: it takes the first of the rest, by name at equal times.
+    assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("a-low"));
+    assert_eq!(claimed(&mut plane, "eu-1", 0).as_deref(), Some("eu-high"));
+    assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("b-low"));
+    assert_eq!(claimed(&mut plane, "us-1", 0), None);
+    submit(&mut plane, "c-low", spec("c", 0, any));
+    assert_eq!(
+        claimed(&mut plane, "nobody", 0),
+        None,
+        "an unknown runner takes nothing"
+    );
+}
+
+#[test]
+fn a_failed_attempt_waits_its_backoff_then_is_queued_again() {
+    let mut plane = plane();
+    submit(&mut plane, "job", spec("job", 0, "{}"));
+    let id = TaskId::new("job").unwrap();
+    let claim = plane
+        .claim(&RunnerId::new("eu-1").unwrap(), 1_000, instant(0))
+        .unwrap()
+        .unwrap();
+    assert_eq!(plane.next_expiry(), Some(instant(1_000)));
+    assert!(
+        plane
+            .start(&id, claim.lease, instant(10))
+            .unwrap()
+            .is_changed()
+    );
+    let failed = AttemptResult::new(AttemptOutcome::Failed);
+    let decision = plane.finish(&id, claim.lease, failed, instant(20)).unwrap();
+    assert!(matches!(
+        decision,
+        Applied::Changed(RestartDecision::Restart { .. })
+    ));
+    assert_eq!(plane.next_expiry(), None, "no live lease");
+    assert_eq!(plane.next_due(), Some(instant(120)));
+    assert_eq!(plane.release_due(instant(119)), 0);
+    assert_eq!(claimed(&mut plane, "eu-1", 119), None, "not due yet");
+    assert_eq!(plane.release_due(instant(120)), 1);
+    assert_eq!(plane.next_due(), None);
+    assert_eq!(claimed(&mut plane, "us-1", 120).as_deref(), Some("job"));
+    let observed = plane.observe(&id).unwrap();
+    assert_eq!(observed.task.status().attempt(), 2);
+    let states: Vec<AttemptState> = observed.attempts.iter().map(TaskRun::state).collect();
+    assert_eq!(states, [AttemptState::Failed, AttemptState::Leased]);
+}
+
+#[test]
+fn the_reaper_ends_exactly_the_leases_expired_by_now() {
+    let mut plane = plane();
+    submit(&mut plane, "one", spec("one", 0, "{}"));
+    submit(&mut plane, "two", spec("two", 0, "{}"));
+    let first = plane
+        .claim(&RunnerId::new("eu-1").unwrap(), 1_000, instant(0))
+        .unwrap()
+        .unwrap();
+    plane
+        .claim(&RunnerId::new("us-1").unwrap(), 1_000, instant(500))
+        .unwrap()
+        .unwrap();
+    assert!(plane.reap(instant(999)).unwrap().is_empty());
+    let reaped = plane.reap(instant(1_000)).unwrap();
+    assert_eq!(reaped.len(), 1);
+    assert_eq!(reaped.first().unwrap().task, first.task);
+    assert_eq!(plane.next_expiry(), Some(instant(1_500)));
+    let one = plane.observe(&first.task).unwrap();
+    assert_eq!(
+        one.task.phase(),
+        TaskPhase::Pending,
+        "retried after its backoff"
+    );
+    assert_eq!(one.attempts.last().unwrap().state(), AttemptState::Expired);
+    // A task submitted twice is refused.
+    let again = TaskManifest::named(TaskId::new("one").unwrap(), spec("one", 0, "{}"));
+    assert!(matches!(
+        plane.submit(again, instant(0)),
+        Err(PlaneError::Duplicate("task", _))
+    ));
+}

@@ -1,0 +1,393 @@
+//! `taskctl simulate`: the same inputs and seed give the same bytes (text, JSON and the
+//! SVG timeline), the summary's counts agree with each other, the documented example prints
+//! what docs/taskctl.md shows, and bad inputs and options get their exit codes.
+#![allow(
+    clippy::unwrap_used,
+    clippy::panic,
+    reason = "test helpers outside #[test] functions may fail loudly"
+)]
+
+mod common;
+
+use common::{root, run};
+use serde_json::Value;
+
+const RUNNERS: &str = "examples/runners.json";
+
+/// The example of docs/taskctl.md: 40 copies of a spec that retries, one runner crashing.
+const EXAMPLE: &[&str] = &[
+    "simulate",
+    "examples/spec-batch.json",
+    "--runners",
+    RUNNERS,
+    "--copies",
+    "40",
+    "--seed",
+    "7",
+    "--fail-rate",
+    "0.1",
+    "--timeout-rate",
+    "0.02",
+    "--crash",
+    "eu-spot-1@6000",
+    "--lease-ms",
+    "3000",
+    "--heartbeat-ms",
+    "1000",
+];
+
+/// A path in the temp directory for this test process.
+fn temp(name: &str) -> String {
+    let path = std::env::temp_dir().join(format!("taskctl-simulate-{}-{name}", std::process::id()));
+    path.display().to_string()
+}
+
+fn with(extra: &[&str]) -> Vec<String> {
+    EXAMPLE
+        .iter()
+        .chain(extra)
+        .map(|s| (*s).to_owned())
+        .collect()
+}
+
+fn run_owned(args: &[String]) -> common::Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    run(&args)
+}
+
+#[test]
+fn the_same_inputs_and_seed_print_the_same_bytes() {
+    for output in ["text", "json"] {
+        let (first_svg, second_svg) = (
+            temp(&format!("a-{output}.svg")),
+            temp(&format!("b-{output}.svg")),
+        );
+        let first = run_owned(&with(&["-o", output, "--timeline", &first_svg]));
+        let second = run_owned(&with(&["-o", output, "--timeline", &second_svg]));
+        assert_eq!(first.code, 0, "{}", first.stderr);
+        assert_eq!(first.stdout, second.stdout, "{output}");
+        let (a, b) = (
+            std::fs::read(&first_svg).unwrap(),
+            std::fs::read(&second_svg).unwrap(),
+        );
+        assert_eq!(a, b, "the timeline of {output}");
+        assert!(a.starts_with(b"<svg"), "an SVG document");
+        std::fs::remove_file(first_svg).unwrap();
+        std::fs::remove_file(second_svg).unwrap();
+    }
+    let mut other = with(&["-o", "json"]);
+    let seed = other.iter().position(|a| a == "7").unwrap();
+    other[seed] = "8".to_owned();
+    assert_ne!(
+        run_owned(&other).stdout,
+        run_owned(&with(&["-o", "json"])).stdout
+    );
+}
+
+fn sum(value: &Value) -> u64 {
+    value
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn the_summary_counts_agree() {
+    let out = run_owned(&with(&["-o", "json"]));
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json = out.json();
+    let attempts = json["attempts"].as_u64().unwrap();
+    let tasks = json["tasks"].as_u64().unwrap();
+    assert_eq!(tasks, 40);
+    let inventory: Value =
+        serde_json::from_str(&std::fs::read_to_string(root().join(RUNNERS)).unwrap()).unwrap();
+    assert_eq!(json["runners"], inventory.as_array().unwrap().len());
+    assert_eq!(json["stopped"], "done");
+    assert_eq!(
+        sum(&json["outcomes"]),
+        attempts,
+        "every attempt ended one way"
+    );
+    assert_eq!(
+        sum(&json["finalStates"]),
+        tasks,
+        "every task is counted once"
+    );
+    assert_eq!(json["finalStates"]["succeeded"], 40);
+    // Every task ended, so every attempt after a task's first was a retry.
+    assert_eq!(json["retries"].as_u64().unwrap(), attempts - tasks);
+    assert!(
+        json["expirations"].as_u64().unwrap() >= 1,
+        "the crash expires a lease"
+    );
+    assert_eq!(json["outcomes"]["expired"], json["expirations"]);
+    let load = json["runnerLoad"].as_array().unwrap();
+    let per_runner: u64 = load.iter().map(|r| r["attempts"].as_u64().unwrap()).sum();
+    assert_eq!(per_runner, attempts);
+    let end = json["endMs"].as_u64().unwrap();
+    assert_eq!(json["makespanMs"].as_u64().unwrap(), end);
+    for runner in load {
+        let up = runner["crashedAtMs"].as_u64().unwrap_or(end).min(end);
+        let busy = runner["busyMs"].as_u64().unwrap();
+        assert_eq!(busy + runner["idleMs"].as_u64().unwrap(), up, "{runner}");
+    }
+    let spot = load.iter().find(|r| r["runner"] == "eu-spot-1").unwrap();
+    assert_eq!(spot["crashedAtMs"], 6000);
+    // Runners that run no subprocess, or are not amd64, take nothing.
+    for idle in ["gpu-h100-1", "edge-wasm-1"] {
+        let runner = load.iter().find(|r| r["runner"] == idle).unwrap();
+        assert_eq!(runner["attempts"], 0, "{idle}");
+    }
+}
+
+#[test]
+fn the_documented_example_prints_what_the_docs_show() {
+    let docs = std::fs::read_to_string(root().join("docs/taskctl.md")).unwrap();
+    let command = format!("$ taskctl {}", EXAMPLE.join(" "));
+    let start = docs
+        .find(&command)
+        .unwrap_or_else(|| panic!("docs/taskctl.md shows no `{command}`"));
+    let shown: String = docs[start..]
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.starts_with("```"))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    assert_eq!(run(EXAMPLE).stdout, shown);
+}
+
+#[test]
+fn a_violation_free_run_on_runners_that_never_match_ends_with_tasks_pending() {
+    let out = run(&[
+        "simulate",
+        "examples/spec-wasm.json",
+        "--runners",
+        RUNNERS,
+        "--crash",
+        "edge-wasm-1@0",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let json = out.json();
+    assert_eq!(json["attempts"], 0);
+    assert_eq!(json["finalStates"]["pending"], 1);
+    assert!(json.get("makespanMs").is_none());
+}
+
+#[test]
+fn bad_inputs_exit_1_and_bad_options_exit_2() {
+    let invalid = run(&[
+        "simulate",
+        "examples/invalid-spec.json",
+        "--runners",
+        RUNNERS,
+    ]);
+    assert_eq!(invalid.code, 1);
+    assert!(
+        invalid
+            .stdout
+            .starts_with("examples/invalid-spec.json: slot: invalid slot"),
+        "{}",
+        invalid.stdout
+    );
+    let schedule = run(&[
+        "simulate",
+        "examples/schedule-nightly.json",
+        "--runners",
+        RUNNERS,
+    ]);
+    assert_eq!(schedule.code, 1);
+    assert_eq!(
+        schedule.stdout,
+        "examples/schedule-nightly.json: a schedule is not simulated yet: give the task specs it makes\n"
+    );
+    let twice = run(&[
+        "simulate",
+        "examples/spec-batch.json",
+        "examples/spec-batch.json",
+        "--runners",
+        RUNNERS,
+    ]);
+    assert_eq!(twice.code, 1);
+    assert_eq!(
+        twice.stdout,
+        "examples/spec-batch.json: task render-frame is given twice\n"
+    );
+    // (arguments, what standard error says)
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--crash", "nobody@5"],
+            r#"invalid value "nobody@5" for --crash: no runner "nobody" in the inventory"#,
+        ),
+        (
+            &["--crash", "eu-ssd-1"],
+            r#"invalid value "eu-ssd-1" for --crash: expected RUNNER@MS"#,
+        ),
+        (
+            &["--crash", "eu-ssd-1@soon"],
+            r#"invalid value "eu-ssd-1@soon" for --crash: "soon" is not a number of milliseconds"#,
+        ),
+        (
+            &["--fail-rate", "1.5"],
+            "invalid value for --fail-rate: must be between 0 and 1, got 1.5",
+        ),
+        (
+            &["--timeout-rate=-0.1"],
+            "invalid value for --timeout-rate: must be between 0 and 1, got -0.1",
+        ),
+        (
+            &["--fail-rate", "0.6", "--timeout-rate", "0.5"],
+            "invalid value for --fail-rate: with --timeout-rate it must be at most 1",
+        ),
+        (
+            &["--lease-ms", "1000", "--heartbeat-ms", "1000"],
+            "invalid value for --heartbeat-ms: must be below --lease-ms (1000), or every lease expires",
+        ),
+        (
+            &["--attempt-ms", "0"],
+            "invalid value for --attempt-ms: must be greater than zero",
+        ),
+        (
+            &["--duration-ms", "31622400001"],
+            "invalid value for --duration-ms: must be at most 31622400000",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["simulate", "examples/spec-batch.json", "--runners", RUNNERS];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.code, 2, "{extra:?}");
+        assert_eq!(out.stderr, format!("error: {message}\n"), "{extra:?}");
+        assert_eq!(out.stdout, "", "{extra:?}");
+    }
+    for copies in ["0", "100001"] {
+        let out = run(&[
+            "simulate",
+            "examples/spec-batch.json",
+            "--runners",
+            RUNNERS,
+            "--copies",
+            copies,
+        ]);
+        assert_eq!(out.code, 2, "{copies}");
+        assert!(out.stderr.contains("--copies"), "{}", out.stderr);
+    }
+    // Eleven specs of 100,000 copies are refused before anything is read.
+    let mut args = vec!["simulate"];
+    args.extend(["examples/spec-batch.json"; 11]);
+    args.extend(["--runners", RUNNERS, "--copies", "100000"]);
+    let many = run(&args);
+    assert_eq!(many.code, 2);
+    assert_eq!(
+        many.stderr,
+        "error: invalid value for --copies: 11 specs times 100000 copies is more than 1000000 tasks\n"
+    );
+    let missing = run(&["simulate", "examples/nope.json", "--runners", RUNNERS]);
+    assert_eq!(missing.code, 2);
+    assert!(
+        missing
+            .stderr
+            .starts_with("error: cannot read examples/nope.json"),
+        "{}",
+        missing.stderr
+    );
+}
+
+#[test]
+fn flows_run_their_jobs_in_order_and_report_the_critical_path() {
+    let args = [
+        "simulate",
+        "examples/flow-etl.json",
+        "--runners",
+        RUNNERS,
+        "--seed",
+        "1",
+        "--attempt-ms",
+        "5000",
+        "--copies",
+        "2",
+        "-o",
+        "json",
+    ];
+    let out = run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, run(&args).stdout, "the same bytes again");
+    let json = out.json();
+    // Two runs of a five-job flow, every job a task named FLOW-JOB.
+    assert_eq!(json["tasks"], 10);
+    assert_eq!(json["finalStates"]["succeeded"], 10);
+    let makespan = json["makespanMs"].as_u64().unwrap();
+    let flows = json["flows"].as_array().unwrap();
+    let names: Vec<&str> = flows.iter().map(|f| f["flow"].as_str().unwrap()).collect();
+    assert_eq!(names, ["nightly-etl-1", "nightly-etl-2"]);
+    let mut ends = Vec::new();
+    for flow in flows {
+        assert_eq!(flow["status"], "finished");
+        assert_eq!(flow["jobs"]["succeeded"], 5);
+        let path: Vec<&str> = flow["criticalPath"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|job| job.as_str().unwrap())
+            .collect();
+        // notify waits for load and report, which wait for transform, which waits for extract.
+        assert!(
+            path == ["extract", "transform", "load", "notify"]
+                || path == ["extract", "transform", "report", "notify"],
+            "{path:?}"
+        );
+        ends.push(flow["criticalPathMs"].as_u64().unwrap());
+    }
+    assert_eq!(
+        ends.iter().max(),
+        Some(&makespan),
+        "the last flow ends the run"
+    );
+
+    // Every attempt fails: extract is exhausted after its two retries, fail-fast skips
+    // the jobs that want success, and notify (allDone) still runs, and fails.
+    let failing = run(&[
+        "simulate",
+        "examples/flow-etl.json",
+        "--runners",
+        RUNNERS,
+        "--fail-rate",
+        "1",
+        "-o",
+        "json",
+    ]);
+    let json = failing.json();
+    assert_eq!(json["tasks"], 2);
+    assert_eq!(json["attempts"], 4);
+    assert_eq!(json["finalStates"]["exhausted"], 1);
+    assert_eq!(json["finalStates"]["failed"], 1);
+    let flow = &json["flows"][0];
+    assert_eq!(flow["status"], "error");
+    assert_eq!(flow["jobs"]["failed"], 2);
+    assert_eq!(flow["jobs"]["skipped"], 3);
+}
+
+#[test]
+fn the_readme_main_job_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let prefix = "cargo run -p taskctl -- simulate ";
+    let line = readme
+        .lines()
+        .find(|line| line.starts_with(prefix))
+        .expect("the README runs taskctl simulate");
+    let mut args = vec!["simulate"];
+    args.extend(line[prefix.len()..].split(' '));
+    // The first text block after the one that shows the check is the simulation's output.
+    let blocks: Vec<&str> = readme.split("```text\n").skip(1).collect();
+    let shown = blocks
+        .iter()
+        .map(|block| block.split("```").next().unwrap())
+        .find(|block| block.starts_with("simulated "))
+        .expect("the README shows the simulation's output");
+    let out = run(&args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stdout, *shown);
+}

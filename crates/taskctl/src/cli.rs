@@ -239,4 +239,20 @@ pub(crate) struct SimulateArgs {
     /// Write a Gantt chart of the attempts per runner (SVG) to this file.
     #[arg(long, value_name = "FILE.svg")]
     pub(crate) timeline: Option<PathBuf>,
+    /// Which control plane answers the calls: taskstore on an SQLite file, or in memory.
+    #[arg(long, value_enum, default_value_t = PlaneKind::Sqlite)]
+    pub(crate) plane: PlaneKind,
+    /// Keep the SQLite store in this new file (the sqlite plane); by default it lives in a
+    /// temporary directory removed after the run.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) store_path: Option<PathBuf>,
+}
+
+/// Which control plane `taskctl simulate` drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub(crate) enum PlaneKind {
+    /// taskstore's embedded SQLite store, through the calls a control plane makes.
+    Sqlite,
+    /// The model's calls on tasks kept in memory (faster; no database).
+    Memory,
 }

@@ -24,9 +24,9 @@ use taskmodel::{SeededRandom, TenantId};
 
 use self::engine::{Engine, RunnerSim, Settings};
 use self::input::Problems;
-use self::plane::{ControlPlane, MemoryPlane};
+use self::plane::{ControlPlane, MemoryPlane, StorePlane};
 use self::summary::Summary;
-use crate::cli::{Output, SimulateArgs};
+use crate::cli::{Output, PlaneKind, SimulateArgs};
 use crate::outcome::Outcome;
 use crate::report::Progress;
 use crate::report::{CommandError, write_json};
@@ -67,17 +67,61 @@ pub(crate) fn run(
         ..settings
     };
     let tenant = TenantId::new(TENANT).map_err(|err| CommandError::Argument(err.to_string()))?;
-    let mut plane = MemoryPlane::new(tenant, SeededRandom::new(splitmix64(args.seed)));
+    let rng = SeededRandom::new(splitmix64(args.seed));
+    let input = Input {
+        submission,
+        inventory,
+        settings,
+    };
+    let summary = match args.plane {
+        PlaneKind::Memory => simulate(&mut MemoryPlane::new(tenant, rng), input, args, progress),
+        PlaneKind::Sqlite => {
+            let mut plane = StorePlane::open(args.store_path.as_deref(), tenant, rng)
+                .map_err(|err| CommandError::Argument(format!("--store-path: {err}")))?;
+            simulate(&mut plane, input, args, progress)
+        }
+    };
+    let summary = match summary? {
+        Ok(summary) => summary,
+        Err((name, err)) => return invalid(output, out, &name, &err),
+    };
+    match output {
+        Output::Json => write_json(out, &summary)?,
+        Output::Text => summary.write_text(out)?,
+    }
+    Ok(Outcome::valid_if(summary.violation.is_none()))
+}
+
+/// The validated inputs of one run.
+struct Input {
+    submission: input::Submission,
+    inventory: Vec<input::RunnerRow>,
+    settings: Settings,
+}
+
+/// Runs the simulation on `plane` and writes the timeline: the summary, or the name of the
+/// input that showed invalid only when the plane met it, with the reason.
+fn simulate<P: ControlPlane>(
+    plane: &mut P,
+    input: Input,
+    args: &SimulateArgs,
+    progress: Progress,
+) -> Result<Result<Summary, (String, String)>, CommandError> {
+    let Input {
+        submission,
+        inventory,
+        settings,
+    } = input;
     let mut runners = Vec::with_capacity(inventory.len());
     for (id, labels, kinds) in inventory {
         runners.push(RunnerSim::new(id.clone()));
         if let Err(err) = plane.register(id, labels, kinds) {
-            return invalid(output, out, &args.runners.display().to_string(), &err);
+            return Ok(Err((args.runners.display().to_string(), err.to_string())));
         }
     }
-    let mut engine = Engine::new(&mut plane, runners, settings, SeededRandom::new(args.seed));
+    let mut engine = Engine::new(plane, runners, settings, SeededRandom::new(args.seed));
     if let Err(rule) = engine.submit(submission.tasks, submission.flows) {
-        return invalid(output, out, "specs", &rule);
+        return Ok(Err(("specs".to_owned(), rule.to_string())));
     }
     let bar = progress_bar(progress);
     let run = engine.run(&mut |finished, tasks| {
@@ -109,11 +153,7 @@ pub(crate) fn run(
             ))
         })?;
     }
-    match output {
-        Output::Json => write_json(out, &summary)?,
-        Output::Text => summary.write_text(out)?,
-    }
-    Ok(Outcome::valid_if(summary.violation.is_none()))
+    Ok(Ok(summary))
 }
 
 /// Reports one problem with the inputs that only showed when they met (exit 1).

@@ -11,7 +11,7 @@ use std::cmp::{Ordering, Reverse};
 use std::collections::{BTreeMap, BinaryHeap};
 use std::fmt;
 
-use taskmodel::task::{AttemptOutcome, AttemptResult, TaskError};
+use taskmodel::task::{AttemptOutcome, AttemptResult};
 use taskmodel::{
     LeaseId, RandomSource, RestartDecision, RunnerId, SeededRandom, TaskId, TaskManifest,
 };
@@ -661,7 +661,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     ) -> Result<Option<T>, PlaneError> {
         match answer {
             Ok(value) => Ok(Some(value)),
-            Err(PlaneError::Model(TaskError::Gone { .. })) => {
+            Err(err) if err.is_gone() => {
                 self.tally.gone += 1;
                 self.free(runner);
                 Ok(None)
@@ -706,6 +706,10 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         task: &TaskId,
         decision: RestartDecision,
     ) -> Result<Vec<TaskId>, PlaneError> {
+        // The task left Running: its slot is free for a task a runner was refused.
+        if self.plane.holds_slots() {
+            self.wake();
+        }
         if let RestartDecision::Restart { .. } = decision {
             self.tally.retries += 1;
             return Ok(Vec::new());
@@ -720,7 +724,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         for manifest in next {
             submitted.push(self.submit_one(manifest)?);
         }
-        if !submitted.is_empty() {
+        if !submitted.is_empty() && !self.plane.holds_slots() {
             self.wake();
         }
         Ok(submitted)

@@ -4,7 +4,7 @@
 //! Every step is the model's own call (`Task::create`, `lease_attempt`, `start_attempt`,
 //! `heartbeat_attempt`, `report_result`, `expire_attempt`); the plane only keeps the tasks,
 //! their attempts and the indexes a control plane keeps (the queue, the leases by expiry,
-//! the retries by due time). A store-backed plane (taskstore) implements the same trait.
+//! the retries by due time). [`StorePlane`] implements the same trait over taskstore.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,7 +18,13 @@ use taskmodel::{
     TenantId, Uid,
 };
 
+use taskstore::StoreError;
+
 use super::clock::{Millis, instant, millis};
+
+mod store;
+
+pub(crate) use self::store::StorePlane;
 
 /// Why the control plane refused a step.
 #[derive(Debug, thiserror::Error)]
@@ -38,6 +44,31 @@ pub(crate) enum PlaneError {
     /// A second task or runner with one id.
     #[error("{0} {1:?} is submitted twice")]
     Duplicate(&'static str, String),
+    /// The store refused the call (the model's reason follows its message).
+    #[error("{}", chain(.0))]
+    Store(#[from] StoreError),
+}
+
+impl PlaneError {
+    /// Whether the call named a lease that no longer holds: the runner stops its work.
+    pub(crate) fn is_gone(&self) -> bool {
+        matches!(
+            self,
+            Self::Model(TaskError::Gone { .. }) | Self::Store(StoreError::Gone { .. })
+        )
+    }
+}
+
+/// An error's message followed by its sources', joined by `: `.
+fn chain(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(next) = source {
+        text.push_str(": ");
+        text.push_str(&next.to_string());
+        source = next.source();
+    }
+    text
 }
 
 /// A claimed attempt, as the runner that claimed it learns it.
@@ -124,6 +155,11 @@ pub(crate) trait ControlPlane {
     fn next_due(&self) -> Option<DateTime<Utc>>;
     /// A task and its attempts.
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>>;
+    /// Whether a claim runs one task at a time in a slot, so that a task leaving Running
+    /// may let an idle runner claim one it was refused.
+    fn holds_slots(&self) -> bool {
+        false
+    }
 }
 
 /// One task the plane holds.

@@ -74,6 +74,11 @@ pub(crate) fn run(
         settings,
     };
     let summary = match args.plane {
+        PlaneKind::Memory if args.store_path.is_some() => {
+            return Err(CommandError::Argument(
+                "--store-path needs --plane sqlite".to_owned(),
+            ));
+        }
         PlaneKind::Memory => simulate(&mut MemoryPlane::new(tenant, rng), input, args, progress),
         PlaneKind::Sqlite => {
             let mut plane = StorePlane::open(args.store_path.as_deref(), tenant, rng)

@@ -95,7 +95,8 @@ fn sum(value: &Value) -> u64 {
 
 #[test]
 fn the_summary_counts_agree() {
-    let out = run_owned(&with(&["-o", "json"]));
+    // The memory plane: every spec copy runs at once, so the crash catches a lease.
+    let out = run_owned(&with(&["-o", "json", "--plane", "memory"]));
     assert_eq!(out.code, 0, "{}", out.stderr);
     let json = out.json();
     let attempts = json["attempts"].as_u64().unwrap();
@@ -140,6 +141,116 @@ fn the_summary_counts_agree() {
         let runner = load.iter().find(|r| r["runner"] == idle).unwrap();
         assert_eq!(runner["attempts"], 0, "{idle}");
     }
+}
+
+/// Tasks of four slots that fail, time out and lose a runner, for 200 simulated seconds.
+fn mixed(seed: &str, plane: &str) -> Value {
+    let out = run(&[
+        "simulate",
+        "examples/spec-batch.json",
+        "examples/spec-container.json",
+        "examples/spec-wasm.json",
+        "examples/spec-script.json",
+        "--runners",
+        RUNNERS,
+        "--seed",
+        seed,
+        "--fail-rate",
+        "0.3",
+        "--timeout-rate",
+        "0.1",
+        "--crash",
+        "eu-ssd-1@1500",
+        "--lease-ms",
+        "3000",
+        "--heartbeat-ms",
+        "1000",
+        "--duration-ms",
+        "200000",
+        "-o",
+        "json",
+        "--plane",
+        plane,
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    out.json()
+}
+
+#[test]
+fn the_sqlite_plane_and_the_memory_plane_agree_where_no_slot_is_shared() {
+    for seed in ["1", "3"] {
+        let (mut memory, mut sqlite) = (mixed(seed, "memory"), mixed(seed, "sqlite"));
+        assert!(sqlite["attempts"].as_u64().unwrap() > 10, "{sqlite}");
+        // The sqlite plane wakes idle runners whenever a task leaves Running (its slot may
+        // be free): more claim steps, the same decisions.
+        let (a, b) = (
+            memory["steps"].as_u64().unwrap(),
+            sqlite["steps"].as_u64().unwrap(),
+        );
+        assert!(a <= b, "memory {a} steps, sqlite {b}");
+        memory["steps"] = Value::Null;
+        sqlite["steps"] = Value::Null;
+        assert_eq!(memory, sqlite, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_sqlite_plane_runs_one_task_at_a_time_in_a_slot() {
+    let json = |plane: &str| {
+        let mut args = with(&["-o", "json", "--plane"]);
+        args.push(plane.to_owned());
+        let out = run_owned(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.json()
+    };
+    let (memory, sqlite) = (json("memory"), json("sqlite"));
+    for json in [&memory, &sqlite] {
+        assert_eq!(json["tasks"], 40);
+        assert_eq!(json["finalStates"]["succeeded"], 40);
+    }
+    // All 40 copies share one slot: in the store they run one after another, so the busy
+    // time of all runners adds up to at most the makespan.
+    let busy = |json: &Value| -> u64 {
+        json["runnerLoad"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["busyMs"].as_u64().unwrap())
+            .sum()
+    };
+    assert!(
+        busy(&sqlite) <= sqlite["makespanMs"].as_u64().unwrap(),
+        "{sqlite}"
+    );
+    assert!(
+        busy(&memory) > memory["makespanMs"].as_u64().unwrap(),
+        "{memory}"
+    );
+}
+
+#[test]
+fn the_store_stays_at_store_path_and_an_existing_file_is_refused() {
+    let path = temp("kept.db");
+    let _ = std::fs::remove_file(&path);
+    let first = run_owned(&with(&["--store-path", &path]));
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    assert!(
+        std::fs::metadata(&path).unwrap().len() > 0,
+        "the store is kept"
+    );
+    let again = run_owned(&with(&["--store-path", &path]));
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("exists"), "{}", again.stderr);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let memory = run_owned(&with(&["--plane", "memory", "--store-path", &path]));
+    assert_eq!(memory.code, 2);
+    assert!(
+        memory.stderr.contains("--plane sqlite"),
+        "{}",
+        memory.stderr
+    );
 }
 
 #[test]

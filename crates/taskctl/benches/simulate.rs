@@ -1,4 +1,4 @@
-//! `taskctl simulate` end to end (docs/performance.md, "Simulation"; here and not in the benches crate, which may not depend on a tool): 10,000 tasks on 100 runners, reading the specs and the inventory, every step checked, the summary written; with and without the SVG timeline.
+//! `taskctl simulate` end to end (docs/performance.md, "Simulation"; here and not in the benches crate, which may not depend on a tool): 10,000 tasks on 100 runners, reading the specs and the inventory, every step checked, the summary written; on the sqlite plane and the memory plane, and with the SVG timeline.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
 #![allow(
     clippy::unwrap_used,
@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
         .to_string();
     // 5,000 copies of each spec: 10,000 tasks; a minute an attempt; 10% fail, 1% time out;
     // two runners crash.
-    let args = |timeline: bool| {
+    let args = |plane: &'static str, timeline: bool| {
         let mut args = vec![
             "taskctl",
             "simulate",
@@ -88,6 +88,8 @@ fn bench(c: &mut Criterion) {
             "runner-003@600000",
             "--crash",
             "runner-050@1800000",
+            "--plane",
+            plane,
         ];
         if timeline {
             args.extend(["--timeline", svg.as_str()]);
@@ -95,7 +97,7 @@ fn bench(c: &mut Criterion) {
         args.into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
     let mut summary = Vec::new();
-    let outcome = taskctl::run(args(false), &mut io::empty(), &mut summary, &mut io::sink());
+    let outcome = taskctl::run(args("sqlite", false), &mut io::empty(), &mut summary, &mut io::sink());
     assert_eq!(
         outcome,
         taskctl::Outcome::Valid,
@@ -108,11 +110,12 @@ fn bench(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for (name, timeline) in [
-        ("10k_tasks_100_runners", false),
-        ("10k_tasks_100_runners_timeline", true),
+    for (name, plane, timeline) in [
+        ("10k_tasks_100_runners_sqlite", "sqlite", false),
+        ("10k_tasks_100_runners_memory", "memory", false),
+        ("10k_tasks_100_runners_memory_timeline", "memory", true),
     ] {
-        let args = args(timeline);
+        let args = args(plane, timeline);
         group.bench_function(name, |b| {
             b.iter(|| {
                 let outcome = taskctl::run(

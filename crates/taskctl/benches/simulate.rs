@@ -97,7 +97,12 @@ fn bench(c: &mut Criterion) {
         args.into_iter().map(str::to_owned).collect::<Vec<_>>()
     };
     let mut summary = Vec::new();
-    let outcome = taskctl::run(args("sqlite", false), &mut io::empty(), &mut summary, &mut io::sink());
+    let outcome = taskctl::run(
+        args("sqlite", false),
+        &mut io::empty(),
+        &mut summary,
+        &mut io::sink(),
+    );
     assert_eq!(
         outcome,
         taskctl::Outcome::Valid,

@@ -5,7 +5,7 @@
 //! and a Gantt chart of the attempts (docs/taskctl.md).
 //!
 //! Read first: [`engine`] (the events and what each step calls), then [`plane`] (the
-//! [`ControlPlane`](plane::ControlPlane) trait and its in-memory implementation over the
+//! [`ControlPlane`](plane::ControlPlane) trait, over taskstore's SQLite store or in memory over the
 //! model). Every random draw comes from one seed, so a run is reproduced byte for byte.
 
 mod clock;

@@ -147,7 +147,7 @@ impl NameIndex {
 
     /// The first slot, of the few probed first for `hash`, that is empty or has `hash`'s
     /// tag, or else the last of them: nearly every lookup ends in these slots (they share a
-    /// cache line), so the batch waits for them together and only the rest go on to
+    /// cache line, mostly), so the batch waits for them together and only the rest go on to
     /// [`NameIndex::find`].
     fn candidate(&self, hash: u64) -> u32 {
         const NEAR: usize = 4;

@@ -1,4 +1,4 @@
-//! Claims (docs/performance.md, "Claims"): the task one runner claims among 100,000 queued tasks of a realistic mix, by the queue's selector indexes (`Queue::claim`) and by walking the queue in order testing each task (`ClaimRequest::admits`), side by side, for runners whose only work is the last tier (of one kind, or of two), scarce work, and the busiest pool's work.
+//! Claims (docs/performance.md, "Claims"): the task one runner claims among 100,000 queued tasks of a realistic mix, by `Queue::claim` (the head of the queue tested in order, `CLAIM_HEAD_PROBE` tasks, then the queue's selector indexes) and by walking the queue in order testing each task (`ClaimRequest::admits`), side by side, for runners whose only work is the last tier (of one kind, or of two), scarce work, and the busiest pool's work.
 #![allow(missing_docs, reason = "criterion macros generate undocumented items")]
 #![allow(
     clippy::unwrap_used,

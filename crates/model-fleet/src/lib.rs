@@ -42,7 +42,7 @@ pub use crate::{
         authorize, authorize_in,
     },
     api::{ApiError, ErrorCode, MAX_API_ERROR_MESSAGE_BYTES},
-    claim::{ClaimBlocker, ClaimExplanation, ClaimRequest},
+    claim::{CLAIM_HEAD_PROBE, ClaimBlocker, ClaimExplanation, ClaimRequest},
     error::FleetError,
     log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES},
     queue::{MAX_QUEUE_KEY_LEN, QUEUE_KEY_PREFIX_LEN, Queue, QueueEntry, QueueKey, QueuedTask},

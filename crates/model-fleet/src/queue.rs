@@ -25,10 +25,12 @@ pub use self::{
 /// structure a simulator or a small control plane claims from (a store does the same in SQL,
 /// `docs/queue.md`).
 ///
-/// The queued tasks sit in one [`SelectorIndex`] per task kind, keyed in queue order, so a
-/// claim ([`Queue::claim`](crate::Queue::claim)) asks the indexes of the kinds the runner
-/// runs which selectors its labels match, first in queue order, and tests only those tasks
-/// for the rest (due, slot free) instead of every queued task.
+/// The queued tasks sit in one [`SelectorIndex`] per task kind, keyed in queue order. A claim
+/// ([`Queue::claim`](crate::Queue::claim)) first tests the head of the queue in order
+/// ([`CLAIM_HEAD_PROBE`](crate::CLAIM_HEAD_PROBE) tasks of the runner's kinds), where a busy
+/// queue's answer usually is; past it, it asks the indexes of the kinds the runner runs which
+/// selectors its labels match, first in queue order, and tests only those tasks for the rest
+/// (due, slot free) instead of every queued task.
 ///
 /// The queue follows the tasks: [`update`](Self::update) with each changed task (a Pending
 /// task is queued, a Running one holds its slot, a finished one leaves) and

@@ -8,56 +8,17 @@
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
-use std::path::Path;
+#[path = "../../../tests/support/wire_examples.rs"]
+mod wire_examples;
+
+use wire_examples::{Example, markdown};
 
 use model_fleet::{ApiError, Context, KindSet, LogBatch, Runner};
 use serde::{Serialize, de::DeserializeOwned};
 
-/// One marked example: type name, whether it must be rejected, the JSON, its line.
-struct Example {
-    type_name: String,
-    rejected: bool,
-    json: String,
-    line: usize,
-}
-
-/// The `<!-- wire(fleet): Type [rejected] -->` markers and the ```json block after each.
+/// The `<!-- wire(fleet): Type [rejected] -->` examples of `markdown`.
 fn examples(markdown: &str) -> Vec<Example> {
-    let mut found = Vec::new();
-    let mut lines = markdown.lines().enumerate();
-    while let Some((index, line)) = lines.next() {
-        let Some(marker) = line
-            .trim()
-            .strip_prefix("<!-- wire(fleet):")
-            .and_then(|m| m.strip_suffix("-->"))
-        else {
-            continue;
-        };
-        let words: Vec<&str> = marker.split_whitespace().collect();
-        let (type_name, rejected) = match words[..] {
-            [name] => (name, false),
-            [name, "rejected"] => (name, true),
-            _ => panic!("line {}: unexpected marker {line:?}", index + 1),
-        };
-        assert_eq!(
-            lines.next().map(|(_, l)| l.trim()),
-            Some("```json"),
-            "line {}: marker not followed by a json block",
-            index + 1
-        );
-        let json: Vec<&str> = lines
-            .by_ref()
-            .map(|(_, l)| l)
-            .take_while(|l| l.trim() != "```")
-            .collect();
-        found.push(Example {
-            type_name: type_name.to_owned(),
-            rejected,
-            json: json.join("\n"),
-            line: index + 1,
-        });
-    }
-    found
+    wire_examples::examples(markdown, "wire(fleet)")
 }
 
 /// Parses `ex` as `T`: the error's text, or, for a value that parses, a check that it
@@ -81,11 +42,6 @@ fn parse_as_marked(ex: &Example) -> Result<(), String> {
         "KindSet" => parse::<KindSet>(ex),
         other => panic!("line {}: unknown wire type {other:?}", ex.line),
     }
-}
-
-fn markdown() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
-    std::fs::read_to_string(&path).expect("docs/wire-format.md")
 }
 
 /// The types with at least one accepted and one rejected example.

@@ -8,60 +8,19 @@
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
-use std::path::Path;
+#[path = "../../../tests/support/wire_examples.rs"]
+mod wire_examples;
+
+use wire_examples::{Example, markdown};
 
 use model_flow::{
     FailurePolicy, FlowRun, FlowSpec, FlowStatus, JobResult, JobState, SkipReason, TriggerRule,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
-/// One marked example: type name, whether it must be rejected, the JSON, its line.
-struct Example {
-    type_name: String,
-    rejected: bool,
-    json: String,
-    line: usize,
-}
-
-/// The `<!-- wire(flow): Type [rejected] -->` blocks of the document.
+/// The `<!-- wire(flow): Type [rejected] -->` examples of `docs/wire-format.md`.
 fn examples() -> Vec<Example> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
-    let markdown = std::fs::read_to_string(path).expect("docs/wire-format.md");
-    let mut found = Vec::new();
-    let mut lines = markdown.lines().enumerate();
-    while let Some((index, line)) = lines.next() {
-        let Some(marker) = line
-            .trim()
-            .strip_prefix("<!-- wire(flow):")
-            .and_then(|m| m.strip_suffix("-->"))
-        else {
-            continue;
-        };
-        let words: Vec<&str> = marker.split_whitespace().collect();
-        let (type_name, rejected) = match words[..] {
-            [name] => (name, false),
-            [name, "rejected"] => (name, true),
-            _ => panic!("line {}: unexpected marker {line:?}", index + 1),
-        };
-        assert_eq!(
-            lines.next().map(|(_, l)| l.trim()),
-            Some("```json"),
-            "line {}: marker without a json block",
-            index + 1
-        );
-        let json: Vec<&str> = lines
-            .by_ref()
-            .map(|(_, l)| l)
-            .take_while(|l| l.trim() != "```")
-            .collect();
-        found.push(Example {
-            type_name: type_name.to_owned(),
-            rejected,
-            json: json.join("\n"),
-            line: index + 1,
-        });
-    }
-    found
+    wire_examples::examples(&markdown(), "wire(flow)")
 }
 
 /// Parses the example as `T`: rejected ones give their error, accepted ones round-trip.

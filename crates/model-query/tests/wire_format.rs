@@ -7,56 +7,17 @@
     reason = "test helpers fail loudly, as the tests do"
 )]
 
-use std::path::Path;
+#[path = "../../../tests/support/wire_examples.rs"]
+mod wire_examples;
+
+use wire_examples::{Example, markdown};
 
 use model_query::{TaskQuery, TaskRunQuery};
 use serde::{Serialize, de::DeserializeOwned};
 
-/// One marked example: type name, whether it must be rejected, the JSON, its line.
-struct Example {
-    type_name: String,
-    rejected: bool,
-    json: String,
-    line: usize,
-}
-
-/// Finds `<!-- wire(query): Type [rejected] -->` markers and the ```json block after each.
+/// The `<!-- wire(query): Type [rejected] -->` examples of `markdown`.
 fn examples(markdown: &str) -> Vec<Example> {
-    let lines: Vec<&str> = markdown.lines().collect();
-    let mut found = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(marker) = line
-            .trim()
-            .strip_prefix("<!-- wire(query):")
-            .and_then(|m| m.strip_suffix("-->"))
-        else {
-            continue;
-        };
-        let words: Vec<&str> = marker.split_whitespace().collect();
-        let (type_name, rejected) = match words[..] {
-            [name] => (name, false),
-            [name, "rejected"] => (name, true),
-            _ => panic!("line {}: unexpected marker {line:?}", i + 1),
-        };
-        assert_eq!(
-            lines.get(i + 1).map(|l| l.trim()),
-            Some("```json"),
-            "line {}: marker not followed by a json block",
-            i + 1
-        );
-        let json: Vec<&str> = lines[i + 2..]
-            .iter()
-            .copied()
-            .take_while(|l| l.trim() != "```")
-            .collect();
-        found.push(Example {
-            type_name: type_name.to_owned(),
-            rejected,
-            json: json.join("\n"),
-            line: i + 1,
-        });
-    }
-    found
+    wire_examples::examples(markdown, "wire(query)")
 }
 
 fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
@@ -72,8 +33,7 @@ fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Exa
 
 #[test]
 fn every_query_example_parses_as_marked() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
-    let markdown = std::fs::read_to_string(&path).unwrap();
+    let markdown = markdown();
     let examples = examples(&markdown);
     let mut seen = std::collections::BTreeSet::new();
     for ex in &examples {
@@ -102,10 +62,7 @@ fn every_query_example_parses_as_marked() {
 
 #[test]
 fn the_task_query_example_is_the_pairs_the_docs_give() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let ex = examples(&markdown)
         .into_iter()
         .find(|e| e.type_name == "TaskQuery" && !e.rejected)
@@ -123,10 +80,7 @@ fn the_task_query_example_is_the_pairs_the_docs_give() {
 
 #[test]
 fn the_run_query_example_is_the_pairs_the_docs_give() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let ex = examples(&markdown)
         .into_iter()
         .find(|e| e.type_name == "TaskRunQuery" && !e.rejected)

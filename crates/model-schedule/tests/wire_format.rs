@@ -8,66 +8,17 @@
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
-use std::path::Path;
+#[path = "../../../tests/support/wire_examples.rs"]
+mod wire_examples;
+
+use wire_examples::{Example, markdown};
 
 use model_schedule::{Action, Schedule, Trigger};
 use serde::{Serialize, de::DeserializeOwned};
 
-/// One marked example: type, whether rejected, the JSON, the error written under it, line.
-struct Example {
-    type_name: String,
-    rejected: bool,
-    json: String,
-    error: Option<String>,
-    line: usize,
-}
-
+/// The `<!-- schedule-wire: Type [rejected] -->` examples of `markdown`.
 fn examples(markdown: &str) -> Vec<Example> {
-    let lines: Vec<&str> = markdown.lines().collect();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let Some(marker) = lines[i]
-            .trim()
-            .strip_prefix("<!-- schedule-wire:")
-            .and_then(|m| m.strip_suffix("-->"))
-        else {
-            i += 1;
-            continue;
-        };
-        let line = i + 1;
-        let mut words = marker.split_whitespace();
-        let type_name = words.next().expect("a type name").to_owned();
-        let rejected = match words.next() {
-            None => false,
-            Some("rejected") => true,
-            Some(other) => panic!("line {line}: unknown marker word {other:?}"),
-        };
-        assert_eq!(
-            lines.get(i + 1).map(|l| l.trim()),
-            Some("```json"),
-            "line {line}"
-        );
-        i += 2;
-        let start = i;
-        while lines.get(i).is_some_and(|l| l.trim() != "```") {
-            i += 1;
-        }
-        let json = lines[start..i].join("\n");
-        let error = lines
-            .get(i + 1)
-            .and_then(|l| l.strip_prefix("error: `"))
-            .and_then(|l| l.strip_suffix('`'))
-            .map(str::to_owned);
-        found.push(Example {
-            type_name,
-            rejected,
-            json,
-            error,
-            line,
-        });
-    }
-    found
+    wire_examples::examples(markdown, "schedule-wire")
 }
 
 fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
@@ -90,8 +41,7 @@ fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Exa
 
 #[test]
 fn every_schedule_example_parses_as_marked() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
-    let markdown = std::fs::read_to_string(path).expect("docs/wire-format.md");
+    let markdown = markdown();
     let examples = examples(&markdown);
     let mut seen = std::collections::BTreeSet::new();
     for ex in &examples {
@@ -119,10 +69,7 @@ fn every_schedule_example_parses_as_marked() {
 
 #[test]
 fn the_design_example_fires_at_two_in_berlin() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let ex = examples(&markdown)
         .into_iter()
         .find(|e| e.type_name == "Schedule")

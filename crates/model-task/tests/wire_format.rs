@@ -7,7 +7,10 @@
     reason = "test helpers outside #[test] functions fail loudly, as the tests do"
 )]
 
-use std::path::Path;
+#[path = "../../../tests/support/wire_examples.rs"]
+mod wire_examples;
+
+use wire_examples::{Example, markdown};
 
 use model_task::attempt::LogKey;
 use model_task::lifecycle::Condition;
@@ -17,55 +20,9 @@ use model_task::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 
-/// One marked example: type name, whether it must be rejected, the JSON, its line.
-struct Example {
-    type_name: String,
-    rejected: bool,
-    json: String,
-    line: usize,
-}
-
-/// Finds `<!-- wire: Type [rejected] -->` markers and the ```json block after each.
+/// The `<!-- wire: Type [rejected] -->` examples of `markdown`.
 fn examples(markdown: &str) -> Vec<Example> {
-    let lines: Vec<&str> = markdown.lines().collect();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < lines.len() {
-        let Some(marker) = lines[i]
-            .trim()
-            .strip_prefix("<!-- wire:")
-            .and_then(|m| m.strip_suffix("-->"))
-        else {
-            i += 1;
-            continue;
-        };
-        let mut words = marker.split_whitespace();
-        let type_name = words.next().expect("a type name after `wire:`").to_owned();
-        let rejected = match words.next() {
-            None => false,
-            Some("rejected") => true,
-            Some(other) => panic!("line {}: unknown marker word {other:?}", i + 1),
-        };
-        let line = i + 1;
-        i += 1;
-        assert_eq!(
-            lines.get(i).map(|l| l.trim()),
-            Some("```json"),
-            "line {line}: marker not followed by a json block"
-        );
-        i += 1;
-        let start = i;
-        while lines.get(i).is_some_and(|l| l.trim() != "```") {
-            i += 1;
-        }
-        found.push(Example {
-            type_name,
-            rejected,
-            json: lines[start..i].join("\n"),
-            line,
-        });
-    }
-    found
+    wire_examples::examples(markdown, "wire")
 }
 
 fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Example) {
@@ -87,8 +44,7 @@ fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(ex: &Exa
 
 #[test]
 fn every_wire_format_example_parses_as_marked() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md");
-    let markdown = std::fs::read_to_string(&path).expect("docs/wire-format.md");
+    let markdown = markdown();
     let examples = examples(&markdown);
     let mut seen = std::collections::BTreeSet::new();
     for ex in &examples {
@@ -151,10 +107,7 @@ fn every_wire_format_example_parses_as_marked() {
 
 #[test]
 fn the_full_task_example_is_what_the_docs_say() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let ex = examples(&markdown)
         .into_iter()
         .find(|e| e.type_name == "Task")
@@ -178,10 +131,7 @@ fn the_full_task_example_is_what_the_docs_say() {
 /// The rejected `type_name` examples of `docs/wire-format.md` fail as `T`, in order, with
 /// errors that start with `want`.
 fn rejected_for<T: DeserializeOwned + std::fmt::Debug>(type_name: &str, want: &[&str]) {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let errors: Vec<String> = examples(&markdown)
         .into_iter()
         .filter(|e| e.type_name == type_name && e.rejected)
@@ -195,10 +145,7 @@ fn rejected_for<T: DeserializeOwned + std::fmt::Debug>(type_name: &str, want: &[
 
 #[test]
 fn the_event_and_extension_examples_say_what_the_docs_say() {
-    let markdown = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/wire-format.md"),
-    )
-    .unwrap();
+    let markdown = markdown();
     let examples = examples(&markdown);
     let accepted = |type_name: &'static str| {
         examples

@@ -243,3 +243,91 @@ fn a_slot_frees_when_its_task_ends() {
         Some("next".to_owned())
     );
 }
+
+/// A queue whose first claimable task is number `first` in queue order (counting from 1):
+/// before it, tasks the runner (`zone=eu`, subprocess) may not take, for each reason in
+/// turn (selector, `NotIn` selector, slot busy), with a wasm task it does not run between each; from
+/// it on, claimable tasks of distinct slots, then one more that fails its selector.
+fn head_of(first: usize) -> Queue {
+    let mut entries = Vec::new();
+    // Earlier `at` comes first in queue order; wasm tasks are queued at odd seconds.
+    let at = |n: usize| -1_000 + 2 * n as i64;
+    for n in 1..first {
+        let (slot, selector) = match n % 3 {
+            0 => ("busy", ""),
+            1 => ("free", "zone=us"),
+            _ => ("free", "zone notin (eu)"),
+        };
+        entries.push(entry(&format!("no-{n:03}"), 0, at(n), slot, selector));
+        entries.push(QueueEntry::new(
+            QueueKey::new(0, t(at(n) + 1), id(&format!("wasm-{n:03}"))),
+            Slot::new("free").unwrap(),
+            KindSet::WASM,
+            AdmissionPolicy::Queue,
+            LabelSelector::new(),
+        ));
+    }
+    // Not due, so never claimable: last in queue order.
+    entries.push(entry("later", 0, 30, "free", ""));
+    for (k, n) in (first..first + 3).enumerate() {
+        entries.push(entry(
+            &format!("ok-{k}"),
+            0,
+            at(n),
+            &format!("s{k}"),
+            "zone=eu",
+        ));
+    }
+    entries.push(entry("no-tail", 0, at(first + 3), "free", "zone=us"));
+    let mut queue = queue(entries);
+    queue.update(&running("runs", "busy")).unwrap();
+    queue
+}
+
+#[test]
+fn the_claim_is_the_same_either_side_of_the_head_probe() {
+    let eu = runner(&[("zone", "eu")], KindSet::SUBPROCESS, 3);
+    let request = ClaimRequest::new(&eu, 0, t(0), ttl());
+    let first = |queue: &Queue| queue.claim(&request).map(|t| t.key().id().to_string());
+    for at in [
+        1,
+        CLAIM_HEAD_PROBE - 1,
+        CLAIM_HEAD_PROBE,
+        CLAIM_HEAD_PROBE + 1,
+        CLAIM_HEAD_PROBE + 2,
+        3 * CLAIM_HEAD_PROBE,
+    ] {
+        let queue = head_of(at);
+        assert_eq!(
+            first(&queue).as_deref(),
+            Some("ok-0"),
+            "first claimable at {at}"
+        );
+        assert_eq!(
+            claimed(&queue, &request, 3),
+            ["ok-0", "ok-1", "ok-2"],
+            "first claimable at {at}"
+        );
+        assert_eq!(claimed(&queue, &request, 2), ["ok-0", "ok-1"], "at {at}");
+        assert!(
+            queue.explain(&request, &id("ok-0")).is_claimable(),
+            "at {at}"
+        );
+        assert_eq!(
+            queue.explain(&request, &id("ok-2")).blockers,
+            [ClaimBlocker::Behind { first: id("ok-0") }],
+            "at {at}"
+        );
+        // The same tasks, once the first claimable one's slot is busy: the claim moves on
+        // to the next, whichever side of the probe it lies.
+        let mut busier = queue.clone();
+        busier.update(&running("runs-s0", "s0")).unwrap();
+        assert_eq!(claimed(&busier, &request, 3), ["ok-1", "ok-2"], "at {at}");
+    }
+    // Nothing claimable (nothing is due yet), with a head shorter than the probe and longer.
+    let early = ClaimRequest::new(&eu, 0, t(-2_000), ttl());
+    assert_eq!(early.free_capacity(), 3);
+    for at in [1, CLAIM_HEAD_PROBE, 3 * CLAIM_HEAD_PROBE] {
+        assert!(head_of(at).claim_many(&early, 3).is_empty(), "at {at}");
+    }
+}

@@ -8,7 +8,7 @@ use taskmodel::{Applied, LeaseId, TenantId};
 
 use super::*;
 use crate::simulate::flow::Flows;
-use crate::simulate::plane::{MemoryPlane, Observed, Reaped};
+use crate::simulate::plane::{Claim, MemoryPlane, Observed, Reaped};
 
 /// A spec that retries failures three times, run by any runner labeled `zone=eu`.
 const SPEC: &str = r#"{

@@ -79,3 +79,26 @@ pub(crate) fn examples(markdown: &str, marker: &str) -> Vec<Example> {
     }
     found
 }
+
+/// Reads `ex` as a `T`: a rejected example gives its error's text (and fails the test when it
+/// parses); an accepted one must parse and read back equal after writing, and gives `None`.
+pub(crate) fn check<T>(ex: &Example) -> Option<String>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let parsed = serde_json::from_str::<T>(&ex.json);
+    if ex.rejected {
+        return Some(
+            parsed
+                .err()
+                .unwrap_or_else(|| panic!("line {}: should be rejected", ex.line))
+                .to_string(),
+        );
+    }
+    let value =
+        parsed.unwrap_or_else(|e| panic!("line {}: {} example: {e}", ex.line, ex.type_name));
+    let json = serde_json::to_string(&value).unwrap_or_else(|e| panic!("line {}: {e}", ex.line));
+    let again: T = serde_json::from_str(&json).unwrap_or_else(|e| panic!("line {}: {e}", ex.line));
+    assert_eq!(again, value, "line {}: round trip", ex.line);
+    None
+}

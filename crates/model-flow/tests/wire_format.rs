@@ -11,37 +11,15 @@
 #[path = "../../../tests/support/wire_examples.rs"]
 mod wire_examples;
 
-use wire_examples::{Example, markdown};
+use wire_examples::{Example, check, markdown};
 
 use model_flow::{
     FailurePolicy, FlowRun, FlowSpec, FlowStatus, JobResult, JobState, SkipReason, TriggerRule,
 };
-use serde::{Serialize, de::DeserializeOwned};
 
 /// The `<!-- wire(flow): Type [rejected] -->` examples of `docs/wire-format.md`.
 fn examples() -> Vec<Example> {
     wire_examples::examples(&markdown(), "wire(flow)")
-}
-
-/// Parses the example as `T`: rejected ones give their error, accepted ones round-trip.
-fn check<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
-    ex: &Example,
-) -> Option<String> {
-    let parsed = serde_json::from_str::<T>(&ex.json);
-    if ex.rejected {
-        return Some(
-            parsed
-                .err()
-                .unwrap_or_else(|| panic!("line {}: should be rejected", ex.line))
-                .to_string(),
-        );
-    }
-    let value =
-        parsed.unwrap_or_else(|e| panic!("line {}: {} example: {e}", ex.line, ex.type_name));
-    let json = serde_json::to_string(&value).unwrap();
-    let again: T = serde_json::from_str(&json).unwrap();
-    assert_eq!(again, value, "line {}: round trip", ex.line);
-    None
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! PostgreSQL is measured when `TASKSTORE_POSTGRES_URL` names a server (`cargo xtask
 //! with-postgres cargo bench -p benches --bench store` starts a throwaway one and puts
 //! pgbench on the path). `TASKSTORE_BENCH_SECONDS` sets each measurement's length (default
-//! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000) and
+//! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000; 0 skips the
+//! listing), `TASKSTORE_BENCH_WORKERS` the worker counts (default `1,4,16`) and
 //! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`).
 #![allow(
     clippy::unwrap_used,
@@ -27,8 +28,12 @@ use taskmodel::task::{
     AttemptOutcome, AttemptResult, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest,
     TaskSpec,
 };
-use taskstore::{ClaimRequest, MAX_IMPORT, PostgresStore, SqliteStore, Store};
+use taskstore::{
+    ClaimRequest, MAX_IMPORT, PostgresStore, SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES,
+    SqliteStore, Store,
+};
 
+/// The worker counts measured by default.
 const WORKERS: [usize; 3] = [1, 4, 16];
 /// Tasks queued before each throughput measurement (more than any run takes).
 const QUEUED: usize = 60_000;
@@ -39,6 +44,17 @@ fn seconds() -> Duration {
         .and_then(|s| s.parse().ok())
         .unwrap_or(5);
     Duration::from_secs(seconds)
+}
+
+fn workers() -> Vec<usize> {
+    std::env::var("TASKSTORE_BENCH_WORKERS")
+        .ok()
+        .map(|list| {
+            list.split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|| WORKERS.to_vec())
 }
 
 fn list_tasks() -> usize {
@@ -88,111 +104,138 @@ fn import(store: &mut impl Store, count: usize, slots: usize) {
     }
 }
 
+/// Nanoseconds of CPU the calling thread has run (Linux's `/proc/thread-self/schedstat`;
+/// 0 elsewhere).
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+/// What a measurement counted: operations per second of wall time, and the microseconds of
+/// CPU the workers' threads spent per operation (a figure the load of a shared machine
+/// disturbs less; for PostgreSQL it leaves out the server's own work).
+#[derive(Clone, Copy)]
+struct Rate {
+    per_second: f64,
+    cpu_us: f64,
+}
+
+impl Rate {
+    /// Runs `workers` threads until the deadline; each returns its operations and CPU.
+    fn measure(workers: usize, run: impl Fn(usize) -> usize + Sync) -> Self {
+        let started = Instant::now();
+        let (done, cpu_ns) = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|worker| {
+                    let run = &run;
+                    scope.spawn(move || {
+                        let cpu = thread_cpu_ns();
+                        let done = run(worker);
+                        (done, thread_cpu_ns().saturating_sub(cpu))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap())
+                .fold((0, 0), |(n, c), (dn, dc)| (n + dn, c + dc))
+        });
+        Self {
+            per_second: done as f64 / started.elapsed().as_secs_f64(),
+            cpu_us: cpu_ns as f64 / 1e3 / done.max(1) as f64,
+        }
+    }
+}
+
 /// Operations per second of `workers` threads, each with its own connection, for the
 /// measurement's length (or until the queue runs out).
-fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bool) -> f64 {
+fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bool) -> Rate {
     let mut store = open();
     import(&mut store, QUEUED, QUEUED);
     let stop = AtomicBool::new(false);
-    let started = Instant::now();
-    let deadline = started + seconds();
-    let done: usize = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|worker| {
-                let stop = &stop;
-                scope.spawn(move || {
-                    let mut store = open();
-                    let mut rng = SeededRandom::new(worker as u64);
-                    let now = t0() + TimeDelta::days(1);
-                    let mut count = 0;
-                    for n in 0u64.. {
-                        if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
-                            break;
-                        }
-                        // A claim-only runner is new each time (a runner holds one attempt).
-                        let runner = if whole {
-                            format!("w{worker}")
-                        } else {
-                            format!("w{worker}-{n}")
-                        };
-                        let lease = LeaseId::new((worker as u64) << 40 | n);
-                        let request = ClaimRequest::new(
-                            RunnerId::new(runner).unwrap(),
-                            Labels::new(),
-                            KindSet::ALL,
-                            lease,
-                            now + TimeDelta::minutes(5),
-                        );
-                        let claimed = match store.claim(&tenant(), &request, now) {
-                            Ok(Some(claimed)) => claimed,
-                            Ok(None) => {
-                                stop.store(true, Ordering::Relaxed);
-                                break;
-                            }
-                            Err(error) if error.is_retryable() => continue,
-                            Err(error) => panic!("claim: {error}"),
-                        };
-                        if whole {
-                            let id = claimed.task.id();
-                            store.start(&tenant(), id, lease, now).unwrap();
-                            let result =
-                                AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
-                            store
-                                .report(&tenant(), id, lease, result, &mut rng, now)
-                                .unwrap();
-                        }
-                        count += 1;
-                    }
-                    count
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum()
-    });
-    done as f64 / started.elapsed().as_secs_f64()
+    let deadline = Instant::now() + seconds();
+    Rate::measure(workers, |worker| {
+        let mut store = open();
+        let mut rng = SeededRandom::new(worker as u64);
+        let now = t0() + TimeDelta::days(1);
+        let mut count = 0;
+        for n in 0u64.. {
+            if stop.load(Ordering::Relaxed) || Instant::now() >= deadline {
+                break;
+            }
+            // A claim-only runner is new each time (a runner holds one attempt).
+            let runner = if whole {
+                format!("w{worker}")
+            } else {
+                format!("w{worker}-{n}")
+            };
+            let lease = LeaseId::new((worker as u64) << 40 | n);
+            let request = ClaimRequest::new(
+                RunnerId::new(runner).unwrap(),
+                Labels::new(),
+                KindSet::ALL,
+                lease,
+                now + TimeDelta::minutes(5),
+            );
+            let claimed = match store.claim(&tenant(), &request, now) {
+                Ok(Some(claimed)) => claimed,
+                Ok(None) => {
+                    stop.store(true, Ordering::Relaxed);
+                    break;
+                }
+                Err(error) if error.is_retryable() => continue,
+                Err(error) => panic!("claim: {error}"),
+            };
+            if whole {
+                let id = claimed.task.id();
+                store.start(&tenant(), id, lease, now).unwrap();
+                let result = AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
+                store
+                    .report(&tenant(), id, lease, result, &mut rng, now)
+                    .unwrap();
+            }
+            count += 1;
+        }
+        count
+    })
 }
 
 /// SQLite's ceiling: `workers` threads, each with its own connection (the store's
 /// settings), updating one random row per `BEGIN IMMEDIATE` transaction.
-fn sqlite_ceiling(path: &Path, workers: usize) -> f64 {
+fn sqlite_ceiling(path: &Path, workers: usize) -> Rate {
     remove(path);
     let setup = |conn: &rusqlite::Connection| {
-        conn.busy_timeout(Duration::from_secs(30)).unwrap();
+        conn.busy_timeout(SQLITE_BUSY_TIMEOUT).unwrap();
         conn.pragma_update(None, "journal_mode", "WAL").unwrap();
         conn.pragma_update(None, "synchronous", "NORMAL").unwrap();
+        conn.pragma_update(None, "wal_autocheckpoint", SQLITE_CHECKPOINT_PAGES)
+            .unwrap();
     };
     let conn = rusqlite::Connection::open(path).unwrap();
     setup(&conn);
     conn.execute_batch("CREATE TABLE rows (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000) INSERT INTO rows SELECT i, 0 FROM c;").unwrap();
-    let started = Instant::now();
-    let deadline = started + seconds();
-    let done: u64 = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers)
-            .map(|worker| {
-                scope.spawn(move || {
-                    let mut conn = rusqlite::Connection::open(path).unwrap();
-                    setup(&conn);
-                    let mut rng = benches::Rng(worker as u64);
-                    let mut count = 0;
-                    while Instant::now() < deadline {
-                        let tx = conn
-                            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
-                            .unwrap();
-                        tx.execute(
-                            "UPDATE rows SET n = n + 1 WHERE id = ?1",
-                            [rng.below(10_000) as i64 + 1],
-                        )
-                        .unwrap();
-                        tx.commit().unwrap();
-                        count += 1;
-                    }
-                    count
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).sum()
-    });
-    done as f64 / started.elapsed().as_secs_f64()
+    let deadline = Instant::now() + seconds();
+    Rate::measure(workers, |worker| {
+        let mut conn = rusqlite::Connection::open(path).unwrap();
+        setup(&conn);
+        let mut rng = benches::Rng(worker as u64);
+        let mut count = 0;
+        while Instant::now() < deadline {
+            let tx = conn
+                .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+                .unwrap();
+            tx.execute(
+                "UPDATE rows SET n = n + 1 WHERE id = ?1",
+                [rng.below(10_000) as i64 + 1],
+            )
+            .unwrap();
+            tx.commit().unwrap();
+            count += 1;
+        }
+        count
+    })
 }
 
 /// PostgreSQL's ceiling: pgbench's simple-update transactions per second (`-N`, prepared
@@ -238,6 +281,9 @@ fn page_times(store: &mut impl Store, query: &TaskQuery) -> (f64, f64) {
 
 fn list_pages(store: &mut impl Store, engine: &str) {
     let count = list_tasks();
+    if count == 0 {
+        return;
+    }
     let started = Instant::now();
     import(store, count, 100);
     println!(
@@ -288,6 +334,18 @@ fn load() -> String {
         .to_owned()
 }
 
+/// One line of the throughput table.
+fn row(engine: &str, name: &str, workers: usize, rate: Rate, ceiling: Rate) {
+    println!(
+        "| {engine} | {name} | {workers} | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} |",
+        rate.per_second,
+        ceiling.per_second,
+        rate.per_second / ceiling.per_second,
+        rate.cpu_us,
+        ceiling.cpu_us,
+    );
+}
+
 fn main() {
     println!("load average before: {}", load());
     let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
@@ -296,22 +354,21 @@ fn main() {
     );
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("store.db");
-    println!("| engine | measurement | workers | per second | ceiling per second | ratio |");
-    println!("|---|---|---:|---:|---:|---:|");
+    println!(
+        "| engine | measurement | workers | per second | ceiling per second | ratio | CPU µs per op | ceiling CPU µs |"
+    );
+    println!("|---|---|---:|---:|---:|---:|---:|---:|");
     let fresh_sqlite = || {
         remove(&path);
         drop(SqliteStore::open(&path).unwrap());
     };
     let open_sqlite = || SqliteStore::open(&path).unwrap();
-    for workers in WORKERS {
+    for workers in workers() {
         let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers);
         for (name, whole) in [("claims", false), ("whole attempts", true)] {
             fresh_sqlite();
             let rate = throughput(&open_sqlite, workers, whole);
-            println!(
-                "| SQLite | {name} | {workers} | {rate:.0} | {ceiling:.0} | {:.2} |",
-                rate / ceiling
-            );
+            row("SQLite", name, workers, rate, ceiling);
         }
     }
     let url = std::env::var("TASKSTORE_POSTGRES_URL")
@@ -338,7 +395,7 @@ fn main() {
             eprintln!("pgbench -i failed: {status:?}");
         }
         let open_pg = || PostgresStore::connect(&store_url).unwrap();
-        for workers in WORKERS {
+        for workers in workers() {
             let ceiling = if ready {
                 pgbench(url, workers).unwrap_or(f64::NAN)
             } else {
@@ -347,10 +404,11 @@ fn main() {
             for (name, whole) in [("claims", false), ("whole attempts", true)] {
                 fresh_pg(&mut admin);
                 let rate = throughput(&open_pg, workers, whole);
-                println!(
-                    "| PostgreSQL | {name} | {workers} | {rate:.0} | {ceiling:.0} | {:.2} |",
-                    rate / ceiling
-                );
+                let ceiling = Rate {
+                    per_second: ceiling,
+                    cpu_us: f64::NAN,
+                };
+                row("PostgreSQL", name, workers, rate, ceiling);
             }
         }
         fresh_pg(&mut admin);

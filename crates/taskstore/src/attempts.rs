@@ -48,6 +48,7 @@ fn commit<T>(
             tx,
             tenant,
             pair.version,
+            Some(&pair.keys),
             &pair.task,
             AttemptWrite::Update(&run),
         )?;
@@ -124,7 +125,14 @@ pub(crate) fn cancel(
             pair.task
                 .cancel(expected, now)
                 .map_err(|error| refused(tenant, id, error))?;
-            save(tx, tenant, pair.version, &pair.task, AttemptWrite::None)?;
+            save(
+                tx,
+                tenant,
+                pair.version,
+                Some(&pair.keys),
+                &pair.task,
+                AttemptWrite::None,
+            )?;
             Ok(Change {
                 task: pair.task,
                 attempt: None,
@@ -162,6 +170,7 @@ pub(crate) fn expire(
                 tx,
                 tenant,
                 pair.version,
+                Some(&pair.keys),
                 &pair.task,
                 AttemptWrite::Update(&run),
             )?;

@@ -39,60 +39,78 @@ pub(crate) fn int(field: &'static str, value: u64) -> Result<i64, StoreError> {
     })
 }
 
-/// The columns of a task row after `tenant` and `id`: `uid, slot, phase, kind, priority,
-/// queued_ns, finished_ns, expires_ns, created_ns, updated_ns, resource_version,
-/// generation, attempt, doc`.
+/// The columns of a task row after `tenant` and `id`: its [`TaskKeys`], then `doc`.
 #[derive(Debug)]
 pub(crate) struct TaskColumns {
-    values: [Value; TASK_COLUMNS],
+    keys: TaskKeys,
+    doc: String,
 }
 
-/// How many columns [`TaskColumns`] holds.
-pub(crate) const TASK_COLUMNS: usize = 14;
+/// The columns of a task row between `id` and `doc`: `uid, slot, phase, kind, priority,
+/// queued_ns, finished_ns, expires_ns, created_ns, updated_ns, resource_version,
+/// generation, attempt`. Cheap to compute (no document), so a write can compare a task's
+/// keys before and after the model's decision and write only the columns that changed.
+pub(crate) type TaskKeys = [Value; TASK_KEYS];
+
+/// How many columns [`TaskKeys`] holds.
+pub(crate) const TASK_KEYS: usize = 13;
+
+/// How many columns [`TaskColumns`] holds: the keys and the document.
+pub(crate) const TASK_COLUMNS: usize = TASK_KEYS + 1;
+
+/// The keys of `task`.
+///
+/// Queue order is `priority DESC, queued_ns, id` over pending tasks; `queued_ns` is the
+/// model's `queuedAt` (its creation, or the time its restart is due: a task is due when it
+/// is at or before `now`; `docs/attempts.md`, "Queue order"), set exactly while the task is
+/// pending. `finished_ns` is `finishedAt`, set exactly in a final phase, and `expires_ns`
+/// when garbage collection may take the task: `finishedAt` plus its `ttlAfterFinishedMs`,
+/// when it has one.
+pub(crate) fn task_keys(task: &Task) -> Result<TaskKeys, StoreError> {
+    let meta = task.metadata();
+    let status = task.status();
+    let finished = status.finished_at();
+    let expires = finished
+        .zip(task.spec().ttl_after_finished_ms())
+        .map(|(finished, ttl)| expiry(finished, ttl));
+    Ok([
+        meta.uid().to_string().into(),
+        task.spec().slot().as_str().into(),
+        task.phase().as_str().into(),
+        task.spec().kind().type_name().into(),
+        Value::Int(i64::from(task.spec().priority())),
+        status.queued_at().map(clamped_nanos).into(),
+        finished.map(clamped_nanos).into(),
+        expires.into(),
+        Value::Int(exact_nanos("metadata.createdAt", meta.created_at())?),
+        Value::Int(clamped_nanos(meta.updated_at())),
+        Value::Int(int("metadata.resourceVersion", task.resource_version())?),
+        Value::Int(int("metadata.generation", meta.generation())?),
+        Value::Int(i64::from(status.attempt())),
+    ])
+}
 
 impl TaskColumns {
-    /// The columns of `task`.
-    ///
-    /// Queue order is `priority DESC, queued_ns, id` over pending tasks; `queued_ns` is the
-    /// model's `queuedAt` (its creation, or the time its restart is due: a task is due when
-    /// it is at or before `now`; `docs/attempts.md`, "Queue order"), set exactly while the
-    /// task is pending. `finished_ns` is `finishedAt`, set exactly in a final phase, and
-    /// `expires_ns` when garbage collection may take the task: `finishedAt` plus its
-    /// `ttlAfterFinishedMs`, when it has one.
+    /// The columns of `task`: its keys and its document.
     pub(crate) fn of(task: &Task) -> Result<Self, StoreError> {
-        let meta = task.metadata();
-        let status = task.status();
-        let finished = status.finished_at();
-        let expires = finished
-            .zip(task.spec().ttl_after_finished_ms())
-            .map(|(finished, ttl)| expiry(finished, ttl));
         let doc = serde_json::to_string(task).map_err(|error| StoreError::Corrupt {
             what: format!("task \"{}\"", task.id()),
             reason: error.to_string(),
         })?;
         Ok(Self {
-            values: [
-                meta.uid().to_string().into(),
-                task.spec().slot().as_str().into(),
-                task.phase().as_str().into(),
-                task.spec().kind().type_name().into(),
-                Value::Int(i64::from(task.spec().priority())),
-                status.queued_at().map(clamped_nanos).into(),
-                finished.map(clamped_nanos).into(),
-                expires.into(),
-                Value::Int(exact_nanos("metadata.createdAt", meta.created_at())?),
-                Value::Int(clamped_nanos(meta.updated_at())),
-                Value::Int(int("metadata.resourceVersion", task.resource_version())?),
-                Value::Int(int("metadata.generation", meta.generation())?),
-                Value::Int(i64::from(status.attempt())),
-                doc.into(),
-            ],
+            keys: task_keys(task)?,
+            doc,
         })
     }
 
+    /// The keys, then the document.
+    pub(crate) fn into_parts(self) -> (TaskKeys, String) {
+        (self.keys, self.doc)
+    }
+
     /// The values, in column order.
-    pub(crate) fn into_values(self) -> [Value; TASK_COLUMNS] {
-        self.values
+    pub(crate) fn into_values(self) -> impl Iterator<Item = Value> {
+        self.keys.into_iter().chain([Value::Text(self.doc)])
     }
 }
 

@@ -35,7 +35,7 @@ pub use crate::{
     error::StoreError,
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
-    sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
+    sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{
         ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, LogStream,
         MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped,

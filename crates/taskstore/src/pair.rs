@@ -6,7 +6,8 @@ use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::{Task, TaskError, TaskRun};
 
 use crate::columns::{
-    TASK_COLUMNS, TaskColumns, attempt_values, int, owner_values, read_attempt, read_task,
+    TASK_COLUMNS, TaskColumns, TaskKeys, attempt_values, int, owner_values, read_attempt,
+    read_task, task_keys,
 };
 use crate::error::StoreError;
 use crate::tx::{Lock, Sql, Tx, Value};
@@ -22,6 +23,9 @@ pub(crate) struct Pair {
     pub(crate) attempt: Option<TaskRun>,
     /// The task's version when read.
     pub(crate) version: u64,
+    /// The task's key columns when read (what [`save`] compares to write only the columns
+    /// that changed).
+    pub(crate) keys: TaskKeys,
 }
 
 /// Reads the task and its current attempt; with `lock`, PostgreSQL holds the task row
@@ -43,10 +47,12 @@ pub(crate) fn load(
     let task = read_task(row, 0, tenant, Some(id))?;
     let attempt = current_attempt(tx, tenant, &task)?;
     let version = task.resource_version();
+    let keys = task_keys(&task)?;
     Ok(Pair {
         task,
         attempt,
         version,
+        keys,
     })
 }
 
@@ -181,20 +187,18 @@ fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),
 /// then the attempt; a lost race, or a unique index that refuses the pair (a second running
 /// task in a slot, a runner place or an active attempt taken meanwhile), is
-/// [`StoreError::Conflict`] and the transaction must end.
+/// [`StoreError::Conflict`] and the transaction must end. Given the task's keys as read
+/// (`before`), only the columns that changed are written with the document, so SQLite
+/// leaves the indexes over the others untouched (it rewrites every index on a column an
+/// `UPDATE` sets, whatever the value).
 pub(crate) fn save(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     version: u64,
+    before: Option<&TaskKeys>,
     task: &Task,
     attempt: AttemptWrite<'_>,
 ) -> Result<(), StoreError> {
-    const UPDATE: Sql = Sql::new(
-        "UPDATE tasks SET uid = ?3, slot = ?4, phase = ?5, kind = ?6, priority = ?7, \
-         queued_ns = ?8, finished_ns = ?9, expires_ns = ?10, created_ns = ?11, updated_ns = ?12, \
-         resource_version = ?13, generation = ?14, attempt = ?15, doc = ?16 \
-         WHERE tenant = ?1 AND id = ?2 AND resource_version = ?17",
-    );
     const INSERT_ATTEMPT: Sql = Sql::new(
         "INSERT INTO attempts (tenant, task_id, attempt, runner_slot, runner, state, \
          lease_expires_ns, doc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -208,10 +212,24 @@ pub(crate) fn save(
         task: task.id().clone(),
         reason: reason.to_owned(),
     };
+    let (keys, doc) = TaskColumns::of(task)?.into_parts();
     let mut params = vec![tenant.as_str().into(), task.id().as_str().into()];
-    params.extend(TaskColumns::of(task)?.into_values());
+    let mut sql = String::from("UPDATE tasks SET ");
+    let names = TASK_COLUMN_NAMES.iter().skip(2);
+    for (index, (name, value)) in names.zip(keys).enumerate() {
+        if before.and_then(|before| before.get(index)) != Some(&value) {
+            params.push(value);
+            sql.push_str(&format!("{name} = ?{}, ", params.len()));
+        }
+    }
+    params.push(Value::Text(doc));
     params.push(Value::Int(int("metadata.resourceVersion", version)?));
-    match tx.try_execute(&UPDATE, &params)? {
+    sql.push_str(&format!(
+        "doc = ?{} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
+        params.len() - 1,
+        params.len()
+    ));
+    match tx.try_execute(&Sql::built(sql), &params)? {
         Some(1) => {}
         Some(_) => {
             return Err(conflict(&format!(

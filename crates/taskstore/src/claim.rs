@@ -1,6 +1,8 @@
 //! Claims: the first pending task in queue order that a runner may take, leased to it in
 //! one transaction.
 
+use std::collections::BTreeSet;
+
 use chrono::{DateTime, Utc};
 use taskmodel::ids::TenantId;
 use taskmodel::task::Task;
@@ -14,40 +16,15 @@ use crate::tx::{Lock, Sql, Tx, Value};
 /// How many queued tasks one read of the queue returns (and PostgreSQL locks).
 const SCAN_BATCH: i64 = 16;
 
-/// The queue in order, in one statement with the checks a claim needs: the tenant's due
-/// pending tasks, `priority DESC, queued_ns, id`, on the partial index over pending tasks;
-/// beside each, whether its slot is busy (a task of the slot is running: a probe of the
-/// unique index over running tasks, made per row returned, so no plan can read every
-/// running task for each queued one) and the runner's lowest free place. A runner at
-/// capacity reads nothing: the place is computed once (it depends on no row) and compared
-/// before the queue is read, so no row is locked either.
-///
-/// Parameters: `?1` tenant, `?2` now, `?3` how many rows, `?4` runner, `?5` its
-/// `maxConcurrent`; after a position, `?6` priority, `?7` queued_ns, `?8` id. Columns:
-/// `priority, queued_ns, id, busy (0 or 1), place, doc`.
+/// The queue in order: the tenant's due pending tasks, `priority DESC, queued_ns, id`, on
+/// the partial index over pending tasks. (Whether a task's slot is busy is asked
+/// separately, of the unique index over running tasks: as a correlated subquery here,
+/// PostgreSQL may keep a plan, made while no task ran, that reads every running task for
+/// each queued one.)
 macro_rules! queue_head {
     () => {
-        concat!(
-            "SELECT t.priority, t.queued_ns, t.id, \
-             CASE WHEN EXISTS (SELECT 1 FROM tasks r WHERE r.tenant = ?1 AND r.slot = t.slot \
-             AND r.phase = 'running') THEN 1 ELSE 0 END, ",
-            free_place!(),
-            ", t.doc FROM tasks t \
-             WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2 AND ",
-            free_place!(),
-            " < ?5"
-        )
-    };
-}
-/// The lowest place the runner's active attempts leave free: 0, or one past a taken place,
-/// that no active attempt holds (a unique index on `(tenant, runner, runner_slot)` over
-/// active attempts makes two concurrent claims of one place conflict).
-macro_rules! free_place {
-    () => {
-        "(SELECT min(p.n) FROM (SELECT 0 AS n UNION ALL SELECT a.runner_slot + 1 FROM attempts a \
-         WHERE a.tenant = ?1 AND a.runner = ?4 AND a.state IN ('leased', 'running', 'cancelling')) p \
-         WHERE p.n NOT IN (SELECT b.runner_slot FROM attempts b WHERE b.tenant = ?1 \
-         AND b.runner = ?4 AND b.state IN ('leased', 'running', 'cancelling')))"
+        "SELECT t.priority, t.queued_ns, t.id, t.doc FROM tasks t \
+         WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2"
     };
 }
 macro_rules! queue_order {
@@ -63,10 +40,16 @@ const QUEUE: Sql = Sql::locked(concat!(queue_head!(), queue_order!()), Lock::Ski
 const QUEUE_AFTER: Sql = Sql::locked(
     concat!(
         queue_head!(),
-        " AND (t.priority < ?6 OR (t.priority = ?6 AND (t.queued_ns, t.id) > (?7, ?8)))",
+        " AND (t.priority < ?4 OR (t.priority = ?4 AND (t.queued_ns, t.id) > (?5, ?6)))",
         queue_order!()
     ),
     Lock::SkipLocked,
+);
+
+/// The places the runner's active attempts hold.
+const RUNNER_PLACES: Sql = Sql::new(
+    "SELECT runner_slot FROM attempts WHERE tenant = ?1 AND runner = ?2 \
+     AND state IN ('leased', 'running', 'cancelling')",
 );
 
 /// [`Store::claim`](crate::Store::claim).
@@ -76,7 +59,10 @@ pub(crate) fn claim(
     request: &ClaimRequest,
     now: DateTime<Utc>,
 ) -> Result<Option<Claimed>, StoreError> {
-    let Some((mut task, place)) = first_claimable(tx, tenant, request, now)? else {
+    let Some(place) = free_place(tx, tenant, request)? else {
+        return Ok(None);
+    };
+    let Some(mut task) = first_claimable(tx, tenant, request, now)? else {
         return Ok(None);
     };
     // The queue read the task (and, on PostgreSQL, locked it); a task that ran before
@@ -105,6 +91,25 @@ pub(crate) fn claim(
     Ok(Some(Claimed { task, attempt: run }))
 }
 
+/// The lowest place `0..max_concurrent` the runner's active attempts leave free; `None`
+/// when it is at capacity. A unique index on `(tenant, runner, runner_slot)` over active
+/// attempts makes two concurrent claims of one place conflict.
+fn free_place(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    request: &ClaimRequest,
+) -> Result<Option<i64>, StoreError> {
+    let rows = tx.query(
+        &RUNNER_PLACES,
+        &[tenant.as_str().into(), request.runner.as_str().into()],
+    )?;
+    let taken: BTreeSet<i64> = rows
+        .iter()
+        .map(|row| row.int(0))
+        .collect::<Result<_, _>>()?;
+    Ok((0..i64::from(request.max_concurrent)).find(|place| !taken.contains(place)))
+}
+
 /// Whether the runner may take `task`: it supports the kind and its labels match the
 /// task's runner selector (with the model's matcher).
 fn fits(task: &Task, request: &ClaimRequest) -> bool {
@@ -117,17 +122,15 @@ fn fits(task: &Task, request: &ClaimRequest) -> bool {
 }
 
 /// Walks the queue in order (PostgreSQL skips rows other claims hold) and returns the
-/// first task the runner fits whose slot is free, with the runner's free place, within
-/// [`MAX_CLAIM_SCAN`]; `None` when nothing is claimable or the runner is at capacity. The
-/// first read asks for one row: the head of the queue usually fits, and PostgreSQL then
-/// locks only it; later reads ask for [`SCAN_BATCH`]. Only the documents of rows whose slot
-/// is free are parsed.
+/// first task the runner fits, within [`MAX_CLAIM_SCAN`]. The first read asks for one row:
+/// the head of the queue usually fits, and PostgreSQL then locks only it; later reads ask
+/// for [`SCAN_BATCH`].
 fn first_claimable(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     request: &ClaimRequest,
     now: DateTime<Utc>,
-) -> Result<Option<(Task, i64)>, StoreError> {
+) -> Result<Option<Task>, StoreError> {
     let mut position: Option<(i64, i64, String)> = None;
     let mut scanned = 0;
     while scanned < MAX_CLAIM_SCAN {
@@ -136,25 +139,33 @@ fn first_claimable(
             tenant.as_str().into(),
             Value::Int(clamped_nanos(now)),
             Value::Int(batch),
-            request.runner.as_str().into(),
-            Value::Int(i64::from(request.max_concurrent)),
         ];
-        let sql = match position.take() {
+        let sql = match &position {
             None => &QUEUE,
             Some((priority, queued, id)) => {
-                params.extend([Value::Int(priority), Value::Int(queued), Value::Text(id)]);
+                params.extend([
+                    Value::Int(*priority),
+                    Value::Int(*queued),
+                    id.as_str().into(),
+                ]);
                 &QUEUE_AFTER
             }
         };
         let rows = tx.query(sql, &params)?;
+        let mut fitting = Vec::new();
         for row in &rows {
-            if row.int(3)? == 0 {
-                let task = read_task(row, 5, tenant, None)?;
-                if fits(&task, request) {
-                    return Ok(Some((task, row.int(4)?)));
-                }
+            let task = read_task(row, 3, tenant, None)?;
+            if fits(&task, request) {
+                fitting.push(task);
             }
             position = Some((row.int(0)?, row.int(1)?, row.text(2)?.to_owned()));
+        }
+        let busy = busy_slots(tx, tenant, &fitting)?;
+        if let Some(task) = fitting
+            .into_iter()
+            .find(|task| !busy.contains(task.spec().slot().as_str()))
+        {
+            return Ok(Some(task));
         }
         scanned += rows.len();
         if rows.len() < usize::try_from(batch).unwrap_or(usize::MAX) {
@@ -162,4 +173,30 @@ fn first_claimable(
         }
     }
     Ok(None)
+}
+
+/// Which of the tasks' slots have a running task (one task runs at a time in a slot).
+fn busy_slots(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    tasks: &[Task],
+) -> Result<BTreeSet<String>, StoreError> {
+    if tasks.is_empty() {
+        return Ok(BTreeSet::new());
+    }
+    let slots: BTreeSet<&str> = tasks
+        .iter()
+        .map(|task| task.spec().slot().as_str())
+        .collect();
+    let marks: Vec<String> = (2..slots.len() + 2).map(|n| format!("?{n}")).collect();
+    let sql = Sql::built(format!(
+        "SELECT slot FROM tasks WHERE tenant = ?1 AND phase = 'running' AND slot IN ({})",
+        marks.join(", ")
+    ));
+    let mut params: Vec<Value> = vec![tenant.as_str().into()];
+    params.extend(slots.into_iter().map(Value::from));
+    let rows = tx.query(&sql, &params)?;
+    rows.iter()
+        .map(|row| row.text(0).map(str::to_owned))
+        .collect()
 }

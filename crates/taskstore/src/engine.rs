@@ -7,7 +7,9 @@ use taskmodel::ids::{ActionId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
-use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
+use taskmodel::task::{
+    ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, TaskManifest, TaskRun,
+};
 
 use crate::error::StoreError;
 use crate::store::{
@@ -51,6 +53,16 @@ impl<E: Engine> Store for E {
         tasks: &[taskmodel::task::Task],
     ) -> Result<(), StoreError> {
         self.write(|tx| tasks::import(tx, tenant, tasks))
+    }
+
+    fn apply(
+        &mut self,
+        tenant: &TenantId,
+        manifest: TaskManifest,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change<ApplyChanges>, StoreError> {
+        self.write(|tx| tasks::apply(tx, tenant, manifest, expected, now))
     }
 
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError> {

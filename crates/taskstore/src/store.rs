@@ -10,7 +10,8 @@ use taskmodel::schedule::Action;
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
-    Applied, AttemptResult, LeaseId, Precondition, RestartDecision, Task, TaskRun,
+    Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, Task,
+    TaskManifest, TaskRun,
 };
 
 use crate::error::StoreError;
@@ -95,6 +96,23 @@ pub trait Store {
     /// [`StoreError::Exists`] and nothing is stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
     /// and listings walk their indexes at once.
     fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
+
+    /// Applies `manifest`, the task's new desired state (its name says which task), as the
+    /// model's `Task::apply` decides: labels, annotations, owner references and spec become
+    /// the manifest's; the version goes up by one when anything differs and the generation
+    /// when the spec does; nothing differs is `Unchanged` and writes nothing. Only at the
+    /// version and uid `expected` names, when it names them: a stale version is
+    /// [`StoreError::Conflict`], a uid that is not the task's [`StoreError::Gone`]; a spec
+    /// change the model refuses (a task that has ended, a slot while an attempt runs) is
+    /// [`StoreError::Rejected`]. One transaction, with a compare-and-swap on
+    /// `resourceVersion`.
+    fn apply(
+        &mut self,
+        tenant: &TenantId,
+        manifest: TaskManifest,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change<ApplyChanges>, StoreError>;
 
     /// The task and its current attempt, or [`StoreError::NotFound`].
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError>;

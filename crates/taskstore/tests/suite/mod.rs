@@ -8,6 +8,7 @@
 )]
 
 mod actions;
+mod apply;
 mod fields;
 mod fixtures;
 mod races;
@@ -16,6 +17,7 @@ mod rules;
 mod scenarios;
 
 pub use actions::*;
+pub use apply::*;
 pub use fields::*;
 pub use fixtures::*;
 pub use races::*;
@@ -61,7 +63,9 @@ macro_rules! conformance {
             due_actions_fire_once_in_due_order,
             concurrent_tick_loops_fire_each_action_once,
             an_action_ends_once_and_a_completed_one_recurs,
-            startup_recovery_fails_only_stale_running_actions
+            startup_recovery_fails_only_stale_running_actions,
+            apply_bumps_the_generation_only_on_a_spec_change,
+            apply_to_an_ended_task_changes_metadata_only
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

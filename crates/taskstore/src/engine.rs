@@ -3,7 +3,8 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{ActionId, TaskId, TenantId, Uid};
+use taskmodel::flow::FlowSpec;
+use taskmodel::ids::{ActionId, FlowId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
@@ -12,6 +13,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
+use crate::flows::{self, StoredFlow};
 use crate::store::{
     ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
     Stored, StoredLogLine,
@@ -187,6 +189,20 @@ impl<E: Engine> Store for E {
         limit: u32,
     ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
         self.read(|tx| retention::ttl_expired(tx, now, limit))
+    }
+
+    fn create_flow(
+        &mut self,
+        tenant: &TenantId,
+        flow: &FlowSpec,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError> {
+        self.write(|tx| flows::create(tx, tenant, flow, uid, now))
+    }
+
+    fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError> {
+        self.read(|tx| flows::get(tx, tenant, name))
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

@@ -20,6 +20,7 @@ mod claim;
 mod columns;
 mod engine;
 mod error;
+mod flows;
 mod list;
 mod logs;
 mod pair;
@@ -33,6 +34,7 @@ mod tx;
 
 pub use crate::{
     error::StoreError,
+    flows::{FlowJobStatus, StoredFlow},
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},

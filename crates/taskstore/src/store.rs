@@ -4,7 +4,8 @@
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::KindSet;
-use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::flow::FlowSpec;
+use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::selector::Labels;
@@ -15,6 +16,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
+use crate::flows::StoredFlow;
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -223,6 +225,30 @@ pub trait Store {
     /// [`delete`](Self::delete) and a [`Precondition`] naming its uid and version never
     /// reaches a task created under its name since.
     fn ttl_expired(&mut self, now: DateTime<Utc>, limit: u32) -> Result<Vec<Task>, StoreError>;
+
+    /// Creates a flow under `uid` (which the caller mints) and its run (`FlowRun::new`), and
+    /// makes a task of each job ready at once, in one transaction. A job's task is named
+    /// `<flow>.<job>`, carries the flow's labels and the job's spec with the flow's
+    /// environment merged in (`FlowSpec::task_spec`), names the flow as its controlling
+    /// owner, and is queued as it is (the slot's admission policy is not asked: the flow
+    /// decides when its jobs run). From then on, a job's task that reaches a final phase
+    /// (by [`report`](Self::report), [`cancel`](Self::cancel) or [`reap`](Self::reap))
+    /// moves the run on in its own transaction (`FlowRun::end_attempt` with the task's
+    /// phase): dependents whose rule holds become tasks, the others are skipped, and the
+    /// flow's version goes up by one (a compare-and-swap: a lost race is
+    /// [`StoreError::FlowConflict`] and the task's write is undone with it). A name or a uid
+    /// already used in the tenant, or a job's task name already taken, is
+    /// [`StoreError::FlowExists`] or [`StoreError::Exists`] and nothing is stored.
+    fn create_flow(
+        &mut self,
+        tenant: &TenantId,
+        flow: &FlowSpec,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError>;
+
+    /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
+    fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
 
     /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
     /// An id already used in the tenant is [`StoreError::ActionExists`].

@@ -11,6 +11,7 @@ mod actions;
 mod apply;
 mod fields;
 mod fixtures;
+mod flows;
 mod races;
 mod retention;
 mod rules;
@@ -20,6 +21,7 @@ pub use actions::*;
 pub use apply::*;
 pub use fields::*;
 pub use fixtures::*;
+pub use flows::*;
 pub use races::*;
 pub use retention::*;
 pub use rules::*;
@@ -65,7 +67,10 @@ macro_rules! conformance {
             an_action_ends_once_and_a_completed_one_recurs,
             startup_recovery_fails_only_stale_running_actions,
             apply_bumps_the_generation_only_on_a_spec_change,
-            apply_to_an_ended_task_changes_metadata_only
+            apply_to_an_ended_task_changes_metadata_only,
+            a_diamond_flow_runs_in_order,
+            a_failed_job_skips_its_dependents_under_fail_fast,
+            concurrent_job_ends_advance_the_flow_exactly_once
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

@@ -3,13 +3,15 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
+use taskmodel::fleet::{LivenessTtl, Runner};
 use taskmodel::flow::FlowSpec;
-use taskmodel::ids::{ActionId, FlowId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
-    ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, TaskManifest, TaskRun,
+    Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, TaskManifest,
+    TaskRun,
 };
 
 use crate::error::StoreError;
@@ -19,7 +21,7 @@ use crate::store::{
     Stored, StoredLogLine,
 };
 use crate::tx::Tx;
-use crate::{actions, attempts, claim, list, logs, retention, tasks};
+use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
 
 /// A database connection that runs closures in transactions.
 pub(crate) trait Engine {
@@ -203,6 +205,58 @@ impl<E: Engine> Store for E {
 
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError> {
         self.read(|tx| flows::get(tx, tenant, name))
+    }
+
+    fn register_runner(
+        &mut self,
+        tenant: &TenantId,
+        runner: Runner,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Runner, StoreError> {
+        self.write(|tx| runners::register(tx, tenant, runner, ttl, now))
+    }
+
+    fn runner_heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &RunnerId,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, StoreError> {
+        self.write(|tx| runners::change(tx, tenant, id, |runner| runner.heartbeat(now)))
+    }
+
+    fn drain_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Applied, StoreError> {
+        self.write(|tx| runners::change(tx, tenant, id, Runner::drain))
+    }
+
+    fn deregister_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<(), StoreError> {
+        self.write(|tx| runners::deregister(tx, tenant, id))
+    }
+
+    fn runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Runner, StoreError> {
+        self.read(|tx| runners::get(tx, tenant, id))
+    }
+
+    fn runners(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&RunnerId>,
+        limit: u32,
+    ) -> Result<Vec<Runner>, StoreError> {
+        self.read(|tx| runners::list(tx, tenant, after, limit))
+    }
+
+    fn claim_as(
+        &mut self,
+        tenant: &TenantId,
+        runner: &RunnerId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError> {
+        self.write(|tx| runners::claim_as(tx, tenant, runner, lease, lease_expires_at, ttl, now))
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

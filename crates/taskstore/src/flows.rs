@@ -120,7 +120,16 @@ fn insert_jobs(
         let mut params = Vec::with_capacity(chunk.len() * 6);
         for (row, (position, name, state)) in chunk.iter().enumerate() {
             let first = row * 6 + 1;
-            let marks: Vec<String> = (first..first + 6).map(|n| format!("?{n}")).collect();
+            // No task is written '' and stored NULL: PostgreSQL binds a NULL as an integer.
+            let marks: Vec<String> = (first..first + 6)
+                .map(|n| {
+                    if n == first + 5 {
+                        format!("NULLIF(?{n}, '')")
+                    } else {
+                        format!("?{n}")
+                    }
+                })
+                .collect();
             sql.push_str(if row == 0 { "(" } else { ", (" });
             sql.push_str(&marks.join(", "));
             sql.push(')');
@@ -132,11 +141,7 @@ fn insert_jobs(
                 name.as_str().into(),
                 Value::Int(int("position", *position as u64)?),
                 state.as_str().into(),
-                if started {
-                    task.as_str().into()
-                } else {
-                    Value::Null
-                },
+                if started { task.as_str() } else { "" }.into(),
             ]);
         }
         tx.execute(&Sql::built(sql), &params)?;
@@ -316,7 +321,7 @@ fn save(
          expires_ns = ?7, run = ?8 WHERE tenant = ?1 AND name = ?2 AND resource_version = ?9",
     );
     const JOB: Sql = Sql::new(
-        "UPDATE flow_jobs SET state = ?4, task_id = COALESCE(task_id, ?5) \
+        "UPDATE flow_jobs SET state = ?4, task_id = COALESCE(task_id, NULLIF(?5, '')) \
          WHERE tenant = ?1 AND flow = ?2 AND job = ?3",
     );
     let name = flow.spec.name();
@@ -350,10 +355,11 @@ fn save(
     jobs.dedup();
     for job in jobs {
         let state = flow.run.state(job.as_str()).unwrap_or(JobState::Waiting);
+        // No task is written '' (see `insert_jobs`).
         let task = if state == JobState::Running {
             Value::from(job_task_id(name, job)?.as_str())
         } else {
-            Value::Null
+            Value::from("")
         };
         tx.execute(
             &JOB,

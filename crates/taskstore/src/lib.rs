@@ -26,6 +26,7 @@ mod logs;
 mod pair;
 mod postgres;
 mod retention;
+mod runners;
 mod schema;
 mod sqlite;
 mod store;

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::fleet::KindSet;
+use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
 use taskmodel::flow::FlowSpec;
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
@@ -249,6 +249,63 @@ pub trait Store {
 
     /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
+
+    /// Registers `runner` (model-fleet's `Runner::register` against the record stored under
+    /// its id, if any): online, last seen at `now`, with its labels, kinds and capacity
+    /// (`maxConcurrent`). A record still alive (within `ttl`) and not offline is
+    /// [`StoreError::RunnerRejected`] (`AlreadyRegistered`); a runner that restarted
+    /// registers again once its record is stale or offline.
+    fn register_runner(
+        &mut self,
+        tenant: &TenantId,
+        runner: Runner,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Runner, StoreError>;
+
+    /// The runner was seen at `now` (`Runner::heartbeat`): `lastSeenAt` moves forward,
+    /// never back (`Unchanged`, nothing written). An offline runner is
+    /// [`StoreError::RunnerRejected`]: it registers again.
+    fn runner_heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &RunnerId,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, StoreError>;
+
+    /// Drains the runner (`Runner::drain`): it finishes what it holds and
+    /// [`claim_as`](Self::claim_as) gives it nothing new.
+    fn drain_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Applied, StoreError>;
+
+    /// Removes the runner's record, or [`StoreError::RunnerNotFound`]. Attempts it holds
+    /// stay until they end or their leases expire.
+    fn deregister_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<(), StoreError>;
+
+    /// The runner's record, or [`StoreError::RunnerNotFound`].
+    fn runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Runner, StoreError>;
+
+    /// The tenant's runners in id order after `after` (from the first when `None`), at most
+    /// `limit` (1 to [`MAX_READ_PAGE`]).
+    fn runners(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&RunnerId>,
+        limit: u32,
+    ) -> Result<Vec<Runner>, StoreError>;
+
+    /// [`claim`](Self::claim) as the registered runner `runner`, with the labels, kinds and
+    /// capacity of its record: `None` when it takes nothing new at `now` (draining,
+    /// offline, or not seen within `ttl`: `Runner::free_capacity`) or nothing is
+    /// claimable; [`StoreError::RunnerNotFound`] when it is not registered.
+    fn claim_as(
+        &mut self,
+        tenant: &TenantId,
+        runner: &RunnerId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError>;
 
     /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
     /// An id already used in the tenant is [`StoreError::ActionExists`].

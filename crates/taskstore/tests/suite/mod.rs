@@ -15,6 +15,7 @@ mod flows;
 mod races;
 mod retention;
 mod rules;
+mod runners;
 mod scenarios;
 
 pub use actions::*;
@@ -25,6 +26,7 @@ pub use flows::*;
 pub use races::*;
 pub use retention::*;
 pub use rules::*;
+pub use runners::*;
 pub use scenarios::*;
 
 /// Instantiates every conformance test for a backend factory
@@ -70,7 +72,9 @@ macro_rules! conformance {
             apply_to_an_ended_task_changes_metadata_only,
             a_diamond_flow_runs_in_order,
             a_failed_job_skips_its_dependents_under_fail_fast,
-            concurrent_job_ends_advance_the_flow_exactly_once
+            concurrent_job_ends_advance_the_flow_exactly_once,
+            runners_register_heartbeat_drain_and_deregister,
+            claim_as_reads_labels_and_capacity_from_the_runner_row
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

@@ -16,6 +16,7 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::{self, StoredFlow};
+use crate::gc::{self, Collected};
 use crate::store::{
     ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
     Stored, StoredLogLine,
@@ -257,6 +258,15 @@ impl<E: Engine> Store for E {
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError> {
         self.write(|tx| runners::claim_as(tx, tenant, runner, lease, lease_expires_at, ttl, now))
+    }
+
+    fn collect_garbage(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Collected, StoreError> {
+        gc::collect_garbage(self, tenant, now, batch)
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

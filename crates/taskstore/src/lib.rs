@@ -21,6 +21,7 @@ mod columns;
 mod engine;
 mod error;
 mod flows;
+mod gc;
 mod list;
 mod logs;
 mod pair;
@@ -36,6 +37,7 @@ mod tx;
 pub use crate::{
     error::StoreError,
     flows::{FlowJobStatus, StoredFlow},
+    gc::{Collected, MAX_GC_BATCH, MAX_GC_VIEW},
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},

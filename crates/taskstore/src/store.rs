@@ -17,6 +17,7 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::StoredFlow;
+use crate::gc::Collected;
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -306,6 +307,23 @@ pub trait Store {
         ttl: LivenessTtl,
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError>;
+
+    /// Garbage collection of the tenant's tasks and flows at `now`: reads a view of every
+    /// one in one snapshot (at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)), lets
+    /// model-retention's `collect` decide under its default policy (`docs/retention.md`),
+    /// and writes what it decided: first the releases (an owner reference removed from a
+    /// task that stays, with `Release::task_manifest` and `Task::apply`), then the
+    /// deletions in cleanup order (a task with its attempts, owner rows and log lines; a
+    /// flow with its job rows), each at the uid and version the view read, at most `batch`
+    /// writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction. A resource
+    /// changed since the view was read stops the collection there
+    /// ([`Collected::complete`] is `false`; what was written stays): collect again.
+    fn collect_garbage(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Collected, StoreError>;
 
     /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
     /// An id already used in the tenant is [`StoreError::ActionExists`].

@@ -12,6 +12,7 @@ mod apply;
 mod fields;
 mod fixtures;
 mod flows;
+mod gc;
 mod races;
 mod retention;
 mod rules;
@@ -23,6 +24,7 @@ pub use apply::*;
 pub use fields::*;
 pub use fixtures::*;
 pub use flows::*;
+pub use gc::*;
 pub use races::*;
 pub use retention::*;
 pub use rules::*;
@@ -74,7 +76,9 @@ macro_rules! conformance {
             a_failed_job_skips_its_dependents_under_fail_fast,
             concurrent_job_ends_advance_the_flow_exactly_once,
             runners_register_heartbeat_drain_and_deregister,
-            claim_as_reads_labels_and_capacity_from_the_runner_row
+            claim_as_reads_labels_and_capacity_from_the_runner_row,
+            gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,
+            gc_deletes_a_flow_after_its_tasks_and_releases_a_gone_owner
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

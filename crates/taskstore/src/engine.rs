@@ -17,9 +17,9 @@ use taskmodel::task::{
 use crate::error::StoreError;
 use crate::flows::{self, StoredFlow};
 use crate::gc::{self, Collected};
+use crate::logs::{LogLine, StoredLogLine};
 use crate::store::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
-    Stored, StoredLogLine,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, Reaped, Store, Stored,
 };
 use crate::tx::Tx;
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};

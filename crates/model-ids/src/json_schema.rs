@@ -8,14 +8,17 @@
 /// feature for this.
 ///
 /// ```
-/// # #[cfg(any())] mod not_built { // needs schemars in the calling crate
 /// struct Zone(String);
 ///
 /// model_ids::impl_json_schema!(Zone, "Zone", |_generator| schemars::json_schema!({
 ///     "type": "string",
 ///     "minLength": 1
 /// }));
-/// # }
+///
+/// let schema = serde_json::to_value(schemars::schema_for!(Zone))?;
+/// assert_eq!(schema["title"], "Zone");
+/// assert_eq!(schema["minLength"], 1);
+/// # Ok::<(), serde_json::Error>(())
 /// ```
 #[macro_export]
 macro_rules! impl_json_schema {

@@ -7,6 +7,7 @@ use taskmodel::fleet::{LivenessTtl, Runner};
 use taskmodel::flow::FlowSpec;
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::retention::collect;
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -16,10 +17,10 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::{self, StoredFlow};
-use crate::gc::{self, Collected};
-use crate::logs::{LogLine, StoredLogLine};
+use crate::gc;
 use crate::store::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, Reaped, Store, Stored,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+    Reaped, Store, Stored, StoredLogLine,
 };
 use crate::tx::Tx;
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
@@ -266,7 +267,35 @@ impl<E: Engine> Store for E {
         now: DateTime<Utc>,
         batch: u32,
     ) -> Result<Collected, StoreError> {
-        gc::collect_garbage(self, tenant, now, batch)
+        // One snapshot for the view, then one transaction per batch of writes.
+        let size = gc::check_batch(batch)?;
+        let (views, entries) = self.read(|tx| gc::view(tx, tenant))?;
+        let collection = collect(now, &views);
+        let mut collected = Collected {
+            next_expiry: collection.next_expiry(),
+            complete: true,
+            ..Collected::default()
+        };
+        for chunk in collection.releases().chunks(size) {
+            let (released, stopped) =
+                self.write(|tx| gc::release_batch(tx, tenant, &entries, chunk, now))?;
+            collected.released.extend(released);
+            if stopped {
+                collected.complete = false;
+                return Ok(collected);
+            }
+        }
+        for chunk in collection.deletions().chunks(size) {
+            let (tasks, flows, stopped) =
+                self.write(|tx| gc::delete_batch(tx, tenant, &entries, chunk))?;
+            collected.deleted_tasks.extend(tasks);
+            collected.deleted_flows.extend(flows);
+            if stopped {
+                collected.complete = false;
+                break;
+            }
+        }
+        Ok(collected)
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

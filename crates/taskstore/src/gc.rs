@@ -1,16 +1,15 @@
 //! Garbage collection as a write: a view of a tenant's tasks and flows read in one
-//! snapshot, model-retention's `collect` deciding, and the store writing what it decided,
-//! releases first, then deletions in cleanup order, in bounded batches of one transaction
-//! each.
+//! snapshot for model-retention's `collect` to decide on, and what it decided written in
+//! bounded batches, one transaction each: releases first, then deletions in cleanup order
+//! (`engine.rs` runs the transactions).
 
 use chrono::{DateTime, Utc};
 use taskmodel::flow::{FlowRun, FlowSpec};
 use taskmodel::ids::{FlowId, TaskId, TenantId, Uid};
-use taskmodel::retention::{Collection, OwnedResource, ResourceKind, collect};
+use taskmodel::retention::{Deletion, OwnedResource, Release, ResourceKind};
 use taskmodel::task::{Precondition, Task};
 
 use crate::columns::{int, read_task};
-use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, load, refused, save};
 use crate::tasks::{delete, replace_owners};
@@ -28,123 +27,80 @@ pub const MAX_GC_BATCH: u32 = 1_000;
 /// How many rows one read of the view returns.
 const VIEW_PAGE: i64 = 1_000;
 
-/// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Collected {
-    /// The tasks an owner reference was removed from (each once per reference), in the
-    /// order written.
-    pub released: Vec<TaskId>,
-    /// The tasks deleted, with their attempts, owner rows and log lines, in cleanup order.
-    pub deleted_tasks: Vec<TaskId>,
-    /// The flows deleted, with their job rows, in cleanup order.
-    pub deleted_flows: Vec<FlowId>,
-    /// When a kept resource's time to live runs out next: when to collect again if nothing
-    /// else changes.
-    pub next_expiry: Option<DateTime<Utc>>,
-    /// `false` when a write found its resource changed since the view was read and the
-    /// collection stopped there (what it wrote before stays written): collect again.
-    pub complete: bool,
-}
-
 /// What the view holds of each resource besides its [`OwnedResource`]: the row a write
 /// goes back to, and the version it was read at.
 #[derive(Debug)]
-struct Entry {
+pub(crate) struct Entry {
     kind: ResourceKind,
     name: String,
     uid: Uid,
     version: u64,
 }
 
-/// [`Store::collect_garbage`](crate::Store::collect_garbage).
-pub(crate) fn collect_garbage(
-    engine: &mut impl Engine,
-    tenant: &TenantId,
-    now: DateTime<Utc>,
-    batch: u32,
-) -> Result<Collected, StoreError> {
-    if !(1..=MAX_GC_BATCH).contains(&batch) {
-        return Err(StoreError::OutOfRange {
+/// A collection's `batch`, 1 to [`MAX_GC_BATCH`], as a chunk size.
+pub(crate) fn check_batch(batch: u32) -> Result<usize, StoreError> {
+    if (1..=MAX_GC_BATCH).contains(&batch) {
+        Ok(usize::try_from(batch).unwrap_or(usize::MAX))
+    } else {
+        Err(StoreError::OutOfRange {
             field: "batch",
             value: format!("{batch}, 1 to {MAX_GC_BATCH}"),
-        });
+        })
     }
-    let (views, rows) = engine.read(|tx| view(tx, tenant))?;
-    let collection = collect(now, &views);
-    let mut collected = Collected {
-        next_expiry: collection.next_expiry(),
-        complete: true,
-        ..Collected::default()
-    };
-    let size = usize::try_from(batch).unwrap_or(usize::MAX);
-    for chunk in collection.releases().chunks(size) {
-        let (released, stopped) = engine.write(|tx| {
-            let mut released = Vec::new();
-            for release in chunk {
-                let Some(row) = rows.get(release.index()) else {
-                    continue;
-                };
-                if row.kind != ResourceKind::Task {
-                    continue;
-                }
-                match release_one(tx, tenant, row, release, now) {
-                    Ok(Some(id)) => released.push(id),
-                    Ok(None) => {}
-                    Err(error) if stale(&error) => return Ok((released, true)),
-                    Err(error) => return Err(error),
-                }
-            }
-            Ok((released, false))
-        })?;
-        collected.released.extend(released);
-        if stopped {
-            collected.complete = false;
-            return Ok(collected);
-        }
-    }
-    delete_all(engine, tenant, &collection, &rows, size, &mut collected)?;
-    Ok(collected)
 }
 
-/// Writes the deletions in cleanup order, `size` per transaction; stops at the first
-/// resource that changed since the view was read.
-fn delete_all(
-    engine: &mut impl Engine,
+/// Writes one transaction's releases; `true` beside what it released when it stopped at a
+/// task changed since the view was read.
+pub(crate) fn release_batch(
+    tx: &mut dyn Tx,
     tenant: &TenantId,
-    collection: &Collection<'_>,
-    rows: &[Entry],
-    size: usize,
-    collected: &mut Collected,
-) -> Result<(), StoreError> {
-    for chunk in collection.deletions().chunks(size) {
-        let (tasks, flows, stopped) = engine.write(|tx| {
-            let (mut tasks, mut flows) = (Vec::new(), Vec::new());
-            for deletion in chunk {
-                let Some(row) = rows.get(deletion.index()) else {
-                    continue;
-                };
-                let done = match row.kind {
-                    ResourceKind::Task => delete_task(tx, tenant, row).map(|id| tasks.push(id)),
-                    ResourceKind::Flow => delete_flow(tx, tenant, row).map(|id| flows.push(id)),
-                    _ => Ok(()),
-                };
-                match done {
-                    Ok(()) => {}
-                    Err(error) if stale(&error) => return Ok((tasks, flows, true)),
-                    Err(error) => return Err(error),
-                }
-            }
-            Ok((tasks, flows, false))
-        })?;
-        collected.deleted_tasks.extend(tasks);
-        collected.deleted_flows.extend(flows);
-        if stopped {
-            collected.complete = false;
-            return Ok(());
+    entries: &[Entry],
+    releases: &[Release<'_>],
+    now: DateTime<Utc>,
+) -> Result<(Vec<TaskId>, bool), StoreError> {
+    let mut released = Vec::new();
+    for release in releases {
+        let Some(entry) = entries.get(release.index()) else {
+            continue;
+        };
+        if entry.kind != ResourceKind::Task {
+            continue;
+        }
+        match release_one(tx, tenant, entry, release, now) {
+            Ok(Some(id)) => released.push(id),
+            Ok(None) => {}
+            Err(error) if stale(&error) => return Ok((released, true)),
+            Err(error) => return Err(error),
         }
     }
-    Ok(())
+    Ok((released, false))
+}
+
+/// Writes one transaction's deletions, in order; `true` beside what it deleted when it
+/// stopped at a resource changed since the view was read.
+pub(crate) fn delete_batch(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    entries: &[Entry],
+    deletions: &[Deletion<'_>],
+) -> Result<(Vec<TaskId>, Vec<FlowId>, bool), StoreError> {
+    let (mut tasks, mut flows) = (Vec::new(), Vec::new());
+    for deletion in deletions {
+        let Some(entry) = entries.get(deletion.index()) else {
+            continue;
+        };
+        let done = match entry.kind {
+            ResourceKind::Task => delete_task(tx, tenant, entry).map(|id| tasks.push(id)),
+            ResourceKind::Flow => delete_flow(tx, tenant, entry).map(|id| flows.push(id)),
+            _ => Ok(()),
+        };
+        match done {
+            Ok(()) => {}
+            Err(error) if stale(&error) => return Ok((tasks, flows, true)),
+            Err(error) => return Err(error),
+        }
+    }
+    Ok((tasks, flows, false))
 }
 
 /// Whether a write failed because its resource changed since the view was read (then the
@@ -166,7 +122,7 @@ fn release_one(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     row: &Entry,
-    release: &taskmodel::retention::Release<'_>,
+    release: &Release<'_>,
     now: DateTime<Utc>,
 ) -> Result<Option<TaskId>, StoreError> {
     let id = task_id(tenant, &row.name)?;
@@ -238,8 +194,8 @@ fn delete_flow(tx: &mut dyn Tx, tenant: &TenantId, row: &Entry) -> Result<FlowId
 }
 
 /// The view of every task and flow of the tenant, read in one snapshot, at most
-/// [`MAX_GC_VIEW`].
-fn view(
+/// [`MAX_GC_VIEW`]: each one's `OwnedResource` and, at the same position, its row.
+pub(crate) fn view(
     tx: &mut dyn Tx,
     tenant: &TenantId,
 ) -> Result<(Vec<OwnedResource>, Vec<Entry>), StoreError> {

@@ -41,13 +41,13 @@ mod tx;
 pub use crate::{
     error::StoreError,
     flows::{FlowJobStatus, StoredFlow},
-    gc::{Collected, MAX_GC_BATCH, MAX_GC_VIEW},
-    logs::{LogLine, LogStream, StoredLogLine},
+    gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
     store::{
-        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, MAX_CLAIM_SCAN,
-        MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped, Store, Stored,
+        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+        LogStream, MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES,
+        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine,
     },
 };

@@ -1,6 +1,5 @@
-//! Log lines: what a runner sends and what a read returns, stored under their
-//! `(attempt, sequence)` key, so a repeated batch stores nothing twice, and read back after
-//! a cursor.
+//! Log lines: stored under their `(attempt, sequence)` key, so a repeated batch stores
+//! nothing twice, and read back after a cursor.
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use taskmodel::ids::{TaskId, TenantId};
@@ -10,7 +9,7 @@ use crate::attempts::check_page;
 use crate::columns::int;
 use crate::error::StoreError;
 use crate::pair::{load, refused};
-use crate::store::{MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
+use crate::store::{LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, StoredLogLine};
 use crate::tx::{Lock, Sql, Tx, Value};
 
 /// [`Store::append_logs`](crate::Store::append_logs).
@@ -119,79 +118,4 @@ pub(crate) fn read(
             })
         })
         .collect()
-}
-
-/// Which output stream a log line came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum LogStream {
-    /// Standard output.
-    Stdout,
-    /// Standard error.
-    Stderr,
-}
-
-impl LogStream {
-    /// `"stdout"` or `"stderr"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Stdout => "stdout",
-            Self::Stderr => "stderr",
-        }
-    }
-
-    /// The stream named `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "stdout" => Some(Self::Stdout),
-            "stderr" => Some(Self::Stderr),
-            _ => None,
-        }
-    }
-}
-
-/// A log line a runner sends: its sequence number within the attempt, its stream, its
-/// text and when it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LogLine {
-    /// The line's number within its attempt (increasing).
-    pub sequence: u64,
-    /// The stream.
-    pub stream: LogStream,
-    /// The text, at most [`MAX_LOG_LINE_BYTES`].
-    pub text: String,
-    /// When the runner wrote it.
-    pub at: DateTime<Utc>,
-}
-
-impl LogLine {
-    /// A line.
-    pub fn new(
-        sequence: u64,
-        stream: LogStream,
-        text: impl Into<String>,
-        at: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            sequence,
-            stream,
-            text: text.into(),
-            at,
-        }
-    }
-}
-
-/// A stored log line: its key `(attempt, sequence)` and the line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct StoredLogLine {
-    /// The dedupe key.
-    pub key: LogKey,
-    /// The stream.
-    pub stream: LogStream,
-    /// The text.
-    pub text: String,
-    /// When the runner wrote it.
-    pub at: DateTime<Utc>,
 }

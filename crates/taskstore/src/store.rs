@@ -17,8 +17,6 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::StoredFlow;
-use crate::gc::Collected;
-use crate::logs::{LogLine, StoredLogLine};
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -414,6 +412,25 @@ pub struct FinishedAction {
     pub next: Option<Action>,
 }
 
+/// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Collected {
+    /// The tasks an owner reference was removed from (each once per reference), in the
+    /// order written.
+    pub released: Vec<TaskId>,
+    /// The tasks deleted, with their attempts, owner rows and log lines, in cleanup order.
+    pub deleted_tasks: Vec<TaskId>,
+    /// The flows deleted, with their job rows, in cleanup order.
+    pub deleted_flows: Vec<FlowId>,
+    /// When a kept resource's time to live runs out next: when to collect again if nothing
+    /// else changes.
+    pub next_expiry: Option<DateTime<Utc>>,
+    /// `false` when a write found its resource changed since the view was read and the
+    /// collection stopped there (what it wrote before stays written): collect again.
+    pub complete: bool,
+}
+
 /// A task and its current attempt, as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -523,4 +540,79 @@ pub struct Reaped {
     pub attempt: u32,
     /// What the task does next.
     pub decision: RestartDecision,
+}
+
+/// Which output stream a log line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum LogStream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl LogStream {
+    /// `"stdout"` or `"stderr"`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Stdout => "stdout",
+            Self::Stderr => "stderr",
+        }
+    }
+
+    /// The stream named `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "stdout" => Some(Self::Stdout),
+            "stderr" => Some(Self::Stderr),
+            _ => None,
+        }
+    }
+}
+
+/// A log line a runner sends: its sequence number within the attempt, its stream, its
+/// text and when it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LogLine {
+    /// The line's number within its attempt (increasing).
+    pub sequence: u64,
+    /// The stream.
+    pub stream: LogStream,
+    /// The text, at most [`MAX_LOG_LINE_BYTES`].
+    pub text: String,
+    /// When the runner wrote it.
+    pub at: DateTime<Utc>,
+}
+
+impl LogLine {
+    /// A line.
+    pub fn new(
+        sequence: u64,
+        stream: LogStream,
+        text: impl Into<String>,
+        at: DateTime<Utc>,
+    ) -> Self {
+        Self {
+            sequence,
+            stream,
+            text: text.into(),
+            at,
+        }
+    }
+}
+
+/// A stored log line: its key `(attempt, sequence)` and the line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct StoredLogLine {
+    /// The dedupe key.
+    pub key: LogKey,
+    /// The stream.
+    pub stream: LogStream,
+    /// The text.
+    pub text: String,
+    /// When the runner wrote it.
+    pub at: DateTime<Utc>,
 }

@@ -287,3 +287,25 @@ pub fn concurrent_job_ends_advance_the_flow_exactly_once<B: Backend>(backend: &B
     let names: Vec<&str> = owned.iter().map(|task| task.id().as_str()).collect();
     assert_eq!(names, ["etl.extract", "etl.left", "etl.load", "etl.right"]);
 }
+
+/// A job whose task's lease expires with no retry left ends failed when the reaper ends
+/// its attempt, in the reaper's transaction, and the flow ends in error.
+pub fn a_reaped_job_task_ends_its_job<B: Backend>(backend: &B) {
+    let mut store = backend.open();
+    let spec = flow("solo", FailurePolicy::FailFast, &[("only", &[])]);
+    store
+        .create_flow(&tenant(), &spec, uid_of("solo"), at(0))
+        .unwrap();
+    let claimed = store
+        .claim(&tenant(), &request("r", 1, at(10)), at(10))
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.task.id(), &id("solo.only"));
+    let expiry = claimed.attempt.lease_expires_at();
+    let reaped = store.reap(expiry, 10, &mut SeededRandom::new(1)).unwrap();
+    assert_eq!(reaped.len(), 1);
+    let done = store.flow(&tenant(), &flow_id("solo")).unwrap();
+    assert_eq!(done.jobs[0].state, JobState::Failed);
+    assert_eq!(done.run.status(), FlowStatus::Error);
+    assert_eq!((done.finished_at, done.resource_version), (Some(expiry), 2));
+}

@@ -75,6 +75,7 @@ macro_rules! conformance {
             a_diamond_flow_runs_in_order,
             a_failed_job_skips_its_dependents_under_fail_fast,
             concurrent_job_ends_advance_the_flow_exactly_once,
+            a_reaped_job_task_ends_its_job,
             runners_register_heartbeat_drain_and_deregister,
             claim_as_reads_labels_and_capacity_from_the_runner_row,
             gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,

@@ -205,6 +205,23 @@ impl<E: Engine> Store for E {
         self.write(|tx| flows::create(tx, tenant, flow, uid, now))
     }
 
+    fn cancel_flow(
+        &mut self,
+        tenant: &TenantId,
+        name: &FlowId,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError> {
+        self.write(|tx| {
+            for task in flows::cancel_run(tx, tenant, name, now)? {
+                match attempts::cancel(tx, tenant, &task, Precondition::default(), now) {
+                    Ok(_) | Err(StoreError::NotFound { .. }) => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            flows::get(tx, tenant, name)
+        })
+    }
+
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError> {
         self.read(|tx| flows::get(tx, tenant, name))
     }

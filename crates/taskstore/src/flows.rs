@@ -232,6 +232,47 @@ pub(crate) fn job_ended(tx: &mut dyn Tx, tenant: &TenantId, task: &Task) -> Resu
     Ok(())
 }
 
+/// The first half of [`Store::cancel_flow`](crate::Store::cancel_flow): the run's cancel
+/// (`FlowRun::cancel`: every job not started is skipped) written back under the
+/// compare-and-swap; returns the tasks of the jobs still running, for the caller to cancel
+/// (each one's end then moves the run on, as any job's end does). The running jobs' tasks
+/// are locked before the flow, in id order, the order a job's end takes them in, so a
+/// cancel and a result never wait for each other in a circle.
+pub(crate) fn cancel_run(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    name: &FlowId,
+    now: DateTime<Utc>,
+) -> Result<Vec<TaskId>, StoreError> {
+    let peek = load(tx, tenant, name, Lock::None)?;
+    let mut running: Vec<TaskId> = peek
+        .flow
+        .run
+        .states()
+        .filter(|(_, state)| *state == JobState::Running)
+        .map(|(job, _)| job_task_id(name, job))
+        .collect::<Result<_, _>>()?;
+    running.sort();
+    for id in &running {
+        match crate::pair::load(tx, tenant, id, Lock::Update) {
+            Ok(_) | Err(StoreError::NotFound { .. }) => {}
+            Err(error) => return Err(error),
+        }
+    }
+    let stored = load(tx, tenant, name, Lock::Update)?;
+    let mut flow = stored.flow;
+    let changes = flow.run.cancel();
+    if !changes.changed().is_empty() {
+        let touched: Vec<&JobName> = changes.changed().iter().map(|c| c.name()).collect();
+        save(tx, tenant, &flow, stored.version, &touched, now)?;
+    }
+    changes
+        .to_cancel()
+        .iter()
+        .map(|job| job_task_id(name, job))
+        .collect()
+}
+
 /// Makes a task of each job in `ready` and starts the job in the run.
 fn dispatch(
     tenant: &TenantId,

@@ -247,6 +247,18 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<StoredFlow, StoreError>;
 
+    /// Cancels the flow in one transaction (`FlowRun::cancel`): every job not started is
+    /// skipped, and each running job's task is canceled as [`cancel`](Self::cancel) does:
+    /// one never leased or waiting for a restart at once (its job ends canceled now), one
+    /// whose attempt runs by cancel intent (its job ends when the runner reports). Canceling
+    /// again changes nothing more. Returns the flow as stored after it.
+    fn cancel_flow(
+        &mut self,
+        tenant: &TenantId,
+        name: &FlowId,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError>;
+
     /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
 

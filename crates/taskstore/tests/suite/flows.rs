@@ -309,3 +309,80 @@ pub fn a_reaped_job_task_ends_its_job<B: Backend>(backend: &B) {
     assert_eq!(done.run.status(), FlowStatus::Error);
     assert_eq!((done.finished_at, done.resource_version), (Some(expiry), 2));
 }
+
+/// Canceling a flow skips its waiting jobs, cancels a queued job's task at once and a
+/// running one's by cancel intent; the flow ends when that runner reports, and canceling
+/// again writes nothing.
+pub fn canceling_a_flow_skips_waiting_jobs_and_cancels_running_tasks<B: Backend>(backend: &B) {
+    let mut store = backend.open();
+    let spec = flow(
+        "pair",
+        FailurePolicy::Continue,
+        &[("claimed", &[]), ("queued", &[]), ("after", &["claimed"])],
+    );
+    store
+        .create_flow(&tenant(), &spec, uid_of("pair"), at(0))
+        .unwrap();
+    let claimed = store
+        .claim(&tenant(), &request("r", 1, at(10)), at(10))
+        .unwrap()
+        .unwrap();
+    assert_eq!(claimed.task.id(), &id("pair.claimed"));
+    store
+        .start(&tenant(), &id("pair.claimed"), LeaseId::new(1), at(11))
+        .unwrap();
+
+    let canceled = store
+        .cancel_flow(&tenant(), &flow_id("pair"), at(20))
+        .unwrap();
+    assert_eq!(
+        states(&canceled),
+        [
+            ("claimed", JobState::Running),
+            ("queued", JobState::Canceled),
+            (
+                "after",
+                JobState::Skipped(taskmodel::flow::SkipReason::Canceled)
+            ),
+        ]
+    );
+    let running = store.get(&tenant(), &id("pair.claimed")).unwrap();
+    assert_eq!(
+        running.attempt.map(|run| run.state()),
+        Some(taskmodel::task::AttemptState::Cancelling)
+    );
+    assert_eq!(
+        store
+            .get(&tenant(), &id("pair.queued"))
+            .unwrap()
+            .task
+            .phase(),
+        TaskPhase::Canceled
+    );
+    assert!(matches!(
+        store.get(&tenant(), &id("pair.after")),
+        Err(StoreError::NotFound { .. })
+    ));
+
+    let stopped = AttemptResult::new(AttemptOutcome::Canceled);
+    store
+        .report(
+            &tenant(),
+            &id("pair.claimed"),
+            LeaseId::new(1),
+            stopped,
+            &mut SeededRandom::new(1),
+            at(22),
+        )
+        .unwrap();
+    let done = store.flow(&tenant(), &flow_id("pair")).unwrap();
+    assert_eq!(done.jobs[0].state, JobState::Canceled);
+    assert_eq!(
+        (done.run.status(), done.finished_at),
+        (FlowStatus::Canceled, Some(at(22)))
+    );
+    let again = store
+        .cancel_flow(&tenant(), &flow_id("pair"), at(30))
+        .unwrap();
+    assert_eq!(again.resource_version, done.resource_version);
+}

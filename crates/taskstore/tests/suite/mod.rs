@@ -76,6 +76,7 @@ macro_rules! conformance {
             a_failed_job_skips_its_dependents_under_fail_fast,
             concurrent_job_ends_advance_the_flow_exactly_once,
             a_reaped_job_task_ends_its_job,
+            canceling_a_flow_skips_waiting_jobs_and_cancels_running_tasks,
             runners_register_heartbeat_drain_and_deregister,
             claim_as_reads_labels_and_capacity_from_the_runner_row,
             gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,

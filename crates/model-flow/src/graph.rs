@@ -66,7 +66,7 @@ pub struct FlowGraph {
 
 /// The graph's two compressed adjacency lists, of `u32` positions.
 #[derive(Debug, Clone)]
-pub(crate) struct Edges {
+struct Edges {
     /// `deps[dep_start[i]..dep_start[i + 1]]` are job `i`'s dependencies, as declared.
     dep_start: Vec<u32>,
     deps: Vec<u32>,

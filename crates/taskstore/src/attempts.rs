@@ -11,6 +11,7 @@ use taskmodel::task::{
 
 use crate::columns::read_attempt;
 use crate::error::StoreError;
+use crate::flows;
 use crate::pair::{AttemptWrite, Pair, load, refused, save};
 use crate::store::{Change, MAX_READ_PAGE};
 use crate::tx::{Lock, Sql, Tx, Value};
@@ -52,6 +53,7 @@ fn commit<T>(
             &pair.task,
             AttemptWrite::Update(&run),
         )?;
+        flows::job_ended(tx, tenant, &pair.task)?;
     }
     Ok(Change {
         task: pair.task,
@@ -133,6 +135,7 @@ pub(crate) fn cancel(
                 &pair.task,
                 AttemptWrite::None,
             )?;
+            flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Change {
                 task: pair.task,
                 attempt: None,
@@ -174,6 +177,7 @@ pub(crate) fn expire(
                 &pair.task,
                 AttemptWrite::Update(&run),
             )?;
+            flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Some(decision))
         }
         Applied::Unchanged => Ok(None),

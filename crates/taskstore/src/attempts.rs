@@ -12,7 +12,7 @@ use taskmodel::task::{
 use crate::columns::read_attempt;
 use crate::error::StoreError;
 use crate::flows;
-use crate::pair::{AttemptWrite, Pair, load, refused, save};
+use crate::pair::{AttemptWrite, Pair, load, refused};
 use crate::store::{Change, MAX_READ_PAGE};
 use crate::tx::{Lock, Sql, Tx, Value};
 
@@ -45,14 +45,7 @@ fn commit<T>(
     applied: Applied<T>,
 ) -> Result<Change<T>, StoreError> {
     if applied.is_changed() {
-        save(
-            tx,
-            tenant,
-            pair.version,
-            Some(&pair.keys),
-            &pair.task,
-            AttemptWrite::Update(&run),
-        )?;
+        pair.save(tx, tenant, AttemptWrite::Update(&run))?;
         flows::job_ended(tx, tenant, &pair.task)?;
     }
     Ok(Change {
@@ -127,14 +120,7 @@ pub(crate) fn cancel(
             pair.task
                 .cancel(expected, now)
                 .map_err(|error| refused(tenant, id, error))?;
-            save(
-                tx,
-                tenant,
-                pair.version,
-                Some(&pair.keys),
-                &pair.task,
-                AttemptWrite::None,
-            )?;
+            pair.save(tx, tenant, AttemptWrite::None)?;
             flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Change {
                 task: pair.task,
@@ -169,14 +155,7 @@ pub(crate) fn expire(
         .map_err(|error| refused(tenant, id, error))?;
     match applied {
         Applied::Changed(decision) => {
-            save(
-                tx,
-                tenant,
-                pair.version,
-                Some(&pair.keys),
-                &pair.task,
-                AttemptWrite::Update(&run),
-            )?;
+            pair.save(tx, tenant, AttemptWrite::Update(&run))?;
             flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Some(decision))
         }

@@ -11,7 +11,7 @@ use taskmodel::task::{Precondition, Task};
 
 use crate::columns::{int, read_task};
 use crate::error::StoreError;
-use crate::pair::{AttemptWrite, load, refused, save};
+use crate::pair::{AttemptWrite, load, refused};
 use crate::tasks::{delete, replace_owners};
 use crate::tx::{Lock, Row as TxRow, Sql, Tx, Value};
 
@@ -146,14 +146,7 @@ fn release_one(
     if !changes.is_changed() {
         return Ok(None);
     }
-    save(
-        tx,
-        tenant,
-        pair.version,
-        Some(&pair.keys),
-        &pair.task,
-        AttemptWrite::None,
-    )?;
+    pair.save(tx, tenant, AttemptWrite::None)?;
     replace_owners(tx, tenant, &pair.task)?;
     Ok(Some(id))
 }

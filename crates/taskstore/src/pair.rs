@@ -56,6 +56,26 @@ pub(crate) fn load(
     })
 }
 
+impl Pair {
+    /// Writes the task back as [`save`] does, against the version and the key columns it
+    /// was read with (only the columns that changed are written).
+    pub(crate) fn save(
+        &self,
+        tx: &mut dyn Tx,
+        tenant: &TenantId,
+        attempt: AttemptWrite<'_>,
+    ) -> Result<(), StoreError> {
+        save(
+            tx,
+            tenant,
+            self.version,
+            Some(&self.keys),
+            &self.task,
+            attempt,
+        )
+    }
+}
+
 /// The task's current attempt (`None` before the first).
 pub(crate) fn current_attempt(
     tx: &mut dyn Tx,

@@ -33,8 +33,10 @@ pub const SQLITE_CHECKPOINT_PAGES: u32 = 10_000;
 /// Prepared statements kept per connection.
 const STATEMENT_CACHE: usize = 64;
 
-/// The embedded engine: one SQLite database file, opened with write-ahead logging, foreign
-/// keys on, a busy timeout ([`SQLITE_BUSY_TIMEOUT`]) and `synchronous = NORMAL`.
+/// The embedded engine: one SQLite database file, opened with write-ahead logging (a
+/// checkpoint every [`SQLITE_CHECKPOINT_PAGES`]), foreign keys on, a busy timeout
+/// ([`SQLITE_BUSY_TIMEOUT`]), `synchronous = NORMAL` and plans that never depend on bound
+/// values.
 ///
 /// `NORMAL` in WAL mode loses no committed transaction when the process dies (the
 /// conformance suite kills a writer with `SIGKILL` and checks); a power loss may lose the

@@ -9,7 +9,7 @@ use taskmodel::task::{Applied, ApplyChanges, Precondition, Task, TaskManifest, T
 use crate::attempts;
 use crate::columns::{owner_values, read_task};
 use crate::error::StoreError;
-use crate::pair::{AttemptWrite, insert_tasks, load, refused, save};
+use crate::pair::{AttemptWrite, insert_tasks, load, refused};
 use crate::store::{Admitted, Change, MAX_IMPORT, Stored};
 use crate::tx::{Lock, Sql, Tx, Value};
 
@@ -149,14 +149,7 @@ pub(crate) fn apply(
             applied: Applied::Unchanged,
         });
     }
-    save(
-        tx,
-        tenant,
-        pair.version,
-        Some(&pair.keys),
-        &pair.task,
-        AttemptWrite::None,
-    )?;
+    pair.save(tx, tenant, AttemptWrite::None)?;
     if changes.owner_references {
         replace_owners(tx, tenant, &pair.task)?;
     }

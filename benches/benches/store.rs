@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -203,8 +204,10 @@ fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bo
 }
 
 /// SQLite's ceiling: `workers` threads, each with its own connection (the store's
-/// settings), updating one random row per `BEGIN IMMEDIATE` transaction.
-fn sqlite_ceiling(path: &Path, workers: usize) -> Rate {
+/// settings), updating one random row per `BEGIN IMMEDIATE` transaction. With `queued`,
+/// the writers first take one lock of this process, as the store's writers of one file do,
+/// instead of waiting in SQLite's busy handler.
+fn sqlite_ceiling(path: &Path, workers: usize, queued: bool) -> Rate {
     remove(path);
     let setup = |conn: &rusqlite::Connection| {
         conn.busy_timeout(SQLITE_BUSY_TIMEOUT).unwrap();
@@ -217,12 +220,14 @@ fn sqlite_ceiling(path: &Path, workers: usize) -> Rate {
     setup(&conn);
     conn.execute_batch("CREATE TABLE rows (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 10000) INSERT INTO rows SELECT i, 0 FROM c;").unwrap();
     let deadline = Instant::now() + seconds();
+    let writer = Mutex::new(());
     Rate::measure(workers, |worker| {
         let mut conn = rusqlite::Connection::open(path).unwrap();
         setup(&conn);
         let mut rng = benches::Rng(worker as u64);
         let mut count = 0;
         while Instant::now() < deadline {
+            let _turn = queued.then(|| writer.lock().unwrap());
             let tx = conn
                 .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
                 .unwrap();
@@ -364,7 +369,15 @@ fn main() {
     };
     let open_sqlite = || SqliteStore::open(&path).unwrap();
     for workers in workers() {
-        let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers);
+        let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers, false);
+        let queued = sqlite_ceiling(&dir.join("ceiling.db"), workers, true);
+        row(
+            "SQLite",
+            "ceiling, writers queued",
+            workers,
+            queued,
+            ceiling,
+        );
         for (name, whole) in [("claims", false), ("whole attempts", true)] {
             fresh_sqlite();
             let rate = throughput(&open_sqlite, workers, whole);

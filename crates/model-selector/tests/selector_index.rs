@@ -142,8 +142,12 @@ fn empty_selectors_match_every_label_set_and_order_is_by_key() {
 /// again.
 #[test]
 fn keys_sharing_a_selector_keep_key_order() {
-    let gpu: LabelSelector = "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3".parse().unwrap();
-    let zone: LabelSelector = "topology.kubernetes.io/zone in (us-east-1a)".parse().unwrap();
+    let gpu: LabelSelector = "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"
+        .parse()
+        .unwrap();
+    let zone: LabelSelector = "topology.kubernetes.io/zone in (us-east-1a)"
+        .parse()
+        .unwrap();
     let labels = Labels::from_pairs([
         ("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"),
         ("topology.kubernetes.io/zone", "us-east-1a"),

@@ -54,7 +54,6 @@ impl<K> Groups<K> {
     pub(super) fn postings(&self) -> &Postings {
         &self.postings
     }
-
 }
 
 impl<K: Ord + Clone> Groups<K> {

@@ -121,11 +121,7 @@ pub struct Matching<'i, 'l, K> {
 }
 
 impl<'i, 'l, K: Ord + Clone> Matching<'i, 'l, K> {
-    pub(super) fn new(
-        keys: &'i Runs<K, u32>,
-        groups: &'i Groups<K>,
-        labels: &'l Labels,
-    ) -> Self {
+    pub(super) fn new(keys: &'i Runs<K, u32>, groups: &'i Groups<K>, labels: &'l Labels) -> Self {
         let matched = Matched::find(groups, labels);
         let walk = matched.prefers_walk(keys.len());
         Self::ordered(keys, groups, labels, matched, walk)

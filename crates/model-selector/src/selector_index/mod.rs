@@ -4,8 +4,8 @@
 
 mod groups;
 mod matching;
-mod runs;
 mod postings;
+mod runs;
 
 use std::fmt;
 

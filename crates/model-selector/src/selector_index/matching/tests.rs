@@ -28,7 +28,12 @@ fn labels() -> impl Strategy<Value = Labels> {
         prop::option::of(prop::sample::select(vec!["1", "3", "many"])),
     )
         .prop_map(|(zone, gpu, team, count)| {
-            let pairs = [("zone", zone), ("gpu", gpu), ("team", team), ("count", count)];
+            let pairs = [
+                ("zone", zone),
+                ("gpu", gpu),
+                ("team", team),
+                ("count", count),
+            ];
             Labels::from_pairs(pairs.into_iter().filter_map(|(k, v)| Some((k, v?))))
                 .unwrap_or_default()
         })

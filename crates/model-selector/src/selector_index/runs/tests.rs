@@ -23,7 +23,12 @@ fn check(runs: &Runs<u32, u32>, model: &BTreeMap<u32, u32>) -> Result<(), TestCa
         room += run.keys.capacity().max(run.values.capacity());
     }
     // A short run either gave back its room or sits beside a run it could not join.
-    prop_assert!(room <= 4 * model.len() + 2 * RUN, "room {} for {}", room, model.len());
+    prop_assert!(
+        room <= 4 * model.len() + 2 * RUN,
+        "room {} for {}",
+        room,
+        model.len()
+    );
     Ok(())
 }
 

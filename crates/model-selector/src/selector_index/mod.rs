@@ -31,16 +31,20 @@ pub const HEAD_PROBE: usize = 16;
 /// group with none (only `NotIn` and `DoesNotExist`, or empty) is tested for every label set.
 /// [`SelectorIndex::matching`] tests each group filed under one of the label set's labels
 /// once, then returns the matched groups' keys in key order without testing them: it walks
-/// every key when the matched groups hold many of them, else merges their keys. Insert and
-/// remove cost a lookup by the selector's canonical form and by key, and, for the first or
-/// last key of a group, a lookup per requirement and per listed value of the one it is filed
-/// under. A query allocates a set over the groups and a cursor per matched group.
+/// every key when the matched groups hold many of them, else merges their keys. Keys are
+/// kept in short sorted runs (at most 128) under a B-tree, so a walk reads contiguous memory.
+/// Insert and remove cost a lookup by the selector's canonical form, a B-tree lookup and a
+/// move within one run for the key (in the index and in its group), and, for the first or
+/// last key of a group, a lookup per requirement and per listed value of the requirement the
+/// group is filed under. A query allocates a set over the groups and a cursor per matched
+/// group.
 ///
 /// The key's order is the order answers come in: a caller that wants the first match in its
-/// queue order uses keys that sort in queue order (priority, then time queued, then id);
-/// [`SelectorIndex::first_matching`] takes the smallest first key of the matched groups, and
-/// [`SelectorIndex::matching`] is lazy after the groups are tested, so
-/// `matching(labels).find(|key| ...)` stops at the first match the caller also accepts.
+/// queue order uses keys that sort in queue order (priority, then time queued, then id).
+/// [`SelectorIndex::first_matching`] tests the first [`HEAD_PROBE`] keys' selectors, then
+/// takes the smallest first key of the matched groups; [`SelectorIndex::matching`] is lazy
+/// after the groups are tested, so `matching(labels).find(|key| ...)` stops at the first
+/// match the caller also accepts.
 ///
 /// ```
 /// use model_selector::{LabelSelector, Labels, SelectorIndex};

@@ -235,6 +235,7 @@ pub(crate) struct Ends {
 impl Ends {
     /// The ends of the string at `span` in `arena`; zero for other lengths or a span
     /// outside `arena` (which no caller passes).
+    #[inline]
     pub(crate) fn of(arena: &[u8], span: Span) -> Self {
         let start = span.start as usize;
         let end = start + span.len as usize;

@@ -28,12 +28,7 @@ impl FromStr for LabelSelector {
         Parser {
             input,
             pos: 0,
-            // Requirements are separated by commas: one allocation for them (lists' commas
-            // overcount, within the bound).
-            out: Compiler::over(
-                input,
-                (input.bytes().fold(1, |n, b| n + usize::from(b == b','))).min(MAX_REQUIREMENTS),
-            ),
+            out: Compiler::over(input, 4),
         }
         .selector()
     }

@@ -13,10 +13,10 @@ impl LabelSelector {
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
     /// Each requirement looks its key up in the label set's collision-free hash index (one
-    /// probe, then the key's hash, length and first 8 bytes compared as integers, and the
-    /// rest of a longer key 8 bytes at a time), then compares the value's fingerprint with
-    /// those of the listed values (integers; for values over 8 bytes the bytes are compared
-    /// too when the fingerprints are equal).
+    /// probe, then the key's hash and length compared as integers and, for a key over 8
+    /// bytes, its first and last 16 bytes), then compares the value's fingerprint with those
+    /// of the listed values (integers; for values over 8 bytes the bytes are compared too,
+    /// 16 at a time, when the fingerprints are equal).
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {

@@ -20,11 +20,12 @@ mod timeline;
 use std::io::{self, Read, Write};
 
 use taskmodel::ids::hash::splitmix64;
+use taskmodel::fleet::Runner;
 use taskmodel::{SeededRandom, TenantId};
 
 use self::engine::{Engine, RunnerSim, Settings};
 use self::input::Problems;
-use self::plane::{ControlPlane, MemoryPlane, StorePlane};
+use self::plane::{ControlPlane, MemoryPlane, PlaneError, StorePlane};
 use self::summary::Summary;
 use crate::cli::{Output, PlaneKind, SimulateArgs};
 use crate::outcome::Outcome;
@@ -62,8 +63,10 @@ pub(crate) fn run(
         }
     };
     let crashes = input::crashes(&args.crash, &inventory)?;
+    let job_rates = input::job_rates(args, &submission.jobs)?;
     let settings = Settings {
         crashes,
+        job_rates,
         ..settings
     };
     let tenant = TenantId::new(TENANT).map_err(|err| CommandError::Argument(err.to_string()))?;
@@ -118,9 +121,15 @@ fn simulate<P: ControlPlane>(
         settings,
     } = input;
     let mut runners = Vec::with_capacity(inventory.len());
-    for (id, labels, kinds) in inventory {
-        runners.push(RunnerSim::new(id.clone()));
-        if let Err(err) = plane.register(id, labels, kinds) {
+    for (id, labels, kinds, capacity) in inventory {
+        runners.push(RunnerSim::new(id.clone(), capacity));
+        let runner = Runner::builder(id, kinds)
+            .labels(labels)
+            .max_concurrent(capacity)
+            .build()
+            .map_err(PlaneError::from)
+            .and_then(|runner| plane.register(runner, clock::instant(0)));
+        if let Err(err) = runner {
             return Ok(Err((args.runners.display().to_string(), err.to_string())));
         }
     }

@@ -7,23 +7,21 @@
 //! plane keeps only what a control plane keeps beside its store: the runners it knows, and
 //! when the next lease expires and the next retry is due (to know when to wake).
 //!
-//! Where it differs from [`MemoryPlane`](super::MemoryPlane): the store's claim runs one
-//! task at a time in a slot and looks at most `MAX_CLAIM_SCAN` queued tasks deep
-//! (`docs/taskctl.md`, "Planes"). Tasks enter with `import`, the store's bulk load without
-//! the admission policy, as the memory plane does.
+//! Where it differs from [`MemoryPlane`](super::MemoryPlane): the store's claim looks at
+//! most `MAX_CLAIM_SCAN` queued tasks deep (`docs/taskctl.md`, "Planes"). Tasks enter with
+//! `import`, the store's bulk load without the admission policy, as the memory plane does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, Utc};
-use taskmodel::fleet::KindSet;
-use taskmodel::selector::Labels;
 use taskmodel::task::AttemptResult;
 use taskmodel::{
     Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
     TenantId, Uid,
 };
+use taskmodel::fleet::Runner;
 use taskstore::{ClaimRequest, SqliteStore, Store, StoreError};
 
 use super::{Claim, ControlPlane, Observed, PlaneError, Reaped};
@@ -162,23 +160,19 @@ fn scratch_dir() -> std::io::Result<Scratch> {
 }
 
 impl ControlPlane for StorePlane {
-    fn register(
-        &mut self,
-        runner: RunnerId,
-        labels: Labels,
-        kinds: KindSet,
-    ) -> Result<(), PlaneError> {
-        if self.runners.contains_key(&runner) {
-            return Err(PlaneError::Duplicate("runner", runner.to_string()));
+    fn register(&mut self, runner: Runner, _now: DateTime<Utc>) -> Result<(), PlaneError> {
+        if self.runners.contains_key(runner.id()) {
+            return Err(PlaneError::Duplicate("runner", runner.id().to_string()));
         }
         let request = ClaimRequest::new(
-            runner.clone(),
-            labels,
-            kinds,
+            runner.id().clone(),
+            runner.labels().clone(),
+            runner.kinds().clone(),
             LeaseId::new(0),
             DateTime::UNIX_EPOCH,
-        );
-        self.runners.insert(runner, request);
+        )
+        .with_max_concurrent(runner.max_concurrent());
+        self.runners.insert(runner.id().clone(), request);
         Ok(())
     }
 
@@ -301,10 +295,6 @@ impl ControlPlane for StorePlane {
 
     fn next_due(&self) -> Option<DateTime<Utc>> {
         self.waiting.first().map(|(at, _)| instant(*at))
-    }
-
-    fn holds_slots(&self) -> bool {
-        true
     }
 
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>> {

@@ -127,7 +127,11 @@ fn bench(c: &mut Criterion) {
     for (name, plane, timeline) in [
         ("10k_tasks_2k_slots_100_runners_sqlite", "sqlite", false),
         ("10k_tasks_2k_slots_100_runners_memory", "memory", false),
-        ("10k_tasks_2k_slots_100_runners_memory_timeline", "memory", true),
+        (
+            "10k_tasks_2k_slots_100_runners_memory_timeline",
+            "memory",
+            true,
+        ),
     ] {
         let args = args(plane, timeline);
         group.bench_function(name, |b| {

@@ -1,5 +1,5 @@
-//! `taskctl simulate`: the control plane on simulated time. Task specs and a runner
-//! inventory go in; runners claim, start, heartbeat and report, attempts fail and time out
+//! `taskctl simulate`: the control plane on simulated time. Task specs, flows or schedules
+//! and a runner inventory go in; runners claim, start, heartbeat and report, attempts fail and time out
 //! at the given rates, crashed runners' leases expire and the reaper requeues, retries wait
 //! their backoff; the attempt rules are checked after every step. Out come a summary, JSON,
 //! and a Gantt chart of the attempts (docs/taskctl.md).
@@ -14,13 +14,14 @@ mod flow;
 mod input;
 mod invariant;
 mod plane;
+mod schedule;
 mod summary;
 mod timeline;
 
 use std::io::{self, Read, Write};
 
-use taskmodel::ids::hash::splitmix64;
 use taskmodel::fleet::Runner;
+use taskmodel::ids::hash::splitmix64;
 use taskmodel::{SeededRandom, TenantId};
 
 use self::engine::{Engine, RunnerSim, Settings};
@@ -134,7 +135,7 @@ fn simulate<P: ControlPlane>(
         }
     }
     let mut engine = Engine::new(plane, runners, settings, SeededRandom::new(args.seed));
-    if let Err(rule) = engine.submit(submission.tasks, submission.flows) {
+    if let Err(rule) = engine.submit(submission.tasks, submission.flows, submission.schedules) {
         return Ok(Err(("specs".to_owned(), rule.to_string())));
     }
     let bar = progress_bar(progress);

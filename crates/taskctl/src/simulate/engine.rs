@@ -13,18 +13,19 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use taskmodel::task::{AttemptOutcome, AttemptResult};
-use taskmodel::{
-    LeaseId, RandomSource, RestartDecision, SeededRandom, TaskId, TaskManifest,
-};
+use taskmodel::{LeaseId, RestartDecision, SeededRandom, TaskId, TaskManifest};
 
 use super::clock::{Millis, instant};
 use super::flow::{FlowSummary, Flows};
 use super::invariant::Checker;
 use super::plane::{ControlPlane, PlaneError};
+use super::schedule::{self, ScheduleSummary, Schedules};
 
+mod draw;
 mod event;
 mod runner;
 
+pub(crate) use self::draw::Rates;
 pub(crate) use self::event::Event;
 use self::event::{Described, Scheduled};
 pub(crate) use self::runner::{Bar, Ending, RunnerSim};
@@ -41,18 +42,11 @@ pub(crate) struct Settings {
     pub(crate) duration_ms: Millis,
     /// The overall rates.
     pub(crate) rates: Rates,
-    /// The rates of named jobs (a flow's job, or a spec or manifest by its name), in place
-    /// of the overall ones.
+    /// The rates of named jobs (a flow's job, a schedule, or a spec or manifest by its
+    /// name), in place of the overall ones.
     pub(crate) job_rates: BTreeMap<String, Rates>,
     /// Which runner crashes when, and when it comes back.
     pub(crate) crashes: Vec<Crash>,
-}
-
-/// The shares of attempts that fail and that time out.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) struct Rates {
-    pub(crate) fail: f64,
-    pub(crate) timeout: f64,
 }
 
 /// A runner (by index) that crashes at `at` and comes back at `back`, if ever.
@@ -112,6 +106,8 @@ pub(crate) struct Run {
     pub(crate) tasks: Vec<TaskId>,
     /// Each flow run's state and critical path.
     pub(crate) flows: Vec<FlowSummary>,
+    /// Each schedule's ticks.
+    pub(crate) schedules: Vec<ScheduleSummary>,
     /// Every step taken, when asked for (tests).
     #[cfg_attr(
         not(test),
@@ -144,6 +140,7 @@ pub(crate) struct Engine<'p, P: ControlPlane> {
     last_change: Millis,
     tasks: Vec<TaskId>,
     flows: Flows,
+    schedules: Schedules,
     log: Option<Vec<(Millis, Event)>>,
 }
 
@@ -174,6 +171,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             last_change: 0,
             tasks: Vec::new(),
             flows: Flows::default(),
+            schedules: Schedules::default(),
             log: None,
         }
     }
@@ -188,16 +186,19 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         self
     }
 
-    /// Submits `tasks` (each with the name of its job) before anything runs, and starts
-    /// `flows`: the tasks of their first jobs are submitted too. Each submitted task is held
-    /// to the rules.
+    /// Submits `tasks` (each with the name of its job) before anything runs, starts
+    /// `flows` (the tasks of their first jobs are submitted too), and stores the first
+    /// action of each of `schedules`. Each submitted task is held to the rules.
     pub(crate) fn submit(
         &mut self,
         tasks: Vec<(String, TaskManifest)>,
         mut flows: Flows,
+        schedules: Schedules,
     ) -> Result<(), String> {
         let first = flows.start()?;
         self.flows = flows;
+        self.schedules = schedules;
+        self.plan_schedules()?;
         for (job, manifest) in tasks {
             self.submit_checked(manifest, Some(&job))?;
         }
@@ -248,9 +249,19 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64, u64)) -> Run {
         // Crashes first, so a runner that crashes at 0 never claims.
         for crash in self.settings.crashes.clone() {
-            self.schedule(crash.at, Event::Crash { runner: crash.runner });
+            self.schedule(
+                crash.at,
+                Event::Crash {
+                    runner: crash.runner,
+                },
+            );
             if let Some(back) = crash.back {
-                self.schedule(back, Event::Back { runner: crash.runner });
+                self.schedule(
+                    back,
+                    Event::Back {
+                        runner: crash.runner,
+                    },
+                );
             }
         }
         for runner in 0..self.runners.len() {
@@ -304,6 +315,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             violation,
             tasks: self.tasks,
             flows: self.flows.summaries(),
+            schedules: self.schedules.summaries(),
             log: self.log,
         }
     }
@@ -482,6 +494,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 }
                 Ok(Vec::new())
             }
+            Event::Tick => self.tick(),
             Event::Back { runner } => {
                 if let Some(r) = self.runners.get_mut(*runner) {
                     r.back(self.now);
@@ -608,6 +621,10 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         for manifest in next {
             submitted.push(self.submit_one(manifest, None)?);
         }
+        // A tick its schedule buffered while the task ran starts now.
+        if let Some((job, manifest)) = self.schedules.ended(task).map_err(PlaneError::Flow)? {
+            submitted.push(self.submit_one(manifest, Some(&job))?);
+        }
         Ok(submitted)
     }
 
@@ -619,27 +636,46 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             .unwrap_or(self.settings.rates)
     }
 
-    /// An attempt's outcome and run time at `rates`: a timeout runs `timeout_ms`; any other
-    /// attempt draws its run time from half to one and a half times `attempt_ms` (and times
-    /// out if that reaches `timeout_ms`), and fails at the fail rate.
+    /// An attempt's outcome and run time at `rates` ([`draw::draw`]).
     fn draw(&mut self, rates: Rates, timeout_ms: Millis) -> (AttemptOutcome, Millis) {
-        let roll = unit(self.rng.next_u64());
-        let mean = self.settings.attempt_ms;
-        let spread = self.rng.next_u64() % mean.saturating_add(1);
-        let run_ms = (mean / 2).saturating_add(spread).max(1);
-        if roll < rates.timeout || run_ms >= timeout_ms {
-            (AttemptOutcome::Timeout, timeout_ms.max(1))
-        } else if roll < rates.timeout + rates.fail {
-            (AttemptOutcome::Failed, run_ms)
-        } else {
-            (AttemptOutcome::Succeeded, run_ms)
-        }
+        draw::draw(&mut self.rng, self.settings.attempt_ms, rates, timeout_ms)
     }
-}
 
-/// A draw as a number in `[0, 1)`: its top 53 bits over 2^53.
-fn unit(draw: u64) -> f64 {
-    (draw >> 11) as f64 / (1_u64 << 53) as f64
+    /// Stores each action `schedules` starts with, and wakes the engine when each is due.
+    fn plan_schedules(&mut self) -> Result<(), String> {
+        for action in self.schedules.first_actions()? {
+            self.plane
+                .add_action(&action)
+                .map_err(|err| err.to_string())?;
+            self.schedule(schedule::due(&action), Event::Tick);
+        }
+        Ok(())
+    }
+
+    /// Fires the actions due now: each starts a task, buffers its tick or skips it (its
+    /// schedule's overlap policy), completes, and stores its schedule's next action.
+    fn tick(&mut self) -> Result<Vec<TaskId>, PlaneError> {
+        let now = instant(self.now);
+        let mut submitted = Vec::new();
+        for action in self.plane.fire_due(now)? {
+            let fired = self
+                .schedules
+                .fired(&action, self.now)
+                .map_err(PlaneError::Flow)?;
+            if let Some((job, manifest)) = fired.task {
+                submitted.push(self.submit_one(manifest, Some(&job))?);
+            }
+            self.plane.finish_action(action.id(), fired.result, now)?;
+            if let Some(next) = fired.next {
+                self.plane.add_action(&next)?;
+                self.schedule(schedule::due(&next), Event::Tick);
+            }
+        }
+        if !submitted.is_empty() {
+            self.wake();
+        }
+        Ok(submitted)
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! What `taskctl simulate` reads: the options, checked; the task specs and manifests
-//! (checked as `taskctl check` checks them, then copied); the runner inventory (as
+//! What `taskctl simulate` reads: the options, checked; the task specs, manifests, flows and
+//! schedules (checked as `taskctl check` checks them, then copied); the runner inventory (as
 //! `taskctl route` reads it); and the crashes.
 
 use std::io::{Read, Write};
@@ -8,13 +8,15 @@ use std::path::Path;
 use serde::Serialize;
 use taskmodel::fleet::KindSet;
 use taskmodel::flow::FlowSpec;
+use taskmodel::schedule::OverlapPolicy;
 use taskmodel::selector::{Labels, MAX_RUNNERS};
 use taskmodel::task::{ManifestMeta, Task, TaskManifest, TaskSpec};
-use taskmodel::{RunnerId, TaskId};
+use taskmodel::{RunnerId, Schedule, TaskId};
 
 use super::clock::Millis;
 use super::engine::{Crash, Rates, Settings};
 use super::flow::Flows;
+use super::schedule::Schedules;
 use crate::cli::{Output, SimulateArgs};
 use crate::diagnose::{Problem, parse_json, parse_text};
 use crate::document::{Shape, check_document};
@@ -126,7 +128,10 @@ pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
     if !(1..=args.copies).contains(&args.slots) {
         return bad(
             "--slots",
-            &format!("must be 1 to --copies ({}), got {}", args.copies, args.slots),
+            &format!(
+                "must be 1 to --copies ({}), got {}",
+                args.copies, args.slots
+            ),
         );
     }
     if args.heartbeat_ms >= args.lease_ms {
@@ -228,6 +233,7 @@ pub(crate) fn submission(
     let mut names = std::collections::BTreeSet::new();
     let mut flow_names = std::collections::BTreeSet::new();
     let mut flows = Flows::default();
+    let mut schedules = Schedules::default();
     let mut tasks: usize = 0;
     for path in &args.specs {
         let read = input::read(path, stdin).map_err(CommandError::Read)?;
@@ -237,6 +243,23 @@ pub(crate) fn submission(
         };
         let manifest = match document {
             Ok(Document::Task(manifest)) => *manifest,
+            Ok(Document::Schedule(schedule)) => {
+                let name = schedule.name().to_string();
+                if schedule.overlap() == OverlapPolicy::Replace {
+                    let reason =
+                        "overlap replace is not simulated yet (a runner's side of a cancel is not)";
+                    problems.push(&read.name, Problem::at("overlap", reason));
+                } else if flow_names.insert(name.clone()) {
+                    jobs.insert(name.clone());
+                    schedules.add(name, *schedule);
+                } else {
+                    problems.push(
+                        &read.name,
+                        Problem::at("", format!("schedule {name} is given twice")),
+                    );
+                }
+                continue;
+            }
             Ok(Document::Flow(flow)) => {
                 tasks = tasks.saturating_add(flow.jobs().len().saturating_mul(copies));
                 jobs.extend(flow.jobs().iter().map(|job| job.name().to_string()));
@@ -291,6 +314,7 @@ pub(crate) fn submission(
         Ok(Submission {
             tasks: manifests,
             flows,
+            schedules,
             jobs,
         })
     } else {
@@ -298,10 +322,11 @@ pub(crate) fn submission(
     })
 }
 
-/// What a document gives: a task, or a flow.
+/// What a document gives: a task, a flow or a schedule.
 enum Document {
     Task(Box<TaskManifest>),
     Flow(Box<FlowSpec>),
+    Schedule(Box<Schedule>),
 }
 
 /// The tasks (each with its job: the name of the spec or manifest it copies) and the flows
@@ -309,6 +334,7 @@ enum Document {
 pub(crate) struct Submission {
     pub(crate) tasks: Vec<(String, TaskManifest)>,
     pub(crate) flows: Flows,
+    pub(crate) schedules: Schedules,
     pub(crate) jobs: std::collections::BTreeSet<String>,
 }
 
@@ -322,6 +348,11 @@ fn document(text: &str) -> Result<Document, Vec<Problem>> {
     if checked.shape == Some(Shape::Flow) {
         return parse_text::<FlowSpec>(text)
             .map(|flow| Document::Flow(Box::new(flow)))
+            .map_err(|problem| vec![problem]);
+    }
+    if checked.shape == Some(Shape::Schedule) {
+        return parse_text::<Schedule>(text)
+            .map(|schedule| Document::Schedule(Box::new(schedule)))
             .map_err(|problem| vec![problem]);
     }
     manifest(checked.shape, text).map(|manifest| Document::Task(Box::new(manifest)))
@@ -341,16 +372,14 @@ fn manifest(shape: Option<Shape>, text: &str) -> Result<TaskManifest, Vec<Proble
                 .map_err(|err| vec![Problem::at("slot", err.to_string())])?;
             Ok(TaskManifest::named(name, spec))
         }
-        Some(Shape::Schedule) => Err(vec![Problem::at(
-            "",
-            "a schedule is not simulated yet: give the task specs it makes",
-        )]),
         Some(Shape::Wire(name)) => Err(vec![Problem::at(
             "",
             format!("a {name} is not simulated: give task specs, manifests or flows"),
         )]),
-        // A flow is read before, and a document without a shape has problems.
-        Some(Shape::Flow) | None => Err(vec![Problem::at("", "not a task spec or manifest")]),
+        // A flow and a schedule are read before, and a document without a shape has problems.
+        Some(Shape::Flow | Shape::Schedule) | None => {
+            Err(vec![Problem::at("", "not a task spec or manifest")])
+        }
     }
 }
 
@@ -418,7 +447,10 @@ pub(crate) fn inventory(
 
 /// `--crash RUNNER@MS` and `RUNNER@MS..BACK` as crashes; one runner's times may not
 /// overlap.
-pub(crate) fn crashes(crashes: &[String], runners: &[RunnerRow]) -> Result<Vec<Crash>, CommandError> {
+pub(crate) fn crashes(
+    crashes: &[String],
+    runners: &[RunnerRow],
+) -> Result<Vec<Crash>, CommandError> {
     let mut parsed: Vec<Crash> = Vec::with_capacity(crashes.len());
     for crash in crashes {
         let bad = |reason: String| {
@@ -443,7 +475,11 @@ pub(crate) fn crashes(crashes: &[String], runners: &[RunnerRow]) -> Result<Vec<C
             .position(|(id, ..)| id.as_ref() == runner)
             .ok_or_else(|| bad(format!("no runner {runner:?} in the inventory")))?;
         let end = |c: &Crash| c.back.unwrap_or(Millis::MAX);
-        let next = Crash { runner: index, at, back };
+        let next = Crash {
+            runner: index,
+            at,
+            back,
+        };
         if parsed
             .iter()
             .any(|c| c.runner == index && c.at < end(&next) && next.at < end(c))

@@ -12,6 +12,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 use taskmodel::fleet::{ClaimRequest as FleetClaim, FleetError, LivenessTtl, Queue, Runner};
+use taskmodel::ids::ActionId;
+use taskmodel::schedule::{Action, ScheduleError};
 use taskmodel::task::{AttemptResult, TaskError};
 use taskmodel::{
     Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
@@ -32,6 +34,12 @@ pub(crate) enum PlaneError {
     /// The model refused the call.
     #[error(transparent)]
     Model(#[from] TaskError),
+    /// The schedule model refused an action's change.
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    /// An action the plane does not hold.
+    #[error("unknown action {0}")]
+    UnknownAction(ActionId),
     /// The fleet refused a runner or a task (model-fleet's queue and runners).
     #[error(transparent)]
     Fleet(#[from] FleetError),
@@ -41,7 +49,8 @@ pub(crate) enum PlaneError {
     /// A call named a task whose attempt the plane does not hold.
     #[error("task {0:?} has no attempt")]
     NoAttempt(String),
-    /// A flow run refused a job's end, or a job's task could not be made.
+    /// A flow run or a schedule refused a step, or a job's or a tick's task could not be
+    /// made.
     #[error("{0}")]
     Flow(String),
     /// A second task or runner with one id.
@@ -153,6 +162,17 @@ pub(crate) trait ControlPlane {
     fn next_due(&self) -> Option<DateTime<Utc>>;
     /// A task and its attempts.
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>>;
+    /// Stores a new action (a schedule's tick), pending until it is due.
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError>;
+    /// Fires the actions due at `now`, in `(due, id)` order: each is Running when returned.
+    fn fire_due(&mut self, now: DateTime<Utc>) -> Result<Vec<Action>, PlaneError>;
+    /// Completes a running action with `result`.
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), PlaneError>;
 }
 
 /// One task the plane holds.
@@ -180,6 +200,9 @@ pub(crate) struct MemoryPlane {
     /// Active attempts by lease expiry, then lease (the order the store reaps them in: by
     /// expiry, then as they were claimed).
     leases: BTreeSet<(Millis, u64, usize)>,
+    /// Pending actions by due time, and running ones.
+    actions: BTreeMap<(Millis, ActionId), Action>,
+    running_actions: BTreeMap<ActionId, Action>,
     next_lease: u64,
     /// The random source of backoff jitter.
     rng: SeededRandom,
@@ -203,6 +226,8 @@ impl MemoryPlane {
             active: BTreeMap::new(),
             waiting: BTreeSet::new(),
             leases: BTreeSet::new(),
+            actions: BTreeMap::new(),
+            running_actions: BTreeMap::new(),
             next_lease: 0,
             rng,
         }
@@ -317,7 +342,10 @@ impl ControlPlane for MemoryPlane {
         let _seen = profile.heartbeat(now)?;
         let active = self.active.get(runner).copied().unwrap_or(0);
         let request = FleetClaim::new(profile, active, now, runner_ttl());
-        let found = self.queue.claim(&request).map(|task| task.key().id().clone());
+        let found = self
+            .queue
+            .claim(&request)
+            .map(|task| task.key().id().clone());
         let Some(index) = found.map(|id| self.index(&id)).transpose()? else {
             return Ok(None);
         };
@@ -429,6 +457,42 @@ impl ControlPlane for MemoryPlane {
             task: &entry.task,
             attempts: &entry.attempts,
         })
+    }
+
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {
+        let key = (millis(action.due_at()), action.id());
+        self.actions.insert(key, action.clone());
+        Ok(())
+    }
+
+    fn fire_due(&mut self, now: DateTime<Utc>) -> Result<Vec<Action>, PlaneError> {
+        let due: Vec<(Millis, ActionId)> = self
+            .actions
+            .range(..=(millis(now), ActionId::from_u128(u128::MAX)))
+            .map(|(key, _)| *key)
+            .collect();
+        let mut fired = Vec::with_capacity(due.len());
+        for key in due {
+            if let Some(mut action) = self.actions.remove(&key) {
+                action.start(now)?;
+                self.running_actions.insert(action.id(), action.clone());
+                fired.push(action);
+            }
+        }
+        Ok(fired)
+    }
+
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), PlaneError> {
+        let mut running = self
+            .running_actions
+            .remove(&action)
+            .ok_or(PlaneError::UnknownAction(action))?;
+        Ok(running.complete(result, now)?)
     }
 }
 

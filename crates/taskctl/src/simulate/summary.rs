@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::clock::Millis;
 use super::engine::{Run, Stop};
 use super::flow::FlowSummary;
+use super::schedule::ScheduleSummary;
 use crate::report::CommandError;
 
 /// How one runner was used.
@@ -77,6 +78,9 @@ pub(crate) struct Summary {
     /// Each flow run: its status, its jobs by state, its critical path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) flows: Vec<FlowSummary>,
+    /// Each schedule: its ticks, the tasks they started and the ticks skipped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) schedules: Vec<ScheduleSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) violation: Option<Broken>,
 }
@@ -153,6 +157,7 @@ impl Summary {
             final_states,
             runner_load: load,
             flows: run.flows.clone(),
+            schedules: run.schedules.clone(),
             violation: run.violation.as_ref().map(|v| Broken {
                 at_ms: v.at,
                 event: v.event.clone(),
@@ -209,6 +214,13 @@ impl Summary {
                 )?,
                 None => writeln!(out)?,
             }
+        }
+        for schedule in &self.schedules {
+            writeln!(
+                out,
+                "schedule {}: {} ticks (started {}, skipped {})",
+                schedule.schedule, schedule.ticks, schedule.started, schedule.skipped
+            )?;
         }
         let width = self
             .runner_load

@@ -35,6 +35,8 @@ pub(crate) enum Event {
     Reap,
     /// Retries become due and idle runners claim them.
     Due,
+    /// A schedule's actions are due: the control plane fires them.
+    Tick,
     /// A runner crashes: it stops calling.
     Crash { runner: usize },
     /// A crashed runner comes back, having forgotten what it ran, and claims.
@@ -81,6 +83,7 @@ impl fmt::Display for Described<'_> {
             ),
             Event::Reap => f.write_str("reaper"),
             Event::Due => f.write_str("retries due"),
+            Event::Tick => f.write_str("schedule tick"),
             Event::Crash { runner } => write!(f, "crash of {}", name(runner)),
             Event::Back { runner } => write!(f, "return of {}", name(runner)),
         }

@@ -3,12 +3,15 @@
 use std::collections::BTreeMap;
 
 use taskmodel::fleet::{KindSet, Runner};
+use taskmodel::ids::ActionId;
+use taskmodel::schedule::Action;
 use taskmodel::task::{Task, TaskManifest, TaskRun, TaskSpec};
 use taskmodel::{Applied, LeaseId, RunnerId, TenantId};
 
 use super::*;
 use crate::simulate::flow::Flows;
 use crate::simulate::plane::{Claim, MemoryPlane, Observed, Reaped};
+use crate::simulate::schedule::Schedules;
 
 /// A spec that retries failures three times, run by any runner labeled `zone=eu`.
 const SPEC: &str = r#"{
@@ -84,7 +87,9 @@ fn simulate(
     let mut plane = memory(seed);
     let (sims, manifests) = setup(&mut plane, tasks, runners);
     let mut engine = Engine::new(&mut plane, sims, settings, SeededRandom::new(seed)).with_log();
-    engine.submit(manifests, Flows::default()).unwrap();
+    engine
+        .submit(manifests, Flows::default(), Schedules::default())
+        .unwrap();
     let run = engine.run(&mut |_, _| {});
     let ids = run.tasks.clone();
     (run, plane, ids)
@@ -246,6 +251,20 @@ impl ControlPlane for Faulty {
     fn next_due(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         self.inner.next_due()
     }
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {
+        self.inner.add_action(action)
+    }
+    fn fire_due(&mut self, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Action>, PlaneError> {
+        self.inner.fire_due(now)
+    }
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), PlaneError> {
+        self.inner.finish_action(action, result, now)
+    }
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>> {
         let observed = self.inner.observe(task)?;
         Some(Observed {
@@ -267,7 +286,9 @@ fn broken(double: bool) -> Run {
     };
     let (sims, manifests) = setup(&mut plane, 3, 2);
     let mut engine = Engine::new(&mut plane, sims, settings(), SeededRandom::new(1));
-    engine.submit(manifests, Flows::default()).unwrap();
+    engine
+        .submit(manifests, Flows::default(), Schedules::default())
+        .unwrap();
     engine.run(&mut |_, _| {})
 }
 

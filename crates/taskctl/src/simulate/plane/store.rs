@@ -2,7 +2,7 @@
 //! simulation drives the real store through the calls a control plane makes.
 //!
 //! Every step is one store call (`import`, `claim`, `start`, `heartbeat`, `report`, `reap`,
-//! `get`), and what the plane shows the invariant checks is what the store returned: the
+//! `get`; `add_action`, `fire_due`, `finish_action` for a schedule's ticks), and what the plane shows the invariant checks is what the store returned: the
 //! task and its current attempt from each call, appended to the attempts seen before. The
 //! plane keeps only what a control plane keeps beside its store: the runners it knows, and
 //! when the next lease expires and the next retry is due (to know when to wake).
@@ -16,13 +16,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, Utc};
+use taskmodel::fleet::Runner;
+use taskmodel::ids::ActionId;
+use taskmodel::schedule::Action;
 use taskmodel::task::AttemptResult;
 use taskmodel::{
     Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
     TenantId, Uid,
 };
-use taskmodel::fleet::Runner;
-use taskstore::{ClaimRequest, SqliteStore, Store, StoreError};
+use taskstore::{ActionOutcome, ClaimRequest, MAX_READ_PAGE, SqliteStore, Store, StoreError};
 
 use super::{Claim, ControlPlane, Observed, PlaneError, Reaped};
 use crate::simulate::clock::{Millis, instant, millis};
@@ -295,6 +297,37 @@ impl ControlPlane for StorePlane {
 
     fn next_due(&self) -> Option<DateTime<Utc>> {
         self.waiting.first().map(|(at, _)| instant(*at))
+    }
+
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {
+        Ok(self.store.add_action(&self.tenant, action)?)
+    }
+
+    fn fire_due(&mut self, now: DateTime<Utc>) -> Result<Vec<Action>, PlaneError> {
+        let mut fired = Vec::new();
+        loop {
+            let batch = self.store.fire_due(&self.tenant, now, MAX_READ_PAGE)?;
+            let full = batch.len() >= usize::try_from(MAX_READ_PAGE).unwrap_or(usize::MAX);
+            fired.extend(batch);
+            if !full {
+                return Ok(fired);
+            }
+        }
+    }
+
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), PlaneError> {
+        // The next id is for a recurring action's next; a schedule's ticks do not recur
+        // (each fire time is its own action), so it is never used.
+        let next = ActionId::from_u128(0);
+        let outcome = ActionOutcome::Completed(result);
+        self.store
+            .finish_action(&self.tenant, action, outcome, next, now)?;
+        Ok(())
     }
 
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>> {

@@ -56,8 +56,16 @@ fn claims_follow_priority_then_queue_time_then_name_among_eligible_tasks() {
     assert_eq!(claimed(&mut plane, "eu-1", 0).as_deref(), Some("eu-high"));
     assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("b-low"));
     submit(&mut plane, "c-low", spec("c", 0, any));
-    assert_eq!(claimed(&mut plane, "us-1", 0), None, "us-1 runs two at most");
-    assert_eq!(claimed(&mut plane, "eu-1", 0), None, "eu-1 runs one at most");
+    assert_eq!(
+        claimed(&mut plane, "us-1", 0),
+        None,
+        "us-1 runs two at most"
+    );
+    assert_eq!(
+        claimed(&mut plane, "eu-1", 0),
+        None,
+        "eu-1 runs one at most"
+    );
     assert_eq!(
         claimed(&mut plane, "nobody", 0),
         None,
@@ -75,12 +83,16 @@ fn one_task_runs_at_a_time_in_a_slot_as_in_the_store() {
     assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("first"));
     // The slot is busy: the next in queue order that may run is in another slot.
     assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("other"));
-    assert_eq!(claimed(&mut plane, "eu-1", 0), None, "second waits for its slot");
+    assert_eq!(
+        claimed(&mut plane, "eu-1", 0),
+        None,
+        "second waits for its slot"
+    );
     let first = TaskId::new("first").unwrap();
     let lease = plane.observe(&first).unwrap().attempts[0].lease();
-    plane.start(&first, lease, instant(10)).unwrap();
+    let _ = plane.start(&first, lease, instant(10)).unwrap();
     let done = AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
-    plane.finish(&first, lease, done, instant(20)).unwrap();
+    let _ = plane.finish(&first, lease, done, instant(20)).unwrap();
     assert_eq!(claimed(&mut plane, "eu-1", 20).as_deref(), Some("second"));
 }
 

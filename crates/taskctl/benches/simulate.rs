@@ -23,8 +23,7 @@ const BATCH: &str = r#"{
   "maxRetries": 3
 }"#;
 
-/// A job that must run in the eu zone on an SSD, at a higher priority, so that runners
-/// elsewhere walk past it in the queue.
+/// A job that must run in the eu zone on an SSD (27 of the 100 runners).
 const EU: &str = r#"{
   "slot": "eu-report",
   "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/usr/bin/report"}},
@@ -32,7 +31,6 @@ const EU: &str = r#"{
   "restart": "onFailure",
   "backoff": {"jitter": "equal", "firstMs": 5000, "maxMs": 120000, "factor": 2.0},
   "runnerSelector": {"matchLabels": {"zone": "eu"}, "matchExpressions": [{"key": "ssd", "operator": "Exists"}]},
-  "priority": 10,
   "maxRetries": 5
 }"#;
 

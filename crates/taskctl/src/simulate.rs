@@ -123,7 +123,12 @@ fn simulate<P: ControlPlane>(
     } = input;
     let mut runners = Vec::with_capacity(inventory.len());
     for (id, labels, kinds, capacity) in inventory {
-        runners.push(RunnerSim::new(id.clone(), capacity));
+        runners.push(RunnerSim::new(
+            id.clone(),
+            labels.clone(),
+            kinds.clone(),
+            capacity,
+        ));
         let runner = Runner::builder(id, kinds)
             .labels(labels)
             .max_concurrent(capacity)

@@ -19,16 +19,19 @@ use super::clock::{Millis, instant};
 use super::flow::{FlowSummary, Flows};
 use super::invariant::Checker;
 use super::plane::{ControlPlane, PlaneError};
-use super::schedule::{self, ScheduleSummary, Schedules};
+use super::schedule::{ScheduleSummary, Schedules};
 
 mod draw;
 mod event;
 mod runner;
+mod tick;
+mod wake;
 
 pub(crate) use self::draw::Rates;
 pub(crate) use self::event::Event;
 use self::event::{Described, Scheduled};
 pub(crate) use self::runner::{Bar, Ending, RunnerSim};
+use self::wake::Pending;
 
 /// The most steps one simulation takes; a run that would take more stops there.
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -139,6 +142,8 @@ pub(crate) struct Engine<'p, P: ControlPlane> {
     /// When a step last changed a task: the end of a run that runs out of events.
     last_change: Millis,
     tasks: Vec<TaskId>,
+    /// The pending tasks by kind and runner selector, for whom a wake is.
+    pending: Pending,
     flows: Flows,
     schedules: Schedules,
     log: Option<Vec<(Millis, Event)>>,
@@ -170,6 +175,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             due_at: None,
             last_change: 0,
             tasks: Vec::new(),
+            pending: Pending::default(),
             flows: Flows::default(),
             schedules: Schedules::default(),
             log: None,
@@ -213,6 +219,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             .submit_one(manifest, job)
             .map_err(|err| err.to_string())?;
         if let Some(observed) = self.plane.observe(&id) {
+            self.pending.follow(observed.task);
             self.checker.check(&observed)?;
         }
         Ok(())
@@ -347,6 +354,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         }
         for task in changed {
             if let Some(observed) = self.plane.observe(&task) {
+                self.pending.follow(observed.task);
                 self.checker.check(&observed)?;
             }
         }
@@ -588,10 +596,17 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         }
     }
 
-    /// Idle runners claim again: work was queued.
+    /// Idle runners that fit a pending task claim again: work was queued, or a slot or a
+    /// place freed.
     fn wake(&mut self) {
         for runner in 0..self.runners.len() {
-            if self.runners.get(runner).is_some_and(|r| r.idle) {
+            let Some(sim) = self.runners.get_mut(runner) else {
+                continue;
+            };
+            // Only a runner that fits a pending task may find one; it is woken once until
+            // its claim runs.
+            if sim.idle && self.pending.fits(sim) {
+                sim.idle = false;
                 self.schedule(self.now, Event::Claim { runner });
             }
         }
@@ -639,42 +654,6 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     /// An attempt's outcome and run time at `rates` ([`draw::draw`]).
     fn draw(&mut self, rates: Rates, timeout_ms: Millis) -> (AttemptOutcome, Millis) {
         draw::draw(&mut self.rng, self.settings.attempt_ms, rates, timeout_ms)
-    }
-
-    /// Stores each action `schedules` starts with, and wakes the engine when each is due.
-    fn plan_schedules(&mut self) -> Result<(), String> {
-        for action in self.schedules.first_actions()? {
-            self.plane
-                .add_action(&action)
-                .map_err(|err| err.to_string())?;
-            self.schedule(schedule::due(&action), Event::Tick);
-        }
-        Ok(())
-    }
-
-    /// Fires the actions due now: each starts a task, buffers its tick or skips it (its
-    /// schedule's overlap policy), completes, and stores its schedule's next action.
-    fn tick(&mut self) -> Result<Vec<TaskId>, PlaneError> {
-        let now = instant(self.now);
-        let mut submitted = Vec::new();
-        for action in self.plane.fire_due(now)? {
-            let fired = self
-                .schedules
-                .fired(&action, self.now)
-                .map_err(PlaneError::Flow)?;
-            if let Some((job, manifest)) = fired.task {
-                submitted.push(self.submit_one(manifest, Some(&job))?);
-            }
-            self.plane.finish_action(action.id(), fired.result, now)?;
-            if let Some(next) = fired.next {
-                self.plane.add_action(&next)?;
-                self.schedule(schedule::due(&next), Event::Tick);
-            }
-        }
-        if !submitted.is_empty() {
-            self.wake();
-        }
-        Ok(submitted)
     }
 }
 

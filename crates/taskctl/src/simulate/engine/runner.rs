@@ -2,6 +2,8 @@
 //! to its capacity of attempts, each drawn in one of its places; it may crash (it stops
 //! calling) and come back (it forgot what it held and claims again).
 
+use taskmodel::fleet::KindSet;
+use taskmodel::selector::Labels;
 use taskmodel::task::AttemptOutcome;
 use taskmodel::{LeaseId, RunnerId, TaskId};
 
@@ -61,6 +63,9 @@ pub(crate) struct Bar {
 #[derive(Debug)]
 pub(crate) struct RunnerSim {
     pub(crate) id: RunnerId,
+    /// Its labels and the kinds it runs, to know which pending tasks it may take.
+    pub(super) labels: Labels,
+    pub(super) kinds: KindSet,
     /// How many attempts it runs at once.
     pub(crate) capacity: u32,
     /// Each time it was down, in order: when it crashed and when it came back, if it did.
@@ -75,11 +80,14 @@ pub(crate) struct RunnerSim {
 }
 
 impl RunnerSim {
-    /// A runner that runs `capacity` attempts at once (at least one).
-    pub(crate) fn new(id: RunnerId, capacity: u32) -> Self {
+    /// A runner with `labels` that runs `kinds`, `capacity` attempts at once (at least
+    /// one).
+    pub(crate) fn new(id: RunnerId, labels: Labels, kinds: KindSet, capacity: u32) -> Self {
         let capacity = capacity.max(1);
         Self {
             id,
+            labels,
+            kinds,
             capacity,
             down: Vec::new(),
             busy: Vec::new(),

@@ -53,12 +53,13 @@ fn setup<P: ControlPlane>(
         .chain([("us-0".to_owned(), "us")]);
     for (name, zone) in zones {
         let id = RunnerId::new(&name).unwrap();
+        let labels = Labels::from_pairs([("zone", zone)]).unwrap();
         let runner = Runner::builder(id.clone(), KindSet::ALL)
-            .labels(Labels::from_pairs([("zone", zone)]).unwrap())
+            .labels(labels.clone())
             .build()
             .unwrap();
         plane.register(runner, instant(0)).unwrap();
-        sims.push(RunnerSim::new(id, 1));
+        sims.push(RunnerSim::new(id, labels, KindSet::ALL, 1));
     }
     let manifests = (0..tasks)
         .map(|i| {

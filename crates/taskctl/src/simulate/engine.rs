@@ -233,6 +233,9 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     ) -> Result<TaskId, PlaneError> {
         let id = manifest.metadata().name().clone();
         self.plane.submit(manifest, instant(self.now))?;
+        if let Some(observed) = self.plane.observe(&id) {
+            self.pending.follow(observed.task);
+        }
         let job = job.or_else(|| self.flows.job(&id));
         if let Some(rates) = job.and_then(|job| self.settings.job_rates.get(job)) {
             self.rates_of.insert(id.clone(), *rates);
@@ -639,6 +642,9 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         // A tick its schedule buffered while the task ran starts now.
         if let Some((job, manifest)) = self.schedules.ended(task).map_err(PlaneError::Flow)? {
             submitted.push(self.submit_one(manifest, Some(&job))?);
+        }
+        if !submitted.is_empty() {
+            self.wake();
         }
         Ok(submitted)
     }

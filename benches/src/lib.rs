@@ -25,6 +25,72 @@ impl Rng {
     }
 }
 
+/// Label sets of real nodes with long prefixed keys, shared by the matching bench
+/// (`benches/selector.rs`) and the selector index bench (`benches/selector_index.rs`).
+pub mod nodes {
+    /// L16, a GKE GPU node: the labels the kubelet sets, GKE's, NVIDIA GPU feature discovery's
+    /// and one of the operator's own.
+    pub const L16: &[(&str, &str)] = &[
+        ("kubernetes.io/arch", "amd64"),
+        ("kubernetes.io/os", "linux"),
+        ("kubernetes.io/hostname", "gke-ml-a100-5f2c9e1b-x7kq"),
+        ("node.kubernetes.io/instance-type", "a2-highgpu-8g"),
+        ("topology.kubernetes.io/region", "us-central1"),
+        ("topology.kubernetes.io/zone", "us-central1-a"),
+        ("cloud.google.com/gke-nodepool", "a100-pool"),
+        ("cloud.google.com/gke-accelerator", "nvidia-tesla-a100"),
+        ("cloud.google.com/machine-family", "a2"),
+        ("cloud.google.com/gke-os-distribution", "cos"),
+        ("cloud.google.com/gke-boot-disk", "pd-balanced"),
+        ("cloud.google.com/gke-container-runtime", "containerd"),
+        ("cloud.google.com/gke-provisioning", "standard"),
+        ("nvidia.com/gpu.present", "true"),
+        ("nvidia.com/gpu.product", "NVIDIA-A100-SXM4-40GB"),
+        ("acme.io/team", "ml-platform"),
+    ];
+
+    /// L32, an EKS GPU node: the kubelet's labels (with the deprecated beta and failure-domain
+    /// copies many clusters still carry), EKS's, the EBS CSI driver's, NVIDIA GPU feature
+    /// discovery's and two of the operator's own.
+    pub const L32: &[(&str, &str)] = &[
+        ("kubernetes.io/arch", "amd64"),
+        ("kubernetes.io/os", "linux"),
+        ("kubernetes.io/hostname", "ip-10-42-17-203"),
+        ("beta.kubernetes.io/arch", "amd64"),
+        ("beta.kubernetes.io/os", "linux"),
+        ("beta.kubernetes.io/instance-type", "p4d.24xlarge"),
+        ("node.kubernetes.io/instance-type", "p4d.24xlarge"),
+        ("topology.kubernetes.io/region", "us-east-1"),
+        ("topology.kubernetes.io/zone", "us-east-1a"),
+        ("failure-domain.beta.kubernetes.io/region", "us-east-1"),
+        ("failure-domain.beta.kubernetes.io/zone", "us-east-1a"),
+        ("topology.k8s.aws/zone-id", "use1-az1"),
+        ("topology.ebs.csi.aws.com/zone", "us-east-1a"),
+        ("k8s.io/cloud-provider-aws", "5b8f3c2a9d1e4f60"),
+        ("eks.amazonaws.com/nodegroup", "gpu-a100-ondemand"),
+        ("eks.amazonaws.com/capacityType", "ON_DEMAND"),
+        ("eks.amazonaws.com/nodegroup-image", "ami-0abcdef1234567890"),
+        (
+            "eks.amazonaws.com/sourceLaunchTemplateId",
+            "lt-0123456789abcdef0",
+        ),
+        ("eks.amazonaws.com/sourceLaunchTemplateVersion", "3"),
+        ("nvidia.com/gpu.present", "true"),
+        ("nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"),
+        ("nvidia.com/gpu.count", "8"),
+        ("nvidia.com/gpu.memory", "81920"),
+        ("nvidia.com/gpu.family", "ampere"),
+        ("nvidia.com/gpu.machine", "p4d.24xlarge"),
+        ("nvidia.com/gpu.compute.major", "8"),
+        ("nvidia.com/cuda.driver.major", "535"),
+        ("nvidia.com/cuda.runtime.major", "12"),
+        ("nvidia.com/mig.capable", "true"),
+        ("nvidia.com/gfd.timestamp", "1732233600"),
+        ("acme.io/team", "ml-platform"),
+        ("acme.io/cost-center", "cc-4711"),
+    ];
+}
+
 /// A tenant's backlog and the runners that ask it for work: the fixtures of the claim
 /// bench (`benches/fleet.rs`) and of its memory test (`tests/fleet_memory.rs`).
 pub mod backlog {

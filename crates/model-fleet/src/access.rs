@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use model_ids::{AgentId, BoundedVec, Limit, TenantId};
+use model_ids::{AgentId, BoundedVec, TenantId};
 use serde::{Deserialize, Serialize};
 
 use crate::error::FleetError;
@@ -447,24 +447,14 @@ impl fmt::Display for Denial {
     }
 }
 
-/// The bounds of a [`Context`]'s lists, one marker per field.
-macro_rules! member_limits {
-    ($($name:ident = $field:literal),* $(,)?) => {$(
-        #[doc = concat!("The bound of `", $field, "` ([`MAX_CONTEXT_MEMBERS`]).")]
-        enum $name {}
-
-        impl Limit for $name {
-            const FIELD: &'static str = $field;
-            const MAX: usize = MAX_CONTEXT_MEMBERS;
-        }
-    )*};
+model_ids::limits! {
+    /// The bound of `admins` ([`MAX_CONTEXT_MEMBERS`]).
+    Admins = "admins", MAX_CONTEXT_MEMBERS;
+    /// The bound of `readers` ([`MAX_CONTEXT_MEMBERS`]).
+    Readers = "readers", MAX_CONTEXT_MEMBERS;
+    /// The bound of `executors` ([`MAX_CONTEXT_MEMBERS`]).
+    Executors = "executors", MAX_CONTEXT_MEMBERS;
 }
-
-member_limits!(
-    Admins = "admins",
-    Readers = "readers",
-    Executors = "executors"
-);
 
 /// A context as read, before its rules are checked. `null` in a list reads as empty.
 #[derive(Deserialize)]

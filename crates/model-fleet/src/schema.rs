@@ -6,36 +6,17 @@
 //! each actor once in a context's list (`uniqueItems` says it), and the rules of the lower layers their own
 //! schemas leave out (label keys and values in full).
 
-use std::borrow::Cow;
-
 use chrono::{DateTime, Utc};
 use model_ids::{AgentId, ErrorCode, RunnerId, TenantId};
 use model_selector::Labels;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::{Schema, SchemaGenerator, json_schema};
 
 use crate::access::{Actor, Context, MAX_CONTEXT_MEMBERS};
 use crate::api::{ApiError, MAX_API_ERROR_MESSAGE_BYTES};
 use crate::log::{LogBatch, LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
 use crate::runner::{MAX_RUNNER_CAPACITY, Runner, RunnerState};
 
-/// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
-macro_rules! schema {
-    ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl JsonSchema for $ty {
-            fn schema_name() -> Cow<'static, str> {
-                $name.into()
-            }
-
-            fn schema_id() -> Cow<'static, str> {
-                concat!("model_fleet::", $name).into()
-            }
-
-            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
-                $body
-            }
-        }
-    };
-}
+use model_ids::impl_json_schema as schema;
 
 /// An RFC 3339 time with a description.
 fn time(generator: &mut SchemaGenerator, description: &str) -> Schema {

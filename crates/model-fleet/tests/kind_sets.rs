@@ -10,32 +10,13 @@
 use std::collections::BTreeSet;
 
 use model_fleet::KindSet;
-use model_task::spec::{ExtensionKind, KindName};
+use model_task::spec::KindName;
 use proptest::prelude::*;
 
-fn extension_kind() -> impl Strategy<Value = ExtensionKind> {
-    (
-        "[a-z0-9]([a-z0-9-]{0,4}[a-z0-9])?(\\.[a-z0-9]{1,5}){1,2}",
-        "v[0-9]{1,2}((alpha|beta)[0-9])?",
-        "[A-Za-z]([A-Za-z0-9-]{0,6}[A-Za-z0-9])?",
-    )
-        .prop_map(|(group, version, kind)| {
-            ExtensionKind::new(&format!("{group}/{version}"), &kind).unwrap()
-        })
-}
+#[path = "../../../tests/support/kind_strategies.rs"]
+mod kind_strategies;
 
-fn kind_name() -> impl Strategy<Value = KindName> {
-    prop_oneof![
-        Just(KindName::Subprocess),
-        Just(KindName::Container),
-        Just(KindName::Wasm),
-        // A small pool, so that sets share names and repeat them.
-        (0..6_usize, 0..3_usize).prop_map(|(k, v)| KindName::Extension(
-            ExtensionKind::new(&format!("g{}.example.io/v{v}", k % 3), &format!("K{k}")).unwrap()
-        )),
-        extension_kind().prop_map(KindName::Extension),
-    ]
-}
+use kind_strategies::kind_name;
 
 proptest! {
     #[test]

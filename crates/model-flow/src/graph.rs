@@ -27,8 +27,8 @@ use crate::rule::TriggerRule;
 /// more than its deepest dependency's.
 ///
 /// The graph is stored as two compressed adjacency lists (dependencies and dependents), so
-/// it costs a few machine words per job and per dependency, and building it is linear in
-/// jobs and dependencies plus `O(j log j)` for the order.
+/// it costs a few machine words per job and per dependency (and about 26 bytes per job for
+/// its name index), and building it is linear in jobs and dependencies.
 ///
 /// ```
 /// use model_flow::FlowSpec;
@@ -58,15 +58,68 @@ use crate::rule::TriggerRule;
 pub struct FlowGraph {
     names: Vec<JobName>,
     rules: Vec<TriggerRule>,
+    edges: Edges,
+    index: NameIndex,
+    order: Vec<u32>,
+    levels: Vec<u32>,
+}
+
+/// The graph's two compressed adjacency lists, of `u32` positions.
+#[derive(Debug, Clone)]
+struct Edges {
     /// `deps[dep_start[i]..dep_start[i + 1]]` are job `i`'s dependencies, as declared.
     dep_start: Vec<u32>,
     deps: Vec<u32>,
     /// `outs[out_start[i]..out_start[i + 1]]` are the jobs that depend on `i`, ascending.
     out_start: Vec<u32>,
     outs: Vec<u32>,
-    index: NameIndex,
-    order: Vec<u32>,
-    levels: Vec<u32>,
+}
+
+impl Edges {
+    /// The number of jobs.
+    fn jobs(&self) -> usize {
+        self.dep_start.len().saturating_sub(1)
+    }
+
+    /// Job `i`'s dependencies as stored.
+    fn deps_of(&self, i: usize) -> &[u32] {
+        span(&self.dep_start, &self.deps, i)
+    }
+
+    /// The jobs that depend on job `i`, as stored.
+    fn outs_of(&self, i: usize) -> &[u32] {
+        span(&self.out_start, &self.outs, i)
+    }
+}
+
+/// A job's name as the graph is built from it: owned (read from the wire), or borrowed from
+/// the caller's jobs and cloned only once the graph is valid, so a flow that fails its checks
+/// costs no clone (and no drop) of its names.
+pub(crate) trait Name: AsRef<str> {
+    /// The name.
+    fn job_name(&self) -> &JobName;
+    /// The name, owned.
+    fn into_job_name(self) -> JobName;
+}
+
+impl Name for JobName {
+    fn job_name(&self) -> &JobName {
+        self
+    }
+
+    fn into_job_name(self) -> JobName {
+        self
+    }
+}
+
+impl Name for &JobName {
+    fn job_name(&self) -> &JobName {
+        self
+    }
+
+    fn into_job_name(self) -> JobName {
+        self.clone()
+    }
 }
 
 impl FlowGraph {
@@ -91,7 +144,7 @@ impl FlowGraph {
         let mut rules = Vec::new();
         let mut lists = Vec::new();
         for (name, deps, rule) in jobs {
-            names.push(name.clone());
+            names.push(name);
             rules.push(rule);
             lists.push(deps);
         }
@@ -101,8 +154,8 @@ impl FlowGraph {
     /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
     /// depending on the jobs named in `lists[i]`. Errors name the field path from the
     /// flow's root.
-    pub(crate) fn build<L: AsRef<[D]>, D: AsRef<str>>(
-        names: Vec<JobName>,
+    pub(crate) fn build<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+        names: Vec<N>,
         rules: Vec<TriggerRule>,
         lists: &[L],
     ) -> Result<Self, FlowError> {
@@ -128,11 +181,15 @@ impl FlowGraph {
             });
         }
         let dep_start = starts(lists.iter().map(|list| list.as_ref().len()));
-        let (index, duplicate) = NameIndex::new(&names);
+        // The names' texts side by side, for the lookups: a name's length and pointer in one
+        // array of its own, wherever the caller keeps its names.
+        let texts: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
+        let (index, duplicate) = NameIndex::new(&texts);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let deps = resolve(&names, &index, lists, checked)?;
+        let deps = resolve(&names, &texts, &index, lists, checked)?;
+        drop(texts);
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -141,24 +198,24 @@ impl FlowGraph {
             });
         }
         let (out_start, outs) = order::dependents(jobs, &dep_start, &deps);
-        let mut graph = FlowGraph {
-            names,
-            rules,
+        let edges = Edges {
             dep_start,
             deps,
             out_start,
             outs,
-            index,
-            order: Vec::new(),
-            levels: Vec::new(),
         };
-        let sorted = order::topological(&graph);
+        let sorted = order::topological(&edges);
         if sorted.order.len() < jobs {
-            return Err(cycle::cycles(&graph, &sorted.remaining));
+            return Err(cycle::cycles(&edges, &names, &sorted.remaining));
         }
-        graph.order = sorted.order;
-        graph.levels = sorted.levels;
-        Ok(graph)
+        Ok(FlowGraph {
+            names: names.into_iter().map(Name::into_job_name).collect(),
+            rules,
+            edges,
+            index,
+            order: sorted.order,
+            levels: sorted.levels,
+        })
     }
 
     /// The number of jobs (at least one).
@@ -241,12 +298,12 @@ impl FlowGraph {
 
     /// Job `i`'s dependencies as stored.
     pub(crate) fn deps_of(&self, i: usize) -> &[u32] {
-        span(&self.dep_start, &self.deps, i)
+        self.edges.deps_of(i)
     }
 
     /// The jobs that depend on job `i`, as stored.
     pub(crate) fn outs_of(&self, i: usize) -> &[u32] {
-        span(&self.out_start, &self.outs, i)
+        self.edges.outs_of(i)
     }
 }
 
@@ -256,8 +313,8 @@ impl PartialEq for FlowGraph {
     fn eq(&self, other: &Self) -> bool {
         self.names == other.names
             && self.rules == other.rules
-            && self.dep_start == other.dep_start
-            && self.deps == other.deps
+            && self.edges.dep_start == other.edges.dep_start
+            && self.edges.deps == other.edges.deps
     }
 }
 
@@ -284,21 +341,25 @@ fn span<'a>(start: &[u32], items: &'a [u32], i: usize) -> &'a [u32] {
 }
 
 /// The name at `i` as text, for an error.
-fn name_of(names: &[JobName], i: usize) -> String {
-    names.get(i).map(JobName::to_string).unwrap_or_default()
+fn name_of<N: Name>(names: &[N], i: usize) -> String {
+    names
+        .get(i)
+        .map(|n| n.as_ref().to_string())
+        .unwrap_or_default()
 }
 
 /// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
 /// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
-fn resolve<L: AsRef<[D]>, D: AsRef<str>>(
-    names: &[JobName],
+fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+    names: &[N],
+    texts: &[&str],
     index: &NameIndex,
     lists: &[L],
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
     let lists = lists.get(..checked).unwrap_or_default();
     let mut deps = Vec::with_capacity(lists.iter().map(|list| list.as_ref().len()).sum());
-    index.get_all(names, lists.iter().map(AsRef::as_ref), &mut deps);
+    index.get_all(texts, lists.iter().map(AsRef::as_ref), &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
@@ -326,7 +387,7 @@ fn resolve<L: AsRef<[D]>, D: AsRef<str>>(
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),
-                    closest: closest::closest(dep, names).cloned(),
+                    closest: closest::closest(dep, names).map(|n| n.job_name().clone()),
                 });
             }
             if target as usize == i {

@@ -7,12 +7,10 @@
 //! states could have come from running the flow; plus what the task model's own schemas
 //! leave out.
 
-use std::borrow::Cow;
-
 use model_ids::{FlowId, JobName};
 use model_selector::Labels;
 use model_task::{TaskEnv, TaskSpec};
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::{Schema, SchemaGenerator, json_schema};
 
 use crate::limits::{
     MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES, MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES,
@@ -23,24 +21,7 @@ use crate::run::{FlowRun, FlowStatus, JobResult};
 use crate::spec::{FlowJob, FlowSpec};
 use crate::state::SkipReason;
 
-/// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
-macro_rules! schema {
-    ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl JsonSchema for $ty {
-            fn schema_name() -> Cow<'static, str> {
-                $name.into()
-            }
-
-            fn schema_id() -> Cow<'static, str> {
-                concat!("model_flow::", $name).into()
-            }
-
-            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
-                $body
-            }
-        }
-    };
-}
+use model_ids::impl_json_schema as schema;
 
 /// A string enum of `values`.
 fn names(description: &str, values: &[&str]) -> Schema {

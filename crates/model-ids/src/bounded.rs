@@ -11,6 +11,36 @@ pub use self::reader::BoundedReader;
 
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+/// Defines one uninhabited [`Limit`] marker type per bounded field, with the default error,
+/// so a crate states each of its bounds in one line.
+///
+/// ```
+/// use model_ids::BoundedVec;
+///
+/// const MAX_ARGS: usize = 2;
+///
+/// model_ids::limits! {
+///     /// A command's arguments.
+///     pub(crate) Args = "args", MAX_ARGS;
+/// }
+///
+/// let err = serde_json::from_str::<BoundedVec<String, Args>>(r#"["a", "b", "c"]"#)
+///     .unwrap_err();
+/// assert!(err.to_string().starts_with("invalid args: more than 2 entries"));
+/// ```
+#[macro_export]
+macro_rules! limits {
+    ($($(#[$meta:meta])* $vis:vis $name:ident = $field:literal, $max:expr;)*) => {$(
+        $(#[$meta])*
+        $vis enum $name {}
+
+        impl $crate::Limit for $name {
+            const FIELD: &'static str = $field;
+            const MAX: usize = $max;
+        }
+    )*};
+}
+
 /// The bound of one collection read from the wire: the field it is read from and the most
 /// entries it may hold.
 ///

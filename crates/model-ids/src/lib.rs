@@ -74,6 +74,7 @@ mod error;
 mod error_kind;
 pub mod hash;
 mod id;
+mod json_schema;
 pub mod text;
 
 pub use crate::{

@@ -37,6 +37,7 @@
 //! [`SortOrder`], [`ContinueToken`] and [`RunContinueToken`] implement `schemars::JsonSchema`.
 #![warn(clippy::indexing_slicing)] // Model code reads bounded input by get(), never by a panicking index; see docs/limits.md.
 mod error;
+mod filter;
 mod hash;
 mod item;
 mod order;

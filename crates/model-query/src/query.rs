@@ -7,6 +7,7 @@ use model_task::TaskPhase;
 
 use crate::{
     error::QueryError,
+    filter::ValueSet,
     hash::Fnv64,
     item::Queryable,
     order::{SortKey, SortOrder},
@@ -120,8 +121,7 @@ impl TaskQuery {
         TaskQueryBuilder {
             tenant: Some(self.tenant.clone()),
             slot: self.slot.clone(),
-            phases: self.phases.clone(),
-            phase_values: self.phases.len(),
+            phases: ValueSet::of(&self.phases),
             selector: self.selector.clone(),
             created: self.created,
             updated: self.updated,
@@ -344,10 +344,7 @@ pub struct TaskQueryBuilder {
     /// refuses.
     tenant: Option<TenantId>,
     slot: Option<Slot>,
-    /// Sorted, without repeats.
-    phases: Vec<TaskPhase>,
-    /// How many phase values were given, repeats included.
-    phase_values: usize,
+    phases: ValueSet<TaskPhase>,
     selector: Option<LabelSelector>,
     created: TimeRange,
     updated: TimeRange,
@@ -362,8 +359,7 @@ impl TaskQueryBuilder {
         TaskQueryBuilder {
             tenant: None,
             slot: None,
-            phases: Vec::new(),
-            phase_values: 0,
+            phases: ValueSet::new(),
             selector: None,
             created: TimeRange::default(),
             updated: TimeRange::default(),
@@ -387,10 +383,7 @@ impl TaskQueryBuilder {
 
     /// Also accept tasks in this phase (phases accumulate; repeats are ignored).
     pub fn phase(mut self, phase: TaskPhase) -> Self {
-        self.phase_values = self.phase_values.saturating_add(1);
-        if let Err(at) = self.phases.binary_search(&phase) {
-            self.phases.insert(at, phase);
-        }
+        self.phases.insert(phase);
         self
     }
 
@@ -473,18 +466,18 @@ impl TaskQueryBuilder {
             field: "tenant".to_owned(),
         })?;
         let limit = check_limit("limit", i64::from(self.limit))?;
-        if self.phase_values > MAX_PHASES {
-            return Err(QueryError::TooManyPhases {
+        let phases = self
+            .phases
+            .into_checked(MAX_PHASES, |max| QueryError::TooManyPhases {
                 field: "phases".to_owned(),
-                max: MAX_PHASES,
-            });
-        }
+                max,
+            })?;
         self.created.check("createdBefore")?;
         self.updated.check("updatedBefore")?;
         let fingerprint = fingerprint(
             &tenant,
             self.slot.as_ref(),
-            &self.phases,
+            &phases,
             self.selector.as_ref(),
             self.created,
             self.updated,
@@ -496,7 +489,7 @@ impl TaskQueryBuilder {
         Ok(TaskQuery {
             tenant,
             slot: self.slot,
-            phases: self.phases,
+            phases,
             selector: self.selector,
             created: self.created,
             updated: self.updated,

@@ -7,6 +7,7 @@ use model_task::AttemptState;
 
 use crate::{
     error::QueryError,
+    filter::ValueSet,
     hash::Fnv64,
     item::QueryableRun,
     order::SortOrder,
@@ -112,8 +113,7 @@ impl TaskRunQuery {
         TaskRunQueryBuilder {
             tenant,
             task,
-            states: Vec::new(),
-            state_values: 0,
+            states: ValueSet::new(),
             runner: None,
             order: SortOrder::default(),
             limit: DEFAULT_LIMIT,
@@ -126,8 +126,7 @@ impl TaskRunQuery {
         TaskRunQueryBuilder {
             tenant: self.tenant.clone(),
             task: self.task.clone(),
-            states: self.states.clone(),
-            state_values: self.states.len(),
+            states: ValueSet::of(&self.states),
             runner: self.runner.clone(),
             order: self.order,
             limit: self.limit,
@@ -286,10 +285,7 @@ fn fingerprint(
 pub struct TaskRunQueryBuilder {
     tenant: TenantId,
     task: TaskId,
-    /// Sorted, without repeats.
-    states: Vec<AttemptState>,
-    /// How many state values were given, repeats included.
-    state_values: usize,
+    states: ValueSet<AttemptState>,
     runner: Option<RunnerId>,
     order: SortOrder,
     limit: u32,
@@ -299,10 +295,7 @@ pub struct TaskRunQueryBuilder {
 impl TaskRunQueryBuilder {
     /// Also accept attempts in this state (states accumulate; repeats are ignored).
     pub fn state(mut self, state: AttemptState) -> Self {
-        self.state_values = self.state_values.saturating_add(1);
-        if let Err(at) = self.states.binary_search(&state) {
-            self.states.insert(at, state);
-        }
+        self.states.insert(state);
         self
     }
 
@@ -344,16 +337,16 @@ impl TaskRunQueryBuilder {
     /// - [`QueryError::TokenQueryMismatch`]: a token issued for another query.
     pub fn build(self) -> Result<TaskRunQuery, QueryError> {
         let limit = check_limit("limit", i64::from(self.limit))?;
-        if self.state_values > MAX_STATES {
-            return Err(QueryError::TooManyStates {
+        let states = self
+            .states
+            .into_checked(MAX_STATES, |max| QueryError::TooManyStates {
                 field: "states".to_owned(),
-                max: MAX_STATES,
-            });
-        }
+                max,
+            })?;
         let fingerprint = fingerprint(
             &self.tenant,
             &self.task,
-            &self.states,
+            &states,
             self.runner.as_ref(),
             self.order,
         );
@@ -363,7 +356,7 @@ impl TaskRunQueryBuilder {
         Ok(TaskRunQuery {
             tenant: self.tenant,
             task: self.task,
-            states: self.states,
+            states,
             runner: self.runner,
             order: self.order,
             limit,

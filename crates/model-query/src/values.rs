@@ -1,11 +1,13 @@
-//! Parsing one query value from text, shared by URL pairs and JSON, with the field named.
+//! Parsing query values from text, shared by URL pairs and JSON, with the field named; and
+//! reading the JSON fields they come in (a string field, a bounded array of strings).
 
 use std::str::FromStr;
 
 use model_ids::text::shorten;
-use model_ids::{IdError, Slot};
+use model_ids::{BoundedVec, IdError, Limit, Slot};
 use model_selector::LabelSelector;
 use model_task::{AttemptState, TaskPhase};
+use serde::{Deserialize, Deserializer};
 
 use crate::error::QueryError;
 
@@ -132,4 +134,44 @@ pub(crate) fn parse_state(field: &str, input: &str) -> Result<AttemptState, Quer
             input: shorten(input),
             expected: STATE_EXPECTED,
         })
+}
+
+/// Checks a JSON string field's length, then parses it; a field left out reads as `None`.
+pub(crate) fn field<T>(
+    name: &str,
+    value: Option<String>,
+    parse: impl FnOnce(&str, &str) -> Result<T, QueryError>,
+) -> Result<Option<T>, QueryError> {
+    value
+        .map(|value| {
+            check_len(name, &value)?;
+            parse(name, &value)
+        })
+        .transpose()
+}
+
+/// Checks and parses each item of a JSON array field, naming the item (`phases[2]`).
+pub(crate) fn items<T>(
+    name: &str,
+    values: &[String],
+    parse: impl Fn(&str, &str) -> Result<T, QueryError>,
+) -> Result<Vec<T>, QueryError> {
+    values
+        .iter()
+        .enumerate()
+        .map(|(index, value)| {
+            let item = format!("{name}[{index}]");
+            check_len(&item, value)?;
+            parse(&item, value)
+        })
+        .collect()
+}
+
+/// Reads a JSON array of strings bounded by `L`, failing at item `L::MAX + 1` instead of
+/// reading on; `null` reads as an empty array, like a field left out.
+pub(crate) fn bounded_strings<'de, D: Deserializer<'de>, L: Limit>(
+    deserializer: D,
+) -> Result<Vec<String>, D::Error> {
+    let values = Option::<BoundedVec<String, L>>::deserialize(deserializer)?;
+    Ok(values.unwrap_or_default().into_inner())
 }

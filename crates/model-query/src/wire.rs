@@ -1,6 +1,6 @@
 //! The JSON form of `TaskQuery`: a raw twin that serde reads, then validated into the query.
 
-use model_ids::{BoundedVec, Limit};
+use model_ids::Limit;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use crate::{
@@ -10,7 +10,8 @@ use crate::{
     range::{TimeRange, format_time, parse_time},
     token::{CONTINUE_FIELD, ContinueToken},
     values::{
-        MAX_PHASES, check_len, check_limit, parse_id, parse_phase, parse_selector, parse_slot,
+        MAX_PHASES, bounded_strings, check_limit, field, items, parse_id, parse_phase,
+        parse_selector, parse_slot,
     },
 };
 
@@ -26,7 +27,7 @@ struct RawTaskQuery {
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "bounded_phases"
+        deserialize_with = "bounded_strings::<_, Phases>"
     )]
     phases: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -62,27 +63,6 @@ impl Limit for Phases {
     }
 }
 
-/// Reads the `phases` array, failing at item [`MAX_PHASES`] + 1 instead of reading on;
-/// `null` reads as no phases, like a field left out.
-fn bounded_phases<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    let phases = Option::<BoundedVec<String, Phases>>::deserialize(deserializer)?;
-    Ok(phases.unwrap_or_default().into_inner())
-}
-
-/// Checks a string field's length, then parses it.
-fn field<T>(
-    name: &str,
-    value: Option<String>,
-    parse: impl FnOnce(&str, &str) -> Result<T, QueryError>,
-) -> Result<Option<T>, QueryError> {
-    value
-        .map(|value| {
-            check_len(name, &value)?;
-            parse(name, &value)
-        })
-        .transpose()
-}
-
 impl TryFrom<RawTaskQuery> for TaskQuery {
     type Error = QueryError;
 
@@ -94,11 +74,7 @@ impl TryFrom<RawTaskQuery> for TaskQuery {
         if let Some(slot) = field("slot", raw.slot, parse_slot)? {
             builder = builder.slot(slot);
         }
-        for (index, phase) in raw.phases.iter().enumerate() {
-            let name = format!("phases[{index}]");
-            check_len(&name, phase)?;
-            builder = builder.phase(parse_phase(&name, phase)?);
-        }
+        builder = builder.phases(items("phases", &raw.phases, parse_phase)?);
         if let Some(selector) = field("labelSelector", raw.label_selector, parse_selector)? {
             builder = builder.label_selector(selector);
         }

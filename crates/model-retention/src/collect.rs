@@ -3,6 +3,7 @@
 
 mod history;
 mod order;
+mod release;
 
 use chrono::{DateTime, Utc};
 

@@ -5,8 +5,6 @@
 //! resource's owner references, none naming the resource itself, no uid twice; a kind named
 //! twice in a policy's `rules` (JSON objects may repeat keys).
 
-use std::borrow::Cow;
-
 use chrono::{DateTime, Utc};
 use model_ids::TenantId;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -22,24 +20,7 @@ use crate::resource::OwnedResource;
 use model_ids::Uid;
 use model_task::task::OwnerReference;
 
-/// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
-macro_rules! schema {
-    ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl JsonSchema for $ty {
-            fn schema_name() -> Cow<'static, str> {
-                $name.into()
-            }
-
-            fn schema_id() -> Cow<'static, str> {
-                concat!("model_retention::", $name).into()
-            }
-
-            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
-                $body
-            }
-        }
-    };
-}
+use model_ids::impl_json_schema as schema;
 
 /// A JSON integer from 0 to `max`.
 fn count(description: &str, max: u64) -> Schema {

@@ -8,11 +8,9 @@
 //! `MAX_WEBHOOK_PAYLOAD_BYTES`; the cost bound of a result; byte lengths of non-ASCII
 //! strings (`maxLength` counts characters).
 
-use std::borrow::Cow;
-
 use model_ids::ActionId;
 use model_task::TaskSpec;
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::{Schema, json_schema};
 
 use crate::{
     action::Action,
@@ -30,24 +28,7 @@ use crate::{
     zone::Zone,
 };
 
-/// Implements `JsonSchema` for a type with a fixed name and schema body.
-macro_rules! schema {
-    ($type:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl JsonSchema for $type {
-            fn schema_name() -> Cow<'static, str> {
-                $name.into()
-            }
-
-            fn schema_id() -> Cow<'static, str> {
-                concat!("model_schedule::", $name).into()
-            }
-
-            fn json_schema($generator: &mut SchemaGenerator) -> Schema {
-                $body
-            }
-        }
-    };
-}
+use model_ids::impl_json_schema as schema;
 
 fn time(description: &str) -> Schema {
     json_schema!({ "description": description, "type": "string", "format": "date-time" })

@@ -8,7 +8,7 @@ use crate::{
     error::SelectorError,
     limits::MAX_LABELS,
     name::{check_key, check_value},
-    packed::{Packed, Span, fingerprint, key_hash, same_tail, word},
+    packed::{Ends, Packed, Span, fingerprint, key_hash, same_bytes, word},
 };
 
 /// Slots a [`KeyIndex`] keeps inline (no allocation): enough for the sets of up to 16
@@ -135,23 +135,34 @@ pub(crate) struct Lookup<'a> {
 }
 
 impl<'a> Lookup<'a> {
-    /// The entry of `key` (whose bytes are in `key_arena`, whose [`key_hash`] is `hash`): the
-    /// entry in the key's slot if it has the same hash, length and first 8 bytes, and for a
-    /// longer key the same remaining bytes. A key of at most 8 bytes is decided by the
-    /// integers alone.
+    /// The entry of `key` (whose bytes are in `key_arena`, whose [`key_hash`] is `hash` and
+    /// whose [`Ends`] are `key_ends`): the entry in the key's slot if it has the same hash
+    /// and length and, for a key over 8 bytes, the same bytes (the same ends up to 32
+    /// bytes, [`same_bytes`] past). A key of at most 8 bytes is decided by the hash and the
+    /// length alone: [`key_hash`] is one-to-one on keys of one length up to 8 bytes.
     #[inline(always)]
-    pub(crate) fn find(&self, hash: u64, key: &Packed, key_arena: &[u8]) -> Option<&'a Entry> {
+    pub(crate) fn find(
+        &self,
+        hash: u64,
+        key: &Packed,
+        key_ends: &Ends,
+        key_arena: &[u8],
+    ) -> Option<&'a Entry> {
         let slot = *self.slots.get((hash >> self.shift) as usize & self.mask)?;
         // Slot 0 (no key) wraps to an index past every entry.
         let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
-        if entry.key_hash != hash
-            || entry.key.word != key.word
-            || entry.key.span.len != key.span.len
-        {
+        if (entry.key_hash != hash) | (entry.key.span.len != key.span.len) {
             return None;
         }
-        if key.span.len > 8 && !same_tail(entry.key.bytes_in(self.arena), key.bytes_in(key_arena)) {
-            return None;
+        if key.span.len > 8 {
+            let same = if key.span.len <= 32 {
+                key_ends.same(self.arena, entry.key.span)
+            } else {
+                same_bytes(entry.key.bytes_in(self.arena), key.bytes_in(key_arena))
+            };
+            if !same {
+                return None;
+            }
         }
         Some(entry)
     }
@@ -383,7 +394,12 @@ impl Labels {
     #[inline(never)]
     pub(crate) fn find(&self, hash: u64, key: &Packed, key_arena: &str) -> Option<&Entry> {
         match self.lookup() {
-            Some(lookup) => lookup.find(hash, key, key_arena.as_bytes()),
+            Some(lookup) => lookup.find(
+                hash,
+                key,
+                &Ends::of(key_arena.as_bytes(), key.span),
+                key_arena.as_bytes(),
+            ),
             None => self.search(key, key_arena),
         }
     }

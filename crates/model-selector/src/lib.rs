@@ -99,5 +99,5 @@ pub use crate::{
         FailureReason, LabelSelector, LabelSelectorBuilder, RequirementFailure, RequirementView,
         RunnerSelector,
     },
-    selector_index::{MAX_SELECTORS, Matching, SelectorIndex},
+    selector_index::{HEAD_PROBE, MAX_SELECTORS, Matching, SelectorIndex},
 };

@@ -89,7 +89,24 @@ fn check_name(name: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// Whether `prefix` is a valid key prefix (a DNS-1123 subdomain of at most
+/// [`MAX_PREFIX_LEN`] bytes): every byte lowercase, a digit, `-` or `.`, and the bytes at
+/// both ends and on both sides of every `.` lowercase letters or digits. One pass over the
+/// bytes, then one look at the ends of each part; [`check_key`] says why when it is not.
+#[inline]
+pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
+    let edge = |b: &u8| class(*b) & (DNS | ALNUM) == DNS | ALNUM;
+    prefix.len() <= MAX_PREFIX_LEN
+        && prefix.iter().fold(DNS, |all, &b| all & class(b)) & DNS != 0
+        && prefix
+            .split(|&b| b == b'.')
+            .all(|part| part.first().is_some_and(edge) && part.last().is_some_and(edge))
+}
+
 fn check_prefix(prefix: &str) -> Result<(), &'static str> {
+    if is_prefix(prefix.as_bytes()) {
+        return Ok(());
+    }
     if prefix.is_empty() {
         return Err("the prefix before '/' must not be empty");
     }

@@ -135,6 +135,51 @@ fn long_keys_sharing_a_prefix_word() {
     assert!(!sel("k=a-value-longer-than-eighx").matches(&l));
 }
 
+/// The prefix rules (a DNS-1123 subdomain) as a plain reference: dot-separated parts, each
+/// starting and ending with a lowercase letter or digit, with only those and '-' between.
+fn reference_prefix(prefix: &str) -> bool {
+    let edge = |b: &u8| b.is_ascii_lowercase() || b.is_ascii_digit();
+    prefix.len() <= crate::MAX_PREFIX_LEN
+        && prefix.split('.').all(|part| {
+            let b = part.as_bytes();
+            b.first().is_some_and(edge)
+                && b.last().is_some_and(edge)
+                && b.iter().all(|c| edge(c) || *c == b'-')
+        })
+}
+
+/// Every prefix of up to 4 bytes over letters of both cases, a digit, '-', '.' and '_', in a
+/// label key and in a selector's string syntax (whose parser checks prefixes on its own
+/// path), against the reference.
+#[test]
+fn prefixes_agree_with_the_reference() {
+    let alphabet = ["a", "Z", "0", "-", ".", "_"];
+    let mut prefixes = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = prefixes
+            .iter()
+            .filter(|p| p.len() == prefixes.last().map_or(0, String::len))
+            .flat_map(|p| alphabet.iter().map(move |c| format!("{p}{c}")))
+            .collect();
+        prefixes.extend(longer);
+    }
+    let long = format!("{}.io", "a".repeat(250));
+    prefixes.extend([long.clone(), format!("{long}x"), "example.com".to_owned()]);
+    for prefix in &prefixes {
+        let key = format!("{prefix}/name");
+        let want = reference_prefix(prefix);
+        assert_eq!(Labels::from_pairs([(&key, "v")]).is_ok(), want, "{key:?}");
+        let parsed = key.parse::<LabelSelector>();
+        assert_eq!(parsed.is_ok(), want, "{key:?}: {parsed:?}");
+        if let Ok(s) = parsed {
+            assert!(s.matches(&labels(&[(&key, "v")])));
+        }
+    }
+    for bad in ["a.io/b/c", "a.io//c", "/c", "a.io/", "a.io/-c", "a.io/c-"] {
+        assert!(bad.parse::<LabelSelector>().is_err(), "{bad:?}");
+    }
+}
+
 /// Label sets of every size up to `MAX_LABELS`, so both lookups run: through the key
 /// index (small sets) and by search (sets past `INDEX_MAX`, or without a collision-free
 /// window); each also after an `insert` and a `remove`.

@@ -1,6 +1,7 @@
-//! The selector index: through any sequence of inserts and removes it answers exactly what
-//! the plain reference matcher says of every stored selector, in key order, and the first
-//! match is the first of those.
+//! The selector index: through any sequence of inserts and removes (many keys sharing a
+//! selector, added and dropped in any order, some through a twin built in another order) it
+//! answers exactly what the plain reference matcher says of every stored selector, in key
+//! order, and the first match is the first of those.
 #![allow(
     clippy::unwrap_used,
     clippy::panic,
@@ -48,6 +49,10 @@ fn check(
             index.first_matching(&labels).copied(),
             want.first().copied()
         );
+        assert_eq!(
+            index.matching(&labels).next().copied(),
+            want.first().copied()
+        );
         // Early exit with the caller's own test: the first match it accepts.
         let odd = index.matching(&labels).find(|k| *k % 2 == 1).copied();
         assert_eq!(odd, want.iter().copied().find(|k| k % 2 == 1));
@@ -79,7 +84,16 @@ proptest! {
                 prop_assert_eq!(removed.as_ref(), model.remove(&key).map(|c: &Case| &c.selector));
             } else {
                 let case = &pool[rng.below(pool.len())];
-                let before = index.insert(key, &case.selector).unwrap();
+                // The selector itself, or an equal one built from its parts in reverse order,
+                // which must land in the same group.
+                let twin = if rng.below(2) == 0 {
+                    case.selector.clone()
+                } else {
+                    let reqs: Vec<_> = case.reqs.iter().rev().cloned().collect();
+                    let labels = Labels::try_from(case.match_labels.clone()).unwrap();
+                    LabelSelector::from_parts(&labels, &reqs).unwrap()
+                };
+                let before = index.insert(key, &twin).unwrap();
                 prop_assert_eq!(before.as_ref(), model.insert(key, case).map(|c| &c.selector));
             }
             if step % 997 == 0 {
@@ -121,6 +135,46 @@ fn empty_selectors_match_every_label_set_and_order_is_by_key() {
     // Replacing a key's selector replaces what it matches.
     assert_eq!(index.insert("a", &any).unwrap(), Some(eu));
     assert_eq!(index.matching(&gpu).collect::<Vec<_>>(), [&"a", &"c"]);
+}
+
+/// Keys sharing a selector come out in key order among the keys of other selectors, through
+/// removals of the first, a middle and the last key of a group, and a group emptied and made
+/// again.
+#[test]
+fn keys_sharing_a_selector_keep_key_order() {
+    let gpu: LabelSelector = "nvidia.com/gpu.product=NVIDIA-H100-80GB-HBM3"
+        .parse()
+        .unwrap();
+    let zone: LabelSelector = "topology.kubernetes.io/zone in (us-east-1a)"
+        .parse()
+        .unwrap();
+    let labels = Labels::from_pairs([
+        ("nvidia.com/gpu.product", "NVIDIA-H100-80GB-HBM3"),
+        ("topology.kubernetes.io/zone", "us-east-1a"),
+    ])
+    .unwrap();
+    let mut index = SelectorIndex::new();
+    for key in 0..12_u32 {
+        let selector = if key % 3 == 0 { &zone } else { &gpu };
+        index.insert(key, selector).unwrap();
+    }
+    let all = |index: &SelectorIndex<u32>| index.matching(&labels).copied().collect::<Vec<_>>();
+    assert_eq!(all(&index), (0..12).collect::<Vec<_>>());
+    assert_eq!(index.remove(&0), Some(zone.clone()));
+    assert_eq!(index.remove(&5), Some(gpu.clone()));
+    assert_eq!(index.remove(&11), Some(gpu.clone()));
+    assert_eq!(all(&index), [1, 2, 3, 4, 6, 7, 8, 9, 10]);
+    assert_eq!(index.first_matching(&labels), Some(&1));
+    for key in [3, 6, 9] {
+        index.remove(&key);
+    }
+    assert_eq!(index.first_matching(&labels), Some(&1));
+    assert_eq!(all(&index), [1, 2, 4, 7, 8, 10]);
+    index.insert(0, &zone).unwrap();
+    assert_eq!(index.first_matching(&labels), Some(&0));
+    assert_eq!(all(&index), [0, 1, 2, 4, 7, 8, 10]);
+    let other = Labels::from_pairs([("topology.kubernetes.io/zone", "us-east-1a")]).unwrap();
+    assert_eq!(index.matching(&other).copied().collect::<Vec<_>>(), [0]);
 }
 
 /// At `MAX_SELECTORS` a new key is refused and the index is unchanged; replacing a stored

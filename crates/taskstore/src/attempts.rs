@@ -11,6 +11,7 @@ use taskmodel::task::{
 
 use crate::columns::read_attempt;
 use crate::error::StoreError;
+use crate::flows;
 use crate::pair::{AttemptWrite, Pair, load, refused, save};
 use crate::store::{Change, MAX_READ_PAGE};
 use crate::tx::{Lock, Sql, Tx, Value};
@@ -51,6 +52,7 @@ fn commit<T>(
             &pair.task,
             AttemptWrite::Update(&run),
         )?;
+        flows::job_ended(tx, tenant, &pair.task)?;
     }
     Ok(Change {
         task: pair.task,
@@ -125,6 +127,7 @@ pub(crate) fn cancel(
                 .cancel(expected, now)
                 .map_err(|error| refused(tenant, id, error))?;
             save(tx, tenant, pair.version, &pair.task, AttemptWrite::None)?;
+            flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Change {
                 task: pair.task,
                 attempt: None,
@@ -165,6 +168,7 @@ pub(crate) fn expire(
                 &pair.task,
                 AttemptWrite::Update(&run),
             )?;
+            flows::job_ended(tx, tenant, &pair.task)?;
             Ok(Some(decision))
         }
         Applied::Unchanged => Ok(None),

@@ -3,19 +3,27 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{ActionId, TaskId, TenantId, Uid};
+use taskmodel::fleet::{LivenessTtl, Runner};
+use taskmodel::flow::FlowSpec;
+use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
+use taskmodel::retention::collect;
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
-use taskmodel::task::{AttemptResult, LeaseId, Precondition, RestartDecision, TaskRun};
+use taskmodel::task::{
+    Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, TaskManifest,
+    TaskRun,
+};
 
 use crate::error::StoreError;
+use crate::flows::{self, StoredFlow};
+use crate::gc;
 use crate::store::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, Reaped, Store,
-    Stored, StoredLogLine,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+    Reaped, Store, Stored, StoredLogLine,
 };
 use crate::tx::Tx;
-use crate::{actions, attempts, claim, list, logs, retention, tasks};
+use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
 
 /// A database connection that runs closures in transactions.
 pub(crate) trait Engine {
@@ -51,6 +59,16 @@ impl<E: Engine> Store for E {
         tasks: &[taskmodel::task::Task],
     ) -> Result<(), StoreError> {
         self.write(|tx| tasks::import(tx, tenant, tasks))
+    }
+
+    fn apply(
+        &mut self,
+        tenant: &TenantId,
+        manifest: TaskManifest,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change<ApplyChanges>, StoreError> {
+        self.write(|tx| tasks::apply(tx, tenant, manifest, expected, now))
     }
 
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError> {
@@ -175,6 +193,126 @@ impl<E: Engine> Store for E {
         limit: u32,
     ) -> Result<Vec<taskmodel::task::Task>, StoreError> {
         self.read(|tx| retention::ttl_expired(tx, now, limit))
+    }
+
+    fn create_flow(
+        &mut self,
+        tenant: &TenantId,
+        flow: &FlowSpec,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError> {
+        self.write(|tx| flows::create(tx, tenant, flow, uid, now))
+    }
+
+    fn cancel_flow(
+        &mut self,
+        tenant: &TenantId,
+        name: &FlowId,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError> {
+        self.write(|tx| {
+            for task in flows::cancel_run(tx, tenant, name, now)? {
+                match attempts::cancel(tx, tenant, &task, Precondition::default(), now) {
+                    Ok(_) | Err(StoreError::NotFound { .. }) => {}
+                    Err(error) => return Err(error),
+                }
+            }
+            flows::get(tx, tenant, name)
+        })
+    }
+
+    fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError> {
+        self.read(|tx| flows::get(tx, tenant, name))
+    }
+
+    fn register_runner(
+        &mut self,
+        tenant: &TenantId,
+        runner: Runner,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Runner, StoreError> {
+        self.write(|tx| runners::register(tx, tenant, runner, ttl, now))
+    }
+
+    fn runner_heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &RunnerId,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, StoreError> {
+        self.write(|tx| runners::change(tx, tenant, id, |runner| runner.heartbeat(now)))
+    }
+
+    fn drain_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Applied, StoreError> {
+        self.write(|tx| runners::change(tx, tenant, id, Runner::drain))
+    }
+
+    fn deregister_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<(), StoreError> {
+        self.write(|tx| runners::deregister(tx, tenant, id))
+    }
+
+    fn runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Runner, StoreError> {
+        self.read(|tx| runners::get(tx, tenant, id))
+    }
+
+    fn runners(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&RunnerId>,
+        limit: u32,
+    ) -> Result<Vec<Runner>, StoreError> {
+        self.read(|tx| runners::list(tx, tenant, after, limit))
+    }
+
+    fn claim_as(
+        &mut self,
+        tenant: &TenantId,
+        runner: &RunnerId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError> {
+        self.write(|tx| runners::claim_as(tx, tenant, runner, lease, lease_expires_at, ttl, now))
+    }
+
+    fn collect_garbage(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Collected, StoreError> {
+        // One snapshot for the view, then one transaction per batch of writes.
+        let size = gc::check_batch(batch)?;
+        let (views, entries) = self.read(|tx| gc::view(tx, tenant))?;
+        let collection = collect(now, &views);
+        let mut collected = Collected {
+            next_expiry: collection.next_expiry(),
+            complete: true,
+            ..Collected::default()
+        };
+        for chunk in collection.releases().chunks(size) {
+            let (released, stopped) =
+                self.write(|tx| gc::release_batch(tx, tenant, &entries, chunk, now))?;
+            collected.released.extend(released);
+            if stopped {
+                collected.complete = false;
+                return Ok(collected);
+            }
+        }
+        for chunk in collection.deletions().chunks(size) {
+            let (tasks, flows, stopped) =
+                self.write(|tx| gc::delete_batch(tx, tenant, &entries, chunk))?;
+            collected.deleted_tasks.extend(tasks);
+            collected.deleted_flows.extend(flows);
+            if stopped {
+                collected.complete = false;
+                break;
+            }
+        }
+        Ok(collected)
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

@@ -1,7 +1,7 @@
 //! `StoreError`: what a store call can fail with, and its `ErrorKind`.
 
 use taskmodel::ErrorKind;
-use taskmodel::ids::{ActionId, TaskId, TenantId};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId};
 use taskmodel::task::TaskPhase;
 
 /// Why a store call failed.
@@ -132,6 +132,69 @@ pub enum StoreError {
         #[source]
         error: Box<taskmodel::Error>,
     },
+    /// No flow with this name in this tenant.
+    #[error("flow \"{flow}\" of tenant \"{tenant}\" not found")]
+    FlowNotFound {
+        /// The tenant.
+        tenant: TenantId,
+        /// The flow asked for.
+        flow: FlowId,
+    },
+    /// A flow with this name, or with this flow's uid, already exists in this tenant.
+    #[error("flow \"{flow}\" of tenant \"{tenant}\" already exists (its name or its uid is taken)")]
+    FlowExists {
+        /// The tenant.
+        tenant: TenantId,
+        /// The flow.
+        flow: FlowId,
+    },
+    /// The flow's `resourceVersion` moved since it was read (another job's end advanced it
+    /// first). Nothing was written; re-read and decide again.
+    #[error("conflict on flow \"{flow}\" of tenant \"{tenant}\": {reason}")]
+    FlowConflict {
+        /// The tenant.
+        tenant: TenantId,
+        /// The flow.
+        flow: FlowId,
+        /// What lost the race.
+        reason: String,
+    },
+    /// The model refused the flow's change (a job's end its state does not allow, a job's
+    /// task the model cannot make); nothing was written. [`kind`](Self::kind) is the model
+    /// error's kind.
+    #[error("the model refused the change to flow \"{flow}\" of tenant \"{tenant}\" at {field}")]
+    FlowRejected {
+        /// The tenant.
+        tenant: TenantId,
+        /// The flow.
+        flow: FlowId,
+        /// Where (`jobs.<name>`, `spec`).
+        field: String,
+        /// The model's error.
+        #[source]
+        error: Box<taskmodel::Error>,
+    },
+    /// No runner with this id in this tenant.
+    #[error("runner \"{runner}\" of tenant \"{tenant}\" not found")]
+    RunnerNotFound {
+        /// The tenant.
+        tenant: TenantId,
+        /// The runner asked for.
+        runner: RunnerId,
+    },
+    /// The model refused the runner's change (a register while the record is alive, a
+    /// heartbeat of an offline runner); nothing was written. [`kind`](Self::kind) is the
+    /// model error's kind.
+    #[error("the model refused the change to runner \"{runner}\" of tenant \"{tenant}\"")]
+    RunnerRejected {
+        /// The tenant.
+        tenant: TenantId,
+        /// The runner.
+        runner: RunnerId,
+        /// The model's error.
+        #[source]
+        error: Box<taskmodel::Error>,
+    },
     /// The database refused the transaction for now: a lock it gave up waiting for, a
     /// deadlock, a serialization failure. Nothing was written; retry.
     #[error("the database is busy: {reason}")]
@@ -188,14 +251,21 @@ impl StoreError {
             | Self::Exists { .. }
             | Self::ActionExists { .. }
             | Self::ActionConflict { .. }
+            | Self::FlowExists { .. }
+            | Self::FlowConflict { .. }
             | Self::Busy { .. } => Some(ErrorKind::Conflict),
             Self::Gone { .. } => Some(ErrorKind::Gone),
-            Self::Rejected { error, .. } | Self::ActionRejected { error, .. } => Some(error.kind()),
+            Self::Rejected { error, .. }
+            | Self::ActionRejected { error, .. }
+            | Self::FlowRejected { error, .. }
+            | Self::RunnerRejected { error, .. } => Some(error.kind()),
             Self::OutOfRange { .. } | Self::NotNew { .. } | Self::TenantMismatch { .. } => {
                 Some(ErrorKind::Invalid)
             }
             Self::NotFound { .. }
             | Self::ActionNotFound { .. }
+            | Self::FlowNotFound { .. }
+            | Self::RunnerNotFound { .. }
             | Self::Corrupt { .. }
             | Self::SchemaTooNew { .. }
             | Self::Sqlite(_)
@@ -204,13 +274,17 @@ impl StoreError {
     }
 
     /// Whether the same call may succeed if made again after a re-read: a lost race
-    /// ([`Conflict`](Self::Conflict), [`ActionConflict`](Self::ActionConflict)) or a busy database ([`Busy`](Self::Busy)). A refused
+    /// ([`Conflict`](Self::Conflict), [`ActionConflict`](Self::ActionConflict),
+    /// [`FlowConflict`](Self::FlowConflict)) or a busy database ([`Busy`](Self::Busy)). A refused
     /// change, a gone lease or a missing task stays so.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
         matches!(
             self,
-            Self::Conflict { .. } | Self::ActionConflict { .. } | Self::Busy { .. }
+            Self::Conflict { .. }
+                | Self::ActionConflict { .. }
+                | Self::FlowConflict { .. }
+                | Self::Busy { .. }
         )
     }
 }

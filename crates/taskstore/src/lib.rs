@@ -1,5 +1,6 @@
 //! The taskmodel on real databases: a [`Store`] of tasks, their attempts and their log
-//! lines, and schedule actions, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
+//! lines, flows and their jobs, runners, and schedule actions, with garbage collection as a
+//! write, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
 //! start) or PostgreSQL ([`PostgresStore`], to scale past one machine).
 //!
 //! Adapter (above the facade). Depends on: taskmodel.
@@ -13,6 +14,9 @@
 //!
 //! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
 //! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
+//! Each concept has its module: `tasks.rs` (create, apply, delete), `attempts.rs`,
+//! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends), `runners.rs`,
+//! `gc.rs` (model-retention's decision written in batches), `actions.rs`, `logs.rs`.
 //! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
 mod actions;
 mod attempts;
@@ -20,11 +24,14 @@ mod claim;
 mod columns;
 mod engine;
 mod error;
+mod flows;
+mod gc;
 mod list;
 mod logs;
 mod pair;
 mod postgres;
 mod retention;
+mod runners;
 mod schema;
 mod sqlite;
 mod store;
@@ -33,12 +40,14 @@ mod tx;
 
 pub use crate::{
     error::StoreError,
+    flows::{FlowJobStatus, StoredFlow},
+    gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SqliteStore},
     store::{
-        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, FinishedAction, LogLine, LogStream,
-        MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Reaped,
-        Store, Stored, StoredLogLine,
+        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+        LogStream, MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES,
+        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine,
     },
 };

@@ -5,7 +5,9 @@
 //! `task_owners` (a task's owner references, found by owner uid), `attempts` (one row per
 //! attempt, the current one active while the task runs),
 //! `log_lines` (keyed by `(attempt, sequence)`), `runners` (the fleet's records), and
-//! `actions` (schedule actions, version 2).
+//! `actions` (schedule actions, version 2), `flows` (a flow's spec and run as JSON
+//! documents, with its status, version and times as columns) and `flow_jobs` (each job's
+//! state and the task made for it, version 3).
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
 //!
 //! - one active attempt per task, and one active attempt per runner place
@@ -18,12 +20,14 @@
 //!   `ttlAfterFinishedMs`) for garbage collection; the tasks an owner owns, by its uid,
 //!   with at most one controller per task;
 //! - due actions `(tenant, due_ms, id)` over pending ones, and running ones by last update
-//!   (startup recovery).
+//!   (startup recovery);
+//! - a flow's uid, unique in its tenant; the flows in creation order; a finished flow's
+//!   expiry; a job's task, unique in its tenant (the flow a task's end advances).
 
 use crate::error::StoreError;
 
 /// The newest schema version this build knows.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// One migration: the version it brings the database to and its statements per engine.
 pub(crate) struct Migration {
@@ -43,6 +47,11 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         version: 2,
         sqlite: V2_SQLITE,
         postgres: V2_POSTGRES,
+    },
+    Migration {
+        version: 3,
+        sqlite: V3_SQLITE,
+        postgres: V3_POSTGRES,
     },
 ];
 
@@ -250,6 +259,77 @@ CREATE TABLE actions (
 );
 CREATE INDEX actions_due_idx ON actions (tenant, due_ms, id) WHERE state = 'pending';
 CREATE INDEX actions_running_idx ON actions (updated_ns) WHERE state = 'running';
+"#;
+
+/// Schema version 3 on SQLite: flows and their jobs. A flow row holds the flow's spec and
+/// its run (model-flow's `FlowSpec` and `FlowRun`, the run the source of every job's
+/// state), its rolled-up status and a `resource_version` every advance compares and bumps;
+/// `flow_jobs` repeats each job's state for SQL readers and names the task made for it.
+const V3_SQLITE: &str = "
+CREATE TABLE flows (
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('dispatched', 'started', 'error', 'finished', 'canceled')),
+    resource_version INTEGER NOT NULL CHECK (resource_version >= 1),
+    created_ns INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    finished_ns INTEGER,
+    expires_ns INTEGER,
+    spec TEXT NOT NULL,
+    run TEXT NOT NULL,
+    PRIMARY KEY (tenant, name),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
+);
+CREATE UNIQUE INDEX flows_uid_uq ON flows (tenant, uid);
+CREATE INDEX flows_created_idx ON flows (tenant, created_ns, name);
+CREATE INDEX flows_expires_idx ON flows (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE flow_jobs (
+    tenant TEXT NOT NULL,
+    flow TEXT NOT NULL,
+    job TEXT NOT NULL,
+    position INTEGER NOT NULL CHECK (position >= 0),
+    state TEXT NOT NULL CHECK (state IN ('waiting', 'ready', 'running', 'succeeded', 'failed', 'skipped', 'canceled')),
+    task_id TEXT,
+    PRIMARY KEY (tenant, flow, job),
+    FOREIGN KEY (tenant, flow) REFERENCES flows (tenant, name) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX flow_jobs_task_uq ON flow_jobs (tenant, task_id) WHERE task_id IS NOT NULL;
+";
+
+/// Schema version 3 on PostgreSQL: the same tables.
+const V3_POSTGRES: &str = r#"
+CREATE TABLE flows (
+    tenant TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    uid TEXT COLLATE "C" NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('dispatched', 'started', 'error', 'finished', 'canceled')),
+    resource_version BIGINT NOT NULL CHECK (resource_version >= 1),
+    created_ns BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    finished_ns BIGINT,
+    expires_ns BIGINT,
+    spec TEXT NOT NULL,
+    run TEXT NOT NULL,
+    PRIMARY KEY (tenant, name),
+    CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL)
+);
+CREATE UNIQUE INDEX flows_uid_uq ON flows (tenant, uid);
+CREATE INDEX flows_created_idx ON flows (tenant, created_ns, name);
+CREATE INDEX flows_expires_idx ON flows (expires_ns) WHERE expires_ns IS NOT NULL;
+
+CREATE TABLE flow_jobs (
+    tenant TEXT COLLATE "C" NOT NULL,
+    flow TEXT COLLATE "C" NOT NULL,
+    job TEXT COLLATE "C" NOT NULL,
+    position BIGINT NOT NULL CHECK (position >= 0),
+    state TEXT NOT NULL CHECK (state IN ('waiting', 'ready', 'running', 'succeeded', 'failed', 'skipped', 'canceled')),
+    task_id TEXT COLLATE "C",
+    PRIMARY KEY (tenant, flow, job),
+    FOREIGN KEY (tenant, flow) REFERENCES flows (tenant, name) ON DELETE CASCADE
+);
+CREATE UNIQUE INDEX flow_jobs_task_uq ON flow_jobs (tenant, task_id) WHERE task_id IS NOT NULL;
 "#;
 
 /// The migrations a database at version `found` (0 for an empty one) still needs, or

@@ -3,17 +3,20 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::fleet::KindSet;
-use taskmodel::ids::{ActionId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
+use taskmodel::flow::FlowSpec;
+use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
-    Applied, AttemptResult, LeaseId, Precondition, RestartDecision, Task, TaskRun,
+    Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, Task,
+    TaskManifest, TaskRun,
 };
 
 use crate::error::StoreError;
+use crate::flows::StoredFlow;
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -95,6 +98,23 @@ pub trait Store {
     /// [`StoreError::Exists`] and nothing is stored. PostgreSQL's planner statistics of the tasks are refreshed with it, so claims
     /// and listings walk their indexes at once.
     fn import(&mut self, tenant: &TenantId, tasks: &[Task]) -> Result<(), StoreError>;
+
+    /// Applies `manifest`, the task's new desired state (its name says which task), as the
+    /// model's `Task::apply` decides: labels, annotations, owner references and spec become
+    /// the manifest's; the version goes up by one when anything differs and the generation
+    /// when the spec does; nothing differs is `Unchanged` and writes nothing. Only at the
+    /// version and uid `expected` names, when it names them: a stale version is
+    /// [`StoreError::Conflict`], a uid that is not the task's [`StoreError::Gone`]; a spec
+    /// change the model refuses (a task that has ended, a slot while an attempt runs) is
+    /// [`StoreError::Rejected`]. One transaction, with a compare-and-swap on
+    /// `resourceVersion`.
+    fn apply(
+        &mut self,
+        tenant: &TenantId,
+        manifest: TaskManifest,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<Change<ApplyChanges>, StoreError>;
 
     /// The task and its current attempt, or [`StoreError::NotFound`].
     fn get(&mut self, tenant: &TenantId, id: &TaskId) -> Result<Stored, StoreError>;
@@ -206,6 +226,116 @@ pub trait Store {
     /// reaches a task created under its name since.
     fn ttl_expired(&mut self, now: DateTime<Utc>, limit: u32) -> Result<Vec<Task>, StoreError>;
 
+    /// Creates a flow under `uid` (which the caller mints) and its run (`FlowRun::new`), and
+    /// makes a task of each job ready at once, in one transaction. A job's task is named
+    /// `<flow>.<job>`, carries the flow's labels and the job's spec with the flow's
+    /// environment merged in (`FlowSpec::task_spec`), names the flow as its controlling
+    /// owner, and is queued as it is (the slot's admission policy is not asked: the flow
+    /// decides when its jobs run). From then on, a job's task that reaches a final phase
+    /// (by [`report`](Self::report), [`cancel`](Self::cancel) or [`reap`](Self::reap))
+    /// moves the run on in its own transaction (`FlowRun::end_attempt` with the task's
+    /// phase): dependents whose rule holds become tasks, the others are skipped, and the
+    /// flow's version goes up by one (a compare-and-swap: a lost race is
+    /// [`StoreError::FlowConflict`] and the task's write is undone with it). A name or a uid
+    /// already used in the tenant, or a job's task name already taken, is
+    /// [`StoreError::FlowExists`] or [`StoreError::Exists`] and nothing is stored.
+    fn create_flow(
+        &mut self,
+        tenant: &TenantId,
+        flow: &FlowSpec,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError>;
+
+    /// Cancels the flow in one transaction (`FlowRun::cancel`): every job not started is
+    /// skipped, and each running job's task is canceled as [`cancel`](Self::cancel) does:
+    /// one never leased or waiting for a restart at once (its job ends canceled now), one
+    /// whose attempt runs by cancel intent (its job ends when the runner reports). Canceling
+    /// again changes nothing more. Returns the flow as stored after it.
+    fn cancel_flow(
+        &mut self,
+        tenant: &TenantId,
+        name: &FlowId,
+        now: DateTime<Utc>,
+    ) -> Result<StoredFlow, StoreError>;
+
+    /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
+    fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
+
+    /// Registers `runner` (model-fleet's `Runner::register` against the record stored under
+    /// its id, if any): online, last seen at `now`, with its labels, kinds and capacity
+    /// (`maxConcurrent`). A record still alive (within `ttl`) and not offline is
+    /// [`StoreError::RunnerRejected`] (`AlreadyRegistered`); a runner that restarted
+    /// registers again once its record is stale or offline.
+    fn register_runner(
+        &mut self,
+        tenant: &TenantId,
+        runner: Runner,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Runner, StoreError>;
+
+    /// The runner was seen at `now` (`Runner::heartbeat`): `lastSeenAt` moves forward,
+    /// never back (`Unchanged`, nothing written). An offline runner is
+    /// [`StoreError::RunnerRejected`]: it registers again.
+    fn runner_heartbeat(
+        &mut self,
+        tenant: &TenantId,
+        id: &RunnerId,
+        now: DateTime<Utc>,
+    ) -> Result<Applied, StoreError>;
+
+    /// Drains the runner (`Runner::drain`): it finishes what it holds and
+    /// [`claim_as`](Self::claim_as) gives it nothing new.
+    fn drain_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Applied, StoreError>;
+
+    /// Removes the runner's record, or [`StoreError::RunnerNotFound`]. Attempts it holds
+    /// stay until they end or their leases expire.
+    fn deregister_runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<(), StoreError>;
+
+    /// The runner's record, or [`StoreError::RunnerNotFound`].
+    fn runner(&mut self, tenant: &TenantId, id: &RunnerId) -> Result<Runner, StoreError>;
+
+    /// The tenant's runners in id order after `after` (from the first when `None`), at most
+    /// `limit` (1 to [`MAX_READ_PAGE`]).
+    fn runners(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&RunnerId>,
+        limit: u32,
+    ) -> Result<Vec<Runner>, StoreError>;
+
+    /// [`claim`](Self::claim) as the registered runner `runner`, with the labels, kinds and
+    /// capacity of its record: `None` when it takes nothing new at `now` (draining,
+    /// offline, or not seen within `ttl`: `Runner::free_capacity`) or nothing is
+    /// claimable; [`StoreError::RunnerNotFound`] when it is not registered.
+    fn claim_as(
+        &mut self,
+        tenant: &TenantId,
+        runner: &RunnerId,
+        lease: LeaseId,
+        lease_expires_at: DateTime<Utc>,
+        ttl: LivenessTtl,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError>;
+
+    /// Garbage collection of the tenant's tasks and flows at `now`: reads a view of every
+    /// one in one snapshot (at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)), lets
+    /// model-retention's `collect` decide under its default policy (`docs/retention.md`),
+    /// and writes what it decided: first the releases (an owner reference removed from a
+    /// task that stays, with `Release::task_manifest` and `Task::apply`), then the
+    /// deletions in cleanup order (a task with its attempts, owner rows and log lines; a
+    /// flow with its job rows), each at the uid and version the view read, at most `batch`
+    /// writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction. A resource
+    /// changed since the view was read stops the collection there
+    /// ([`Collected::complete`] is `false`; what was written stays): collect again.
+    fn collect_garbage(
+        &mut self,
+        tenant: &TenantId,
+        now: DateTime<Utc>,
+        batch: u32,
+    ) -> Result<Collected, StoreError>;
+
     /// Stores a new action (a schedule's tick or a webhook delivery, as the model made it).
     /// An id already used in the tenant is [`StoreError::ActionExists`].
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError>;
@@ -292,6 +422,25 @@ pub struct FinishedAction {
     pub action: Action,
     /// The next action of its series, pending.
     pub next: Option<Action>,
+}
+
+/// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Collected {
+    /// The tasks an owner reference was removed from (each once per reference), in the
+    /// order written.
+    pub released: Vec<TaskId>,
+    /// The tasks deleted, with their attempts, owner rows and log lines, in cleanup order.
+    pub deleted_tasks: Vec<TaskId>,
+    /// The flows deleted, with their job rows, in cleanup order.
+    pub deleted_flows: Vec<FlowId>,
+    /// When a kept resource's time to live runs out next: when to collect again if nothing
+    /// else changes.
+    pub next_expiry: Option<DateTime<Utc>>,
+    /// `false` when a write found its resource changed since the view was read and the
+    /// collection stopped there (what it wrote before stays written): collect again.
+    pub complete: bool,
 }
 
 /// A task and its current attempt, as stored.

@@ -1,15 +1,16 @@
-//! Whole tasks: create (after the slot's admission policy), get, delete.
+//! Whole tasks: create (after the slot's admission policy), apply a new desired state, get,
+//! delete.
 
 use chrono::{DateTime, Utc};
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::task::{AdmissionDecision, admit};
-use taskmodel::task::{Precondition, Task, TaskPhase};
+use taskmodel::task::{Applied, ApplyChanges, Precondition, Task, TaskManifest, TaskPhase};
 
 use crate::attempts;
-use crate::columns::read_task;
+use crate::columns::{owner_values, read_task};
 use crate::error::StoreError;
-use crate::pair::{insert_tasks, load, refused};
-use crate::store::{Admitted, MAX_IMPORT, Stored};
+use crate::pair::{AttemptWrite, insert_tasks, load, refused, save};
+use crate::store::{Admitted, Change, MAX_IMPORT, Stored};
 use crate::tx::{Lock, Sql, Tx, Value};
 
 /// How many of a slot's unfinished tasks `replace` cancels per read.
@@ -124,6 +125,60 @@ fn cancel_slot(
             return Ok(canceled);
         }
     }
+}
+
+/// [`Store::apply`](crate::Store::apply): the model's `Task::apply` on the stored task,
+/// written back under the compare-and-swap with its owner rows when they changed.
+pub(crate) fn apply(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    manifest: TaskManifest,
+    expected: Precondition,
+    now: DateTime<Utc>,
+) -> Result<Change<ApplyChanges>, StoreError> {
+    let id = manifest.metadata().name().clone();
+    let mut pair = load(tx, tenant, &id, Lock::Update)?;
+    let changes = pair
+        .task
+        .apply(manifest, expected, now)
+        .map_err(|error| refused(tenant, &id, error))?;
+    if !changes.is_changed() {
+        return Ok(Change {
+            task: pair.task,
+            attempt: pair.attempt,
+            applied: Applied::Unchanged,
+        });
+    }
+    save(tx, tenant, pair.version, &pair.task, AttemptWrite::None)?;
+    if changes.owner_references {
+        replace_owners(tx, tenant, &pair.task)?;
+    }
+    Ok(Change {
+        task: pair.task,
+        attempt: pair.attempt,
+        applied: Applied::Changed(changes),
+    })
+}
+
+/// Rewrites the `task_owners` rows of `task` from its owner references.
+pub(crate) fn replace_owners(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    task: &Task,
+) -> Result<(), StoreError> {
+    const CLEAR: Sql = Sql::new("DELETE FROM task_owners WHERE tenant = ?1 AND task_id = ?2");
+    const INSERT: Sql = Sql::new(
+        "INSERT INTO task_owners (tenant, task_id, owner_uid, owner_kind, owner_name, controller) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    );
+    let key = [tenant.as_str().into(), task.id().as_str().into()];
+    tx.execute(&CLEAR, &key)?;
+    for values in owner_values(task) {
+        let mut params = key.to_vec();
+        params.extend(values);
+        tx.execute(&INSERT, &params)?;
+    }
+    Ok(())
 }
 
 /// [`Store::get`](crate::Store::get).

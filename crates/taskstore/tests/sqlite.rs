@@ -68,14 +68,15 @@ fn a_database_of_a_newer_schema_is_refused() {
         matches!(error, StoreError::SchemaTooNew { found, supported } if found == supported + 1),
         "{error}"
     );
-    // A database at version 1 (before actions) gains version 2 on open and keeps its tasks.
+    // A database at version 1 (before actions and flows) gains the later versions on open
+    // and keeps its tasks.
     let path = fresh("version_1");
     let task = suite::task("a", suite::at(0));
     let mut store = SqliteStore::open(&path).unwrap();
     store.create(&suite::tenant(), &task, suite::at(0)).unwrap();
     drop(store);
     let conn = rusqlite::Connection::open(&path).unwrap();
-    conn.execute_batch("DROP TABLE actions; UPDATE schema_version SET version = 1")
+    conn.execute_batch("DROP TABLE flow_jobs; DROP TABLE flows; DROP TABLE actions; UPDATE schema_version SET version = 1")
         .unwrap();
     drop(conn);
     suite::a_version_1_database_migrates_on_open(&mut SqliteStore::open(&path).unwrap(), &task);

@@ -1,5 +1,6 @@
 //! Unit tests for `schema`: each schema names its type and states the bounds parsing enforces.
 
+use schemars::JsonSchema;
 use serde_json::{Value, json};
 
 use super::*;

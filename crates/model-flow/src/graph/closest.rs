@@ -1,22 +1,21 @@
 //! The job name closest to an unknown dependency, by edit distance, for the error's
 //! "did you mean" hint.
 
-use model_ids::JobName;
-
 /// The name in `names` closest to `input` by Levenshtein distance (on bytes), if one is
 /// within a third of the input's length, rounded (so a one-letter name gets no hint); ties
 /// go to the first declared.
 ///
 /// Each comparison runs a DP row by row and stops as soon as every cell of a row exceeds
 /// the best distance so far, so a flow of many names costs about the band, not the square.
-pub(super) fn closest<'a>(input: &str, names: &'a [JobName]) -> Option<&'a JobName> {
+pub(super) fn closest<'a, N: AsRef<str>>(input: &str, names: &'a [N]) -> Option<&'a N> {
     let input = input.as_bytes();
     let mut limit = (input.len() + 1) / 3;
     let mut best = None;
     let mut row = vec![0usize; model_ids::JOB_NAME_MAX_LEN + 1];
     let mut next = row.clone();
     for name in names {
-        if let Some(distance) = bounded_distance(input, name.as_bytes(), limit, &mut row, &mut next)
+        if let Some(distance) =
+            bounded_distance(input, name.as_ref().as_bytes(), limit, &mut row, &mut next)
         {
             best = Some(name);
             if distance == 0 {

@@ -4,7 +4,7 @@
 
 use model_ids::JobName;
 
-use super::FlowGraph;
+use super::{Edges, Name};
 use crate::error::{FlowCycle, FlowError};
 use crate::limits::MAX_REPORTED_CYCLES;
 
@@ -13,7 +13,7 @@ const NONE: u32 = u32::MAX;
 
 /// The error for a graph with cycles. `remaining[i] > 0` marks the jobs Kahn's algorithm
 /// could not take: every cycle is among them, and so are the jobs after one.
-pub(super) fn cycles(graph: &FlowGraph, remaining: &[u32]) -> FlowError {
+pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], remaining: &[u32]) -> FlowError {
     let groups = groups(graph, remaining);
     let mut cyclic: Vec<(u32, u32)> = groups
         .groups
@@ -24,11 +24,13 @@ pub(super) fn cycles(graph: &FlowGraph, remaining: &[u32]) -> FlowError {
         .collect();
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
-    let mut search = Search::new(graph.names.len());
+    let mut search = Search::new(graph.jobs());
     let found = cyclic
         .iter()
         .take(MAX_REPORTED_CYCLES)
-        .filter_map(|&(first, group)| search.shortest_cycle(graph, &groups.member_of, first, group))
+        .filter_map(|&(first, group)| {
+            search.shortest_cycle(graph, names, &groups.member_of, first, group)
+        })
         .collect();
     FlowError::Cycle {
         cycles: found,
@@ -50,8 +52,8 @@ struct Groups {
 
 /// Tarjan's strongly connected components over the jobs with `remaining > 0`, following
 /// edges from a job to its dependents (which are all unsorted too).
-fn groups(graph: &FlowGraph, remaining: &[u32]) -> Groups {
-    let jobs = graph.names.len();
+fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
+    let jobs = graph.jobs();
     let mut index = vec![NONE; jobs];
     let mut low = vec![0u32; jobs];
     let mut on_stack = vec![false; jobs];
@@ -168,9 +170,10 @@ impl Search {
     }
 
     /// The shortest cycle through `start`, staying inside group `group`.
-    fn shortest_cycle(
+    fn shortest_cycle<N: Name>(
         &mut self,
-        graph: &FlowGraph,
+        graph: &Edges,
+        names: &[N],
         member_of: &[u32],
         start: u32,
         group: u32,
@@ -195,7 +198,7 @@ impl Search {
                 }
             }
         }
-        let cycle = last.map(|last| self.path(graph, start, last));
+        let cycle = last.map(|last| self.path(graph, names, start, last));
         for &job in &self.queue {
             if let Some(p) = self.parent.get_mut(job as usize) {
                 *p = NONE;
@@ -206,14 +209,14 @@ impl Search {
 
     /// The cycle `start -> ... -> last -> start` from the parent links, with the field path
     /// of `start`'s dependency on `last`.
-    fn path(&self, graph: &FlowGraph, start: u32, last: u32) -> FlowCycle {
+    fn path<N: Name>(&self, graph: &Edges, names: &[N], start: u32, last: u32) -> FlowCycle {
         let mut back = vec![last];
         let mut job = last;
         while job != start {
             job = self.parent.get(job as usize).copied().unwrap_or(start);
             back.push(job);
         }
-        let name = |j: u32| graph.names.get(j as usize).cloned();
+        let name = |j: u32| names.get(j as usize).map(|n| n.job_name().clone());
         let mut jobs: Vec<JobName> = back.iter().rev().filter_map(|&j| name(j)).collect();
         jobs.extend(name(start));
         let entry = graph

@@ -1,7 +1,7 @@
 //! The dependents lists and the topological order (Kahn's algorithm, taking the first
 //! declared ready job from a three-level bitmap of positions), with each job's level.
 
-use super::FlowGraph;
+use super::Edges;
 use crate::limits::MAX_FLOW_JOBS;
 
 /// The result of sorting: the order of the jobs that could be sorted, every job's level,
@@ -46,8 +46,19 @@ pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u
 
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the
 /// one declared first. Jobs on or after a cycle are never taken.
-pub(super) fn topological(graph: &FlowGraph) -> Sorted {
-    let jobs = graph.names.len();
+///
+/// When every job's dependencies are declared before it (as flows are mostly written),
+/// declaration order is that order: the first job not yet taken is always ready. Then the
+/// levels come from one pass in that order, and the sort is skipped.
+pub(super) fn topological(graph: &Edges) -> Sorted {
+    if let Some(levels) = forward_levels(graph) {
+        return Sorted {
+            order: (0..levels.len() as u32).collect(),
+            levels,
+            remaining: Vec::new(),
+        };
+    }
+    let jobs = graph.jobs();
     // Per job: dependencies not yet taken, and level so far (one cache line serves both).
     let mut pending: Vec<(u32, u32)> = (0..jobs)
         .map(|i| (graph.deps_of(i).len() as u32, 0))
@@ -78,6 +89,21 @@ pub(super) fn topological(graph: &FlowGraph) -> Sorted {
         levels,
         remaining,
     }
+}
+
+/// Every job's level, if every job depends only on jobs declared before it; `None` at the
+/// first dependency that is not.
+fn forward_levels(graph: &Edges) -> Option<Vec<u32>> {
+    let jobs = graph.jobs();
+    let mut levels: Vec<u32> = Vec::with_capacity(jobs);
+    for i in 0..jobs {
+        let mut level = 0;
+        for &d in graph.deps_of(i) {
+            level = level.max(levels.get(d as usize)? + 1);
+        }
+        levels.push(level);
+    }
+    Some(levels)
 }
 
 /// A set of positions below [`MAX_FLOW_JOBS`] that gives its smallest in constant time: a

@@ -264,7 +264,7 @@ fn bounds_are_exact() {
             ));
         }
     }
-    let result = FlowGraph::build(Vec::new(), Vec::new(), &none);
+    let result = FlowGraph::build(Vec::<JobName>::new(), Vec::new(), &none);
     assert!(matches!(result, Err(FlowError::NoJobs { .. })));
     // MAX_JOB_DEPENDENCIES dependencies of one job are accepted, one more is not.
     for (deps, ok) in [
@@ -326,4 +326,57 @@ fn the_hash_seed_changes_no_output() {
         first_error,
         r#"jobs[2].name: duplicate job name "a", first at jobs[0]"#
     );
+}
+
+#[test]
+fn names_sharing_their_first_bytes_resolve_to_themselves() {
+    // The index compares a name's first 16 bytes where it keeps them, and only the bytes
+    // past those in the name itself: names around that bound, and of every short length.
+    let long = "a".repeat(16);
+    let mut texts: Vec<String> = (1..=20).map(|len| "b".repeat(len)).collect();
+    texts.extend([
+        long.clone(),
+        format!("{long}x"),
+        format!("{long}y"),
+        format!("{long}xy"),
+        format!("{long}yx"),
+        format!("{}z", "a".repeat(15)),
+        "abcdefghi".into(),
+        "bcdefghij".into(),
+        "abcdefgh-bcdefghi".into(),
+    ]);
+    let jobs: Vec<(&str, &[&str])> = texts.iter().map(|t| (t.as_str(), &[][..])).collect();
+    let graph = graph(&jobs).unwrap();
+    for (i, text) in texts.iter().enumerate() {
+        assert_eq!(graph.position(text), Some(i), "{text}");
+    }
+    for unknown in [
+        format!("{long}z"),
+        format!("{long}xx"),
+        "a".repeat(15),
+        "b".repeat(21),
+        "abcdefghj".into(),
+        "abcdefgh-bcdefghj".into(),
+    ] {
+        assert_eq!(graph.position(&unknown), None, "{unknown}");
+    }
+    // Through the batched lookups too: each name once as a dependency of a last job.
+    let mut all = jobs.clone();
+    let deps: Vec<&str> = texts.iter().map(String::as_str).collect();
+    all.push(("last", &deps));
+    let graph = self::graph(&all).unwrap();
+    let last = graph.len() - 1;
+    assert_eq!(
+        graph.dependencies(last).collect::<Vec<_>>(),
+        (0..texts.len()).collect::<Vec<_>>()
+    );
+    let mut with_unknown = deps.clone();
+    let unknown = format!("{long}z");
+    with_unknown.push(&unknown);
+    let mut bad = jobs.clone();
+    bad.push(("last", &with_unknown));
+    assert!(matches!(
+        self::graph(&bad),
+        Err(FlowError::UnknownDependency { ref path, .. }) if *path == format!("jobs[{}].dependsOn[{}]", jobs.len(), texts.len())
+    ));
 }

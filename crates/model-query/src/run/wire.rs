@@ -1,6 +1,6 @@
 //! The JSON form of `TaskRunQuery`: a raw twin that serde reads, then validated into the query.
 
-use model_ids::{BoundedVec, Limit};
+use model_ids::Limit;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 use super::{MAX_STATES, TaskRunQuery, pairs::Read};
@@ -8,7 +8,7 @@ use crate::{
     error::QueryError,
     order::SortOrder,
     token::{CONTINUE_FIELD, RunContinueToken},
-    values::{check_len, check_limit, parse_id, parse_state},
+    values::{bounded_strings, check_limit, field, items, parse_id, parse_state},
 };
 
 /// The JSON shape of a [`TaskRunQuery`], camelCase; `tenant` and `task` are required, every
@@ -23,7 +23,7 @@ struct RawTaskRunQuery {
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "bounded_states"
+        deserialize_with = "bounded_strings::<_, States>"
     )]
     states: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -51,27 +51,6 @@ impl Limit for States {
     }
 }
 
-/// Reads the `states` array, failing at item [`MAX_STATES`] + 1 instead of reading on;
-/// `null` reads as no states, like a field left out.
-fn bounded_states<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
-    let states = Option::<BoundedVec<String, States>>::deserialize(deserializer)?;
-    Ok(states.unwrap_or_default().into_inner())
-}
-
-/// Checks a string field's length, then parses it.
-fn field<T>(
-    name: &str,
-    value: Option<String>,
-    parse: impl FnOnce(&str, &str) -> Result<T, QueryError>,
-) -> Result<Option<T>, QueryError> {
-    value
-        .map(|value| {
-            check_len(name, &value)?;
-            parse(name, &value)
-        })
-        .transpose()
-}
-
 impl TryFrom<RawTaskRunQuery> for TaskRunQuery {
     type Error = QueryError;
 
@@ -83,11 +62,7 @@ impl TryFrom<RawTaskRunQuery> for TaskRunQuery {
             order: field("order", raw.order, SortOrder::parse_for)?,
             ..Read::default()
         };
-        for (index, state) in raw.states.iter().enumerate() {
-            let name = format!("states[{index}]");
-            check_len(&name, state)?;
-            read.states.push(parse_state(&name, state)?);
-        }
+        read.states = items("states", &raw.states, parse_state)?;
         if let Some(limit) = raw.limit {
             read.limit = Some(check_limit("limit", limit)?);
         }

@@ -8,7 +8,7 @@ use super::{
 use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
-    packed::{Packed, fingerprint, key_hash},
+    packed::{Ends, Packed, fingerprint, key_hash},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -59,6 +59,7 @@ impl Compiler {
         self.sel.reqs.push(Req {
             hash,
             key,
+            key_ends: Ends::of(self.sel.arena.as_bytes(), key.span),
             form: Form::Slow,
             mask: 0,
             fps: [0; FAST_VALUES],

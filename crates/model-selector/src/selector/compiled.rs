@@ -3,7 +3,7 @@
 use super::LabelSelector;
 use crate::{
     operator::SelectorOperator,
-    packed::{Packed, Span},
+    packed::{Ends, Packed, Span},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -70,6 +70,8 @@ pub(crate) struct Req {
     /// The key's [`key_hash`](crate::packed::key_hash), for a label set's index.
     pub(crate) hash: u64,
     pub(crate) key: Packed,
+    /// The key's [`Ends`], so a lookup reads only the label set's bytes.
+    pub(crate) key_ends: Ends,
     /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that

@@ -6,17 +6,17 @@ use super::{
 };
 use crate::{
     labels::{Entry, Labels},
-    packed::{is_long, same_from},
+    packed::{is_long, same_bytes},
 };
 
 impl LabelSelector {
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
     /// Each requirement looks its key up in the label set's collision-free hash index (one
-    /// probe, then the key's hash, length and first 8 bytes compared as integers, and the
-    /// rest of a longer key 8 bytes at a time), then compares the value's fingerprint with
-    /// those of the listed values (integers; for values over 8 bytes the bytes are compared
-    /// too when the fingerprints are equal).
+    /// probe, then the key's hash and length compared as integers and, for a key over 8
+    /// bytes, its first and last 16 bytes), then compares the value's fingerprint with those
+    /// of the listed values (integers; for values over 8 bytes the bytes are compared too,
+    /// 16 at a time, when the fingerprints are equal).
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {
@@ -30,7 +30,7 @@ impl LabelSelector {
                 }
                 continue;
             }
-            let outcome = match lookup.find(req.hash, &req.key, arena) {
+            let outcome = match lookup.find(req.hash, &req.key, &req.key_ends, arena) {
                 None => 0,
                 Some(e) => 1 + u32::from(self.listed(req, e, lookup.arena())),
             };
@@ -45,21 +45,30 @@ impl LabelSelector {
     #[inline(always)]
     fn listed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let fp = entry.value_fp;
-        if req.form == Form::Hashed {
-            return self.listed_hashed(req, entry, arena);
+        match req.form {
+            Form::One => {
+                let [first, ..] = req.fps;
+                fp == first
+                    && (!is_long(fp)
+                        || req.inline.first().is_some_and(|v| {
+                            same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena))
+                        }))
+            }
+            Form::Hashed => self.listed_hashed(req, entry, arena),
+            _ => {
+                let [a, b, c, d] = req.fps;
+                if (fp != a) & (fp != b) & (fp != c) & (fp != d) {
+                    return false;
+                }
+                if !is_long(fp) {
+                    return true;
+                }
+                let at = req.fps.iter().position(|&x| x == fp).unwrap_or(0);
+                req.inline.get(at).is_some_and(|v| {
+                    same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena))
+                })
+            }
         }
-        // One value is `Four` with four copies of it.
-        let [a, b, c, d] = req.fps;
-        if (fp != a) & (fp != b) & (fp != c) & (fp != d) {
-            return false;
-        }
-        if !is_long(fp) {
-            return true;
-        }
-        let at = req.fps.iter().position(|&x| x == fp).unwrap_or(0);
-        req.inline
-            .get(at)
-            .is_some_and(|v| same_from(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena), 0))
     }
 
     /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash.
@@ -79,7 +88,7 @@ impl LabelSelector {
             .map_or(usize::MAX, |&s| usize::from(s).wrapping_sub(1));
         self.req_values(req)
             .get(at)
-            .is_some_and(|v| same_from(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena), 0))
+            .is_some_and(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena)))
     }
 
     /// Looks up and tests a requirement of [`Form::Slow`], out of line.

@@ -12,7 +12,7 @@ use super::{
 use crate::{
     error::SelectorError,
     limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
-    name::{check_key, check_value, is_name_byte},
+    name::{check_key, check_value, is_name_byte, is_prefix},
 };
 
 impl FromStr for LabelSelector {
@@ -209,9 +209,18 @@ impl<'a> Parser<'a> {
         if token.is_empty() {
             return Err(self.expected("a label key"));
         }
-        // The token has only name bytes (and '/'), so a name without a prefix needs just
-        // its length and ends checked; anything else takes the full rules.
-        if !slash && is_short_name(token) {
+        // The token has only name bytes and '/', so a key with at most one '/' needs just
+        // its name's length and ends and its prefix's bytes checked, in one pass; anything
+        // else takes the full rules (and their reason).
+        let valid = match slash {
+            None => is_short_name(token),
+            Some(at) => {
+                let (prefix, name) = (token.get(..at), token.get(at + 1..));
+                prefix.is_some_and(|p| !p.is_empty() && is_prefix(p))
+                    && name.is_some_and(|n| !n.contains(&b'/') && is_short_name(n))
+            }
+        };
+        if valid {
             return Ok((start, end));
         }
         let key = self.input.get(start..end).unwrap_or("");
@@ -253,18 +262,19 @@ impl<'a> Parser<'a> {
     }
 
     /// Skips a run of name bytes (and `/` when `slash_ok`); returns where it ends and
-    /// whether it has a `/`.
+    /// where its first `/` is, relative to the run's start.
     #[inline]
-    fn name_token(&mut self, slash_ok: bool) -> (usize, bool) {
+    fn name_token(&mut self, slash_ok: bool) -> (usize, Option<usize>) {
         let bytes = self.input.as_bytes();
-        let mut end = self.pos;
-        let mut slash = false;
+        let start = self.pos;
+        let mut end = start;
+        let mut slash = None;
         loop {
             while bytes.get(end).is_some_and(|&b| is_name_byte(b)) {
                 end += 1;
             }
             if slash_ok && bytes.get(end) == Some(&b'/') {
-                slash = true;
+                slash = slash.or(Some(end - start));
                 end += 1;
             } else {
                 break;

@@ -1,15 +1,15 @@
-//! Postings: for each label key, which stored selectors are filed under one of its values
-//! or under the key's presence, each list in the caller's key order; and how a selector
-//! picks the one requirement it is filed under (its anchor).
+//! Postings: for each label key, which distinct stored selectors (groups) are filed under one
+//! of its values or under the key's presence; and how a selector picks the one requirement it
+//! is filed under (its anchor).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::{operator::SelectorOperator, selector::LabelSelector};
 
-/// One posting list: the stored selectors filed there, in key order, with their slots.
-pub(super) type Posting<K> = BTreeMap<K, u32>;
+/// One posting list: the groups filed there.
+pub(super) type Posting = BTreeSet<u32>;
 
-/// The requirement a stored selector is filed under. Any requirement every matching label
+/// The requirement a group is filed under. Any requirement every matching label
 /// set must satisfy through a label it has will do: `matchLabels` and `In` (filed under
 /// each listed value), `Exists`, `Gt` and `Lt` (filed under the key's presence). A
 /// selector with none of those (only `NotIn` and `DoesNotExist`, or nothing) is scanned.
@@ -24,47 +24,29 @@ pub(super) enum Anchor {
 }
 
 /// The postings of one label key.
-#[derive(Debug, Clone)]
-struct KeyPostings<K> {
-    values: BTreeMap<String, Posting<K>>,
-    exists: Posting<K>,
+#[derive(Debug, Clone, Default)]
+struct KeyPostings {
+    values: BTreeMap<String, Posting>,
+    exists: Posting,
 }
 
-impl<K> Default for KeyPostings<K> {
-    fn default() -> Self {
-        Self {
-            values: BTreeMap::new(),
-            exists: BTreeMap::new(),
-        }
-    }
-}
-
-impl<K> KeyPostings<K> {
+impl KeyPostings {
     fn is_empty(&self) -> bool {
         self.values.is_empty() && self.exists.is_empty()
     }
 }
 
-/// Every posting list, by label key, and the selectors with no anchor.
-#[derive(Debug, Clone)]
-pub(super) struct Postings<K> {
-    by_key: BTreeMap<String, KeyPostings<K>>,
-    scan: Posting<K>,
+/// Every posting list, by label key, and the groups with no anchor.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Postings {
+    by_key: BTreeMap<String, KeyPostings>,
+    scan: Posting,
 }
 
-impl<K> Default for Postings<K> {
-    fn default() -> Self {
-        Self {
-            by_key: BTreeMap::new(),
-            scan: BTreeMap::new(),
-        }
-    }
-}
-
-impl<K: Ord + Clone> Postings<K> {
+impl Postings {
     /// The anchor for `selector`: a value requirement (`matchLabels`, `In`) when it has
     /// one, since a value is met by fewer label sets than a key's presence is, else a
-    /// presence requirement; among those, the one whose lists now hold the fewest selectors
+    /// presence requirement; among those, the one whose lists now hold the fewest groups
     /// (the first in canonical order on a tie), so lists stay short whatever keys and
     /// values callers favour. Costs a lookup per requirement and listed value.
     pub(super) fn choose(&self, selector: &LabelSelector) -> Anchor {
@@ -110,11 +92,11 @@ impl<K: Ord + Clone> Postings<K> {
         self.by_key
             .get(key)
             .and_then(|p| p.values.get(value))
-            .map_or(0, BTreeMap::len)
+            .map_or(0, BTreeSet::len)
     }
 
-    /// Files `key` (in slot `slot`) under `anchor`.
-    pub(super) fn add(&mut self, anchor: &Anchor, key: &K, slot: u32) {
+    /// Files group `group` under `anchor`.
+    pub(super) fn add(&mut self, anchor: &Anchor, group: u32) {
         match anchor {
             Anchor::Values { key: label, values } => {
                 let postings = self.by_key.entry(label.clone()).or_default();
@@ -123,7 +105,7 @@ impl<K: Ord + Clone> Postings<K> {
                         .values
                         .entry(value.clone())
                         .or_default()
-                        .insert(key.clone(), slot);
+                        .insert(group);
                 }
             }
             Anchor::Exists { key: label } => {
@@ -131,20 +113,20 @@ impl<K: Ord + Clone> Postings<K> {
                     .entry(label.clone())
                     .or_default()
                     .exists
-                    .insert(key.clone(), slot);
+                    .insert(group);
             }
             Anchor::Scan => {
-                self.scan.insert(key.clone(), slot);
+                self.scan.insert(group);
             }
         }
     }
 
-    /// Takes `key` out of the lists of `anchor`, dropping lists that become empty.
-    pub(super) fn take(&mut self, anchor: &Anchor, key: &K) {
+    /// Takes group `group` out of the lists of `anchor`, dropping lists that become empty.
+    pub(super) fn take(&mut self, anchor: &Anchor, group: u32) {
         let label = match anchor {
             Anchor::Values { key, .. } | Anchor::Exists { key } => key,
             Anchor::Scan => {
-                self.scan.remove(key);
+                self.scan.remove(&group);
                 return;
             }
         };
@@ -155,7 +137,7 @@ impl<K: Ord + Clone> Postings<K> {
             Anchor::Values { values, .. } => {
                 for value in values {
                     if let Some(list) = postings.values.get_mut(value.as_str()) {
-                        list.remove(key);
+                        list.remove(&group);
                         if list.is_empty() {
                             postings.values.remove(value.as_str());
                         }
@@ -163,7 +145,7 @@ impl<K: Ord + Clone> Postings<K> {
                 }
             }
             Anchor::Exists { .. } => {
-                postings.exists.remove(key);
+                postings.exists.remove(&group);
             }
             Anchor::Scan => {}
         }
@@ -173,12 +155,12 @@ impl<K: Ord + Clone> Postings<K> {
     }
 
     /// The lists a label set with these labels can match through: for each label, the list
-    /// of its value and the list of its key's presence, and the scanned selectors. A
-    /// selector is in at most one of them, since a label set has one value per key.
+    /// of its value and the list of its key's presence, and the scanned groups. A group is
+    /// in at most one of them, since a label set has one value per key.
     pub(super) fn lists<'i, 'l>(
         &'i self,
         labels: impl Iterator<Item = (&'l str, &'l str)>,
-    ) -> impl Iterator<Item = &'i Posting<K>> {
+    ) -> impl Iterator<Item = &'i Posting> {
         labels
             .filter_map(|(key, value)| {
                 let postings = self.by_key.get(key)?;

@@ -13,8 +13,8 @@ use proptest::prelude::*;
 
 /// Few keys, so selectors and label sets often talk about the same ones: short ones, ones
 /// of exactly 8 bytes, ones that share their first 8 bytes, and long prefixed keys like real
-/// node labels (some sharing long prefixes).
-pub(crate) const KEYS: [&str; 14] = [
+/// node labels (some sharing long prefixes, one over 32 bytes).
+pub(crate) const KEYS: [&str; 15] = [
     "zone",
     "gpu",
     "a",
@@ -29,11 +29,12 @@ pub(crate) const KEYS: [&str; 14] = [
     "nvidia.com/gpu.product",
     "nvidia.com/gpu.present",
     "eks.amazonaws.com/nodegroup",
+    "failure-domain.beta.kubernetes.io/region",
 ];
 
 /// Enough values that lists longer than the hashing threshold occur; some are exactly
 /// 8 bytes, some share their first 8 bytes or more, some are numbers for `Gt` and `Lt`.
-pub(crate) const VALUES: [&str; 30] = [
+pub(crate) const VALUES: [&str; 32] = [
     "",
     "eu",
     "us",
@@ -64,6 +65,8 @@ pub(crate) const VALUES: [&str; 30] = [
     "NVIDIA-A100-SXM4-40GB",
     "NVIDIA-H100-80GB-HBM3",
     "p4d.24xlarge",
+    "a-value-of-forty-bytes-for-the-long-path",
+    "a-value-of-forty-bytes-for-the-long-patH",
 ];
 
 pub(crate) fn key() -> impl Strategy<Value = String> {

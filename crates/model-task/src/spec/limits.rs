@@ -1,10 +1,8 @@
 //! Size limits of a task spec: one public constant per rule, and the bound of each
-//! collection a raw twin reads from the wire, as [`Limit`] markers for
+//! collection a raw twin reads from the wire, as [`Limit`](model_ids::Limit) markers for
 //! [`model_ids::BoundedVec`] and [`model_ids::BoundedPairs`]: a list or an object stops with
 //! an error (`invalid args: more than 1024 entries`) as soon as it holds one entry more than
 //! its limit, so a hostile document costs at most the limit in memory and time.
-
-use model_ids::Limit;
 
 /// Most bytes a script body may hold after base64 decoding (2 MiB).
 pub const MAX_SCRIPT_BODY_BYTES: usize = 2 * 1024 * 1024;
@@ -44,34 +42,21 @@ pub const MAX_PRIORITY: i32 = 1_000_000_000;
 /// below what a time plus it can overflow.
 pub const MAX_TTL_AFTER_FINISHED_MS: u64 = 3650 * 24 * 60 * 60 * 1000;
 
-/// Defines one uninhabited marker type per bounded field, with the default error.
-macro_rules! limits {
-    ($($(#[$meta:meta])* $name:ident = $field:literal, $max:expr;)*) => {$(
-        $(#[$meta])*
-        pub(crate) enum $name {}
-
-        impl Limit for $name {
-            const FIELD: &'static str = $field;
-            const MAX: usize = $max;
-        }
-    )*};
-}
-
-limits! {
+model_ids::limits! {
     /// An argument list ([`MAX_ARGS`]).
-    Args = "args", MAX_ARGS;
+    pub(crate) Args = "args", MAX_ARGS;
     /// A container's entrypoint ([`MAX_ARGS`]).
-    Command = "command", MAX_ARGS;
+    pub(crate) Command = "command", MAX_ARGS;
     /// An environment ([`MAX_ENV_VARS`]).
-    Env = "env", MAX_ENV_VARS;
+    pub(crate) Env = "env", MAX_ENV_VARS;
     /// A selector's requirement list.
-    MatchExpressions = "matchExpressions", model_selector::MAX_REQUIREMENTS;
+    pub(crate) MatchExpressions = "matchExpressions", model_selector::MAX_REQUIREMENTS;
     /// A selector's equality map.
-    MatchLabels = "matchLabels", model_selector::MAX_REQUIREMENTS;
+    pub(crate) MatchLabels = "matchLabels", model_selector::MAX_REQUIREMENTS;
     /// A requirement's values.
-    Values = "values", model_selector::MAX_VALUES;
+    pub(crate) Values = "values", model_selector::MAX_VALUES;
     /// A spec's label set.
-    SpecLabels = "labels", model_selector::MAX_LABELS;
+    pub(crate) SpecLabels = "labels", model_selector::MAX_LABELS;
 }
 
 #[cfg(test)]

@@ -28,24 +28,7 @@ const NO_NUL: &str = "^[^\\u0000]*$";
 const BASE64: &str =
     "^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/][AQgw]==|[A-Za-z0-9+/]{2}[AEIMQUYcgkosw048]=)?$";
 
-/// Implements `JsonSchema` with the type's name, its path as id, and `$body` as the schema.
-macro_rules! schema {
-    ($ty:ty, $name:literal, |$generator:ident| $body:expr) => {
-        impl schemars::JsonSchema for $ty {
-            fn schema_name() -> std::borrow::Cow<'static, str> {
-                $name.into()
-            }
-
-            fn schema_id() -> std::borrow::Cow<'static, str> {
-                concat!("model_task::", $name).into()
-            }
-
-            fn json_schema($generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-                $body
-            }
-        }
-    };
-}
+use model_ids::impl_json_schema as schema;
 
 mod status;
 mod task;

@@ -8,19 +8,27 @@
 )]
 
 mod actions;
+mod apply;
 mod fields;
 mod fixtures;
+mod flows;
+mod gc;
 mod races;
 mod retention;
 mod rules;
+mod runners;
 mod scenarios;
 
 pub use actions::*;
+pub use apply::*;
 pub use fields::*;
 pub use fixtures::*;
+pub use flows::*;
+pub use gc::*;
 pub use races::*;
 pub use retention::*;
 pub use rules::*;
+pub use runners::*;
 pub use scenarios::*;
 
 /// Instantiates every conformance test for a backend factory
@@ -61,7 +69,18 @@ macro_rules! conformance {
             due_actions_fire_once_in_due_order,
             concurrent_tick_loops_fire_each_action_once,
             an_action_ends_once_and_a_completed_one_recurs,
-            startup_recovery_fails_only_stale_running_actions
+            startup_recovery_fails_only_stale_running_actions,
+            apply_bumps_the_generation_only_on_a_spec_change,
+            apply_to_an_ended_task_changes_metadata_only,
+            a_diamond_flow_runs_in_order,
+            a_failed_job_skips_its_dependents_under_fail_fast,
+            concurrent_job_ends_advance_the_flow_exactly_once,
+            a_reaped_job_task_ends_its_job,
+            canceling_a_flow_skips_waiting_jobs_and_cancels_running_tasks,
+            runners_register_heartbeat_drain_and_deregister,
+            claim_as_reads_labels_and_capacity_from_the_runner_row,
+            gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,
+            gc_deletes_a_flow_after_its_tasks_and_releases_a_gone_owner
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

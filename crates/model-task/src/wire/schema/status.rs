@@ -7,6 +7,7 @@ use crate::lifecycle::{
     AttemptOutcome, Condition, ConditionStatus, ConditionType, MAX_CONDITION_MESSAGE_BYTES,
     MAX_CONDITION_REASON_BYTES, MAX_STATUS_ERROR_BYTES, TaskPhase, TaskStatus,
 };
+use model_ids::impl_json_schema as schema;
 
 schema!(Condition, "Condition", |generator| {
     let kind = generator.subschema_for::<ConditionType>();

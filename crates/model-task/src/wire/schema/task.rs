@@ -15,6 +15,7 @@ use crate::task::{
     Annotations, MAX_ANNOTATIONS, MAX_ANNOTATIONS_BYTES, MAX_OWNER_REFERENCES, ManifestMeta,
     ObjectMeta, OwnerKind, OwnerReference, TASK_API_VERSION, TASK_KIND, Task, TaskManifest,
 };
+use model_ids::impl_json_schema as schema;
 
 schema!(TaskSpec, "TaskSpec", |generator| {
     let slot = generator.subschema_for::<model_ids::Slot>();

@@ -7,8 +7,8 @@
 //!
 //! Matching compares whole strings by a 64-bit hash first: a key by its [`key_hash`], a
 //! value by its [`fingerprint`] (the word itself for values of at most 8 bytes). Equal
-//! hashes of longer strings are confirmed by comparing their bytes, 8 at a time
-//! ([`same_tail`]), so no input can make two different strings compare equal.
+//! hashes of longer strings are confirmed by comparing their bytes, 16 at a time
+//! ([`same_bytes`]), so no input can make two different strings compare equal.
 
 use std::cmp::Ordering;
 
@@ -168,7 +168,7 @@ const LONG: u64 = 1;
 
 /// A value's fingerprint: its [`word`] when it has at most 8 bytes (exact), else a hash of
 /// all its bytes whose lowest byte is [`LONG`], which equal values share and which two
-/// different values share only by chance (then [`same_tail`] tells them apart).
+/// different values share only by chance (then [`same_bytes`] tells them apart).
 ///
 /// `word` is the value's [`word`].
 #[inline]
@@ -187,37 +187,120 @@ pub(crate) fn is_long(fingerprint: u64) -> bool {
     fingerprint & 0xff == LONG
 }
 
-/// Whether two strings of the same length, over 8 bytes, whose first 8 bytes are known to
-/// be equal (their words are), are equal; see [`same_from`].
+/// Whether two strings are equal, without a loop or a call to `memcmp` for strings of up to
+/// 32 bytes: equal lengths, then for 16 bytes or more the first and the last 16 bytes (which
+/// overlap when the string is shorter than 32) compared as two 128-bit integers, for 8 to
+/// 15 bytes the first and the last 8 as two 64-bit ones. Only strings over 32 bytes compare
+/// the bytes between as a slice.
 #[inline(always)]
-pub(crate) fn same_tail(a: &[u8], b: &[u8]) -> bool {
-    same_from(a, b, 1)
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    if let (Some(head_a), Some(head_b), Some(last_a), Some(last_b)) = (
+        a.first_chunk::<16>(),
+        b.first_chunk::<16>(),
+        a.last_chunk::<16>(),
+        b.last_chunk::<16>(),
+    ) {
+        return (u128::from_ne_bytes(*head_a) == u128::from_ne_bytes(*head_b))
+            & (u128::from_ne_bytes(*last_a) == u128::from_ne_bytes(*last_b))
+            && (len <= 32 || a.get(16..len - 16) == b.get(16..len - 16));
+    }
+    if let (Some(head_a), Some(head_b), Some(last_a), Some(last_b)) = (
+        a.first_chunk::<8>(),
+        b.first_chunk::<8>(),
+        a.last_chunk::<8>(),
+        b.last_chunk::<8>(),
+    ) {
+        return (u64::from_ne_bytes(*head_a) == u64::from_ne_bytes(*head_b))
+            & (u64::from_ne_bytes(*last_a) == u64::from_ne_bytes(*last_b));
+    }
+    a == b
 }
 
-/// Whether two strings of the same length, at least 8 bytes, are equal, comparing from
-/// their 8-byte word number `from` on (the words before are known to be equal): a word at
-/// a time, then the last 8 bytes (which may overlap the last whole word), inline, without
-/// a call to `memcmp`. Strings of other lengths are compared whole.
-#[inline(always)]
-pub(crate) fn same_from(a: &[u8], b: &[u8], from: usize) -> bool {
-    if a.len() != b.len() {
-        return false;
+/// The two ends of a string of 9 to 32 bytes as integers, which with its length decide
+/// equality without a loop: its first and last 16 bytes when it has at least 16 (they
+/// overlap below 32), else its first and last 8.
+///
+/// A requirement keeps its key's ends from construction, so a lookup reads only the label
+/// set's bytes ([`Ends::same`]): two loads, each behind one bounds check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ends {
+    head: u128,
+    tail: u128,
+}
+
+impl Ends {
+    /// The ends of the string at `span` in `arena`; zero for other lengths or a span
+    /// outside `arena` (which no caller passes).
+    #[inline]
+    pub(crate) fn of(arena: &[u8], span: Span) -> Self {
+        let start = span.start as usize;
+        let end = start + span.len as usize;
+        let (head, tail) = match span.len {
+            16..=32 => (
+                arena
+                    .get(start..)
+                    .and_then(<[u8]>::first_chunk::<16>)
+                    .map(|h| u128::from_ne_bytes(*h)),
+                arena
+                    .get(..end)
+                    .and_then(<[u8]>::last_chunk::<16>)
+                    .map(|t| u128::from_ne_bytes(*t)),
+            ),
+            9..16 => (
+                arena
+                    .get(start..)
+                    .and_then(<[u8]>::first_chunk::<8>)
+                    .map(|h| u128::from(u64::from_ne_bytes(*h))),
+                arena
+                    .get(..end)
+                    .and_then(<[u8]>::last_chunk::<8>)
+                    .map(|t| u128::from(u64::from_ne_bytes(*t))),
+            ),
+            _ => (None, None),
+        };
+        Self {
+            head: head.unwrap_or(0),
+            tail: tail.unwrap_or(0),
+        }
     }
-    let (Some(last_a), Some(last_b)) = (a.last_chunk::<8>(), b.last_chunk::<8>()) else {
-        return a == b;
-    };
-    if last_a != last_b {
-        return false;
+
+    /// Whether the string at `span` in `arena`, which has the length of the string these
+    /// are the ends of (9 to 32 bytes), is that string.
+    #[inline(always)]
+    pub(crate) fn same(&self, arena: &[u8], span: Span) -> bool {
+        let start = span.start as usize;
+        let end = start + span.len as usize;
+        if span.len >= 16 {
+            let (Some(head), Some(tail)) = (
+                arena.get(start..start + 16),
+                arena.get(end.wrapping_sub(16)..end),
+            ) else {
+                return false;
+            };
+            let (Some(head), Some(tail)) = (head.first_chunk::<16>(), tail.first_chunk::<16>())
+            else {
+                return false;
+            };
+            (u128::from_ne_bytes(*head) == self.head) & (u128::from_ne_bytes(*tail) == self.tail)
+        } else {
+            let (Some(head), Some(tail)) = (
+                arena.get(start..start + 8),
+                arena.get(end.wrapping_sub(8)..end),
+            ) else {
+                return false;
+            };
+            let (Some(head), Some(tail)) = (head.first_chunk::<8>(), tail.first_chunk::<8>())
+            else {
+                return false;
+            };
+            (u128::from(u64::from_ne_bytes(*head)) == self.head)
+                & (u128::from(u64::from_ne_bytes(*tail)) == self.tail)
+        }
     }
-    let (words_a, _) = a.as_chunks::<8>();
-    let (words_b, _) = b.as_chunks::<8>();
-    let (Some(words_a), Some(words_b)) = (words_a.get(from..), words_b.get(from..)) else {
-        return true;
-    };
-    words_a
-        .iter()
-        .zip(words_b)
-        .all(|(x, y)| u64::from_ne_bytes(*x) == u64::from_ne_bytes(*y))
 }
 
 /// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
@@ -229,3 +312,6 @@ fn mix(mut x: u64) -> u64 {
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     x ^ (x >> 33)
 }
+
+#[cfg(test)]
+mod tests;

@@ -8,6 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use taskmodel::fleet::KindSet;
 use taskmodel::flow::FlowSpec;
+use taskmodel::ids::hash::splitmix64;
 use taskmodel::schedule::OverlapPolicy;
 use taskmodel::selector::{Labels, MAX_RUNNERS};
 use taskmodel::task::{ManifestMeta, Task, TaskManifest, TaskSpec};
@@ -233,7 +234,8 @@ pub(crate) fn submission(
     let mut names = std::collections::BTreeSet::new();
     let mut flow_names = std::collections::BTreeSet::new();
     let mut flows = Flows::default();
-    let mut schedules = Schedules::default();
+    // Its own stream of the run's seed, apart from the engine's and the plane's.
+    let mut schedules = Schedules::new(splitmix64(splitmix64(args.seed)));
     let mut tasks: usize = 0;
     for path in &args.specs {
         let read = input::read(path, stdin).map_err(CommandError::Read)?;

@@ -4,14 +4,16 @@
 //! `finish_action` on the sqlite plane; model-schedule's `Action` calls in memory), and the
 //! fired action's overlap decision (`OverlapPolicy::decide`, the previous task still
 //! unfinished or not) starts a task named `SCHEDULE-N`, buffers the tick until that task
-//! ends, or skips it. Each tick counts against `remainingRuns`.
+//! ends, or skips it. Each tick counts against `remainingRuns`. A schedule with `jitterMs`
+//! has each action due at its fire time plus `Schedule::jitter_ms`, drawn from the run's
+//! seed; the next fire time follows the last fire time, not the jittered dispatch.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 use taskmodel::ids::ActionId;
 use taskmodel::schedule::{Action, OverlapDecision};
-use taskmodel::{Schedule, TaskId, TaskManifest};
+use taskmodel::{Schedule, SeededRandom, TaskId, TaskManifest};
 
 use super::clock::{Millis, instant, millis};
 
@@ -20,6 +22,8 @@ use super::clock::{Millis, instant, millis};
 struct ScheduleSim {
     name: String,
     schedule: Schedule,
+    /// The fire time of its last action, before jitter: the next one follows it.
+    fired_for: Option<chrono::DateTime<chrono::Utc>>,
     /// Its last task, while it is unfinished.
     running: Option<TaskId>,
     /// A tick waits for the running task to end.
@@ -30,11 +34,20 @@ struct ScheduleSim {
 }
 
 /// The schedules, and which schedule each of their tasks belongs to.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Schedules {
     schedules: Vec<ScheduleSim>,
     by_task: BTreeMap<TaskId, usize>,
     next_action: u128,
+    /// The source of the schedules' dispatch jitter.
+    rng: SeededRandom,
+}
+
+/// No schedules yet; jitter from seed 0.
+impl Default for Schedules {
+    fn default() -> Self {
+        Schedules::new(0)
+    }
 }
 
 /// A schedule as the summary prints it.
@@ -62,11 +75,22 @@ pub(crate) struct Fired {
 }
 
 impl Schedules {
+    /// No schedules yet; their dispatch jitter is drawn from `seed`.
+    pub(crate) fn new(seed: u64) -> Self {
+        Schedules {
+            schedules: Vec::new(),
+            by_task: BTreeMap::new(),
+            next_action: 0,
+            rng: SeededRandom::new(seed),
+        }
+    }
+
     /// Adds schedule `schedule`, named `name`.
     pub(crate) fn add(&mut self, name: String, schedule: Schedule) {
         self.schedules.push(ScheduleSim {
             name,
             schedule,
+            fired_for: None,
             running: None,
             buffered: false,
             ticks: 0,
@@ -85,21 +109,29 @@ impl Schedules {
         Ok(actions)
     }
 
-    /// The action of schedule `index`'s first fire time after `after`, if it fires again.
+    /// The action of schedule `index`'s first fire time after `after`, if it fires again,
+    /// due at that time plus the schedule's jitter.
     fn action_after(
         &mut self,
         index: usize,
         after: chrono::DateTime<chrono::Utc>,
     ) -> Result<Option<Action>, String> {
-        let Some(sim) = self.schedules.get(index) else {
+        let Some(sim) = self.schedules.get_mut(index) else {
             return Ok(None);
         };
         let Some(at) = sim.schedule.fire_times(after).next() else {
             return Ok(None);
         };
+        sim.fired_for = Some(at);
+        let jitter = sim.schedule.jitter_ms(&mut self.rng);
+        let due = i64::try_from(jitter)
+            .ok()
+            .and_then(chrono::TimeDelta::try_milliseconds)
+            .and_then(|delay| at.checked_add_signed(delay))
+            .unwrap_or(at);
         self.next_action = self.next_action.saturating_add(1);
         let id = ActionId::from_u128(self.next_action);
-        Action::scheduled(id, sim.name.clone(), at, None, instant(0))
+        Action::scheduled(id, sim.name.clone(), due, None, instant(0))
             .map(Some)
             .map_err(|err| format!("schedule {}: {err}", sim.name))
     }
@@ -117,6 +149,7 @@ impl Schedules {
         };
         sim.ticks += 1;
         sim.schedule.record_fire();
+        let after = sim.fired_for.unwrap_or_else(|| instant(now));
         let decision = sim
             .schedule
             .overlap()
@@ -133,7 +166,7 @@ impl Schedules {
                 (None, "skipped")
             }
         };
-        let next = self.action_after(index, instant(now))?;
+        let next = self.action_after(index, after)?;
         Ok(Fired {
             task,
             result: serde_json::json!({ "tick": word }),
@@ -195,3 +228,6 @@ impl Schedules {
 pub(crate) fn due(action: &Action) -> Millis {
     millis(action.due_at())
 }
+
+#[cfg(test)]
+mod tests;

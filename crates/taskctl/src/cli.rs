@@ -212,6 +212,10 @@ pub(crate) struct SimulateArgs {
     /// Submit each spec this many times (copies are named NAME-1, NAME-2, ...).
     #[arg(long, default_value_t = 1)]
     pub(crate) copies: u32,
+    /// Spread the copies of each spec over this many slots, SLOT-1 to SLOT-N (1: they share
+    /// the spec's slot and run one at a time).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub(crate) slots: u32,
     /// The seed of every random draw (outcomes, run times, backoff jitter).
     #[arg(long, default_value_t = 0)]
     pub(crate) seed: u64,
@@ -221,8 +225,16 @@ pub(crate) struct SimulateArgs {
     /// The share of attempts that run until the spec's timeout (0 to 1).
     #[arg(long, default_value_t = 0.0, value_name = "RATE")]
     pub(crate) timeout_rate: f64,
-    /// A runner that crashes at a simulated time: RUNNER@MS (repeatable).
-    #[arg(long, value_name = "RUNNER@MS")]
+    /// The fail rate of one job, in place of --fail-rate: NAME=RATE, NAME a flow's job or a
+    /// spec's or manifest's task name (repeatable).
+    #[arg(long, value_name = "NAME=RATE")]
+    pub(crate) job_fail_rate: Vec<String>,
+    /// The timeout rate of one job, in place of --timeout-rate: NAME=RATE (repeatable).
+    #[arg(long, value_name = "NAME=RATE")]
+    pub(crate) job_timeout_rate: Vec<String>,
+    /// A runner that crashes at a simulated time, RUNNER@MS, and comes back at another,
+    /// RUNNER@MS..BACK (repeatable).
+    #[arg(long, value_name = "RUNNER@MS[..MS]")]
     pub(crate) crash: Vec<String>,
     /// How long a lease lasts from a claim or a heartbeat, in milliseconds.
     #[arg(long, default_value_t = 30_000, value_name = "MS")]

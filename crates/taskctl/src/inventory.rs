@@ -1,6 +1,7 @@
 //! The runner inventory of `taskctl route` and `taskctl simulate`: a JSON array of
-//! `{ "id", "labels", "kinds" }`, kept as slices of its text, each runner checked as it is
-//! read and read again into the router (or the simulation's control plane).
+//! `{ "id", "labels", "kinds", "maxConcurrent" }`, kept as slices of its text, each runner
+//! checked as it is read and read again into the router (or the simulation's control plane,
+//! which honours the capacity; routing ignores it).
 
 use std::fmt;
 
@@ -8,7 +9,9 @@ use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer as _};
 use serde_json::value::RawValue;
 use taskmodel::RunnerId;
-use taskmodel::fleet::{FleetError, KindSet, RunnerRouter};
+use taskmodel::fleet::{
+    DEFAULT_RUNNER_CAPACITY, FleetError, KindSet, MAX_RUNNER_CAPACITY, RunnerRouter,
+};
 use taskmodel::selector::Labels;
 
 use crate::diagnose::{Problem, parse_first, plain_wire};
@@ -21,6 +24,32 @@ struct RunnerDoc {
     #[serde(default)]
     labels: Labels,
     kinds: KindSet,
+    /// How many attempts it runs at once (model-fleet's `maxConcurrent`).
+    #[serde(default, rename = "maxConcurrent")]
+    max_concurrent: Capacity,
+}
+
+/// A runner's capacity, in model-fleet's range (1 to `MAX_RUNNER_CAPACITY`).
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(try_from = "u64")]
+struct Capacity(u32);
+
+impl Default for Capacity {
+    fn default() -> Self {
+        Self(DEFAULT_RUNNER_CAPACITY)
+    }
+}
+
+impl TryFrom<u64> for Capacity {
+    type Error = String;
+
+    fn try_from(value: u64) -> Result<Self, String> {
+        u32::try_from(value)
+            .ok()
+            .filter(|n| (1..=MAX_RUNNER_CAPACITY).contains(n))
+            .map(Self)
+            .ok_or_else(|| format!("{value} is out of range (1 to {MAX_RUNNER_CAPACITY})"))
+    }
 }
 
 // Every rule of a runner, and of the array, is serde's.
@@ -56,17 +85,27 @@ impl<'t> Inventory<'t> {
     ///
     /// The router's error: two runners with one id.
     pub(crate) fn load(self, router: &RunnerRouter) -> Result<(), FleetError> {
-        router.replace_all(self.runners())
+        router.replace_all(
+            self.runners()
+                .map(|(id, labels, kinds, _)| (id, labels, kinds)),
+        )
     }
 
-    /// Every runner, read from its text in inventory order (`taskctl simulate` registers
-    /// them with its control plane).
-    pub(crate) fn runners(self) -> impl Iterator<Item = (RunnerId, Labels, KindSet)> + 't {
+    /// Every runner with its capacity, read from its text in inventory order (`taskctl
+    /// simulate` registers them with its control plane).
+    pub(crate) fn runners(self) -> impl Iterator<Item = (RunnerId, Labels, KindSet, u32)> + 't {
         // Every runner was read once already (`read`), so none is skipped here.
         self.0
             .into_iter()
             .filter_map(|runner| serde_json::from_str::<RunnerDoc>(runner.get()).ok())
-            .map(|runner| (runner.id, runner.labels, runner.kinds))
+            .map(|runner| {
+                (
+                    runner.id,
+                    runner.labels,
+                    runner.kinds,
+                    runner.max_concurrent.0,
+                )
+            })
     }
 }
 

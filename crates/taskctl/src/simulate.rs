@@ -1,5 +1,5 @@
-//! `taskctl simulate`: the control plane on simulated time. Task specs and a runner
-//! inventory go in; runners claim, start, heartbeat and report, attempts fail and time out
+//! `taskctl simulate`: the control plane on simulated time. Task specs, flows or schedules
+//! and a runner inventory go in; runners claim, start, heartbeat and report, attempts fail and time out
 //! at the given rates, crashed runners' leases expire and the reaper requeues, retries wait
 //! their backoff; the attempt rules are checked after every step. Out come a summary, JSON,
 //! and a Gantt chart of the attempts (docs/taskctl.md).
@@ -14,17 +14,19 @@ mod flow;
 mod input;
 mod invariant;
 mod plane;
+mod schedule;
 mod summary;
 mod timeline;
 
 use std::io::{self, Read, Write};
 
+use taskmodel::fleet::Runner;
 use taskmodel::ids::hash::splitmix64;
 use taskmodel::{SeededRandom, TenantId};
 
 use self::engine::{Engine, RunnerSim, Settings};
 use self::input::Problems;
-use self::plane::{ControlPlane, MemoryPlane, StorePlane};
+use self::plane::{ControlPlane, MemoryPlane, PlaneError, StorePlane};
 use self::summary::Summary;
 use crate::cli::{Output, PlaneKind, SimulateArgs};
 use crate::outcome::Outcome;
@@ -62,8 +64,10 @@ pub(crate) fn run(
         }
     };
     let crashes = input::crashes(&args.crash, &inventory)?;
+    let job_rates = input::job_rates(args, &submission.jobs)?;
     let settings = Settings {
         crashes,
+        job_rates,
         ..settings
     };
     let tenant = TenantId::new(TENANT).map_err(|err| CommandError::Argument(err.to_string()))?;
@@ -118,14 +122,25 @@ fn simulate<P: ControlPlane>(
         settings,
     } = input;
     let mut runners = Vec::with_capacity(inventory.len());
-    for (id, labels, kinds) in inventory {
-        runners.push(RunnerSim::new(id.clone()));
-        if let Err(err) = plane.register(id, labels, kinds) {
+    for (id, labels, kinds, capacity) in inventory {
+        runners.push(RunnerSim::new(
+            id.clone(),
+            labels.clone(),
+            kinds.clone(),
+            capacity,
+        ));
+        let runner = Runner::builder(id, kinds)
+            .labels(labels)
+            .max_concurrent(capacity)
+            .build()
+            .map_err(PlaneError::from)
+            .and_then(|runner| plane.register(runner, clock::instant(0)));
+        if let Err(err) = runner {
             return Ok(Err((args.runners.display().to_string(), err.to_string())));
         }
     }
     let mut engine = Engine::new(plane, runners, settings, SeededRandom::new(args.seed));
-    if let Err(rule) = engine.submit(submission.tasks, submission.flows) {
+    if let Err(rule) = engine.submit(submission.tasks, submission.flows, submission.schedules) {
         return Ok(Err(("specs".to_owned(), rule.to_string())));
     }
     let bar = progress_bar(progress);

@@ -205,6 +205,8 @@ struct Runner {
     id: RunnerId,
     labels: Labels,
     kinds: KindSet,
+    #[serde(rename = "maxConcurrent")]
+    max_concurrent: Option<u32>,
 }
 
 /// The inventory's schema, built from the printed RunnerId, Labels and KindSet schemas (their
@@ -228,7 +230,12 @@ fn inventory_schema() -> Value {
         "items": {
             "type": "object",
             "required": ["id", "labels", "kinds"],
-            "properties": { "id": id, "labels": labels, "kinds": kinds },
+            "properties": {
+                "id": id,
+                "labels": labels,
+                "kinds": kinds,
+                "maxConcurrent": { "type": "integer", "minimum": 1, "maximum": 1024 },
+            },
             "additionalProperties": false,
         },
         "$defs": defs,

@@ -14,7 +14,8 @@ use serde_json::Value;
 
 const RUNNERS: &str = "examples/runners.json";
 
-/// The example of docs/taskctl.md: 40 copies of a spec that retries, one runner crashing.
+/// The example of docs/taskctl.md: 40 copies of a spec that retries over 10 slots, one
+/// runner crashing and coming back.
 const EXAMPLE: &[&str] = &[
     "simulate",
     "examples/spec-batch.json",
@@ -22,6 +23,8 @@ const EXAMPLE: &[&str] = &[
     RUNNERS,
     "--copies",
     "40",
+    "--slots",
+    "10",
     "--seed",
     "7",
     "--fail-rate",
@@ -29,7 +32,7 @@ const EXAMPLE: &[&str] = &[
     "--timeout-rate",
     "0.02",
     "--crash",
-    "eu-spot-1@6000",
+    "eu-spot-1@3000..8000",
     "--lease-ms",
     "3000",
     "--heartbeat-ms",
@@ -95,7 +98,6 @@ fn sum(value: &Value) -> u64 {
 
 #[test]
 fn the_summary_counts_agree() {
-    // The memory plane: every spec copy runs at once, so the crash catches a lease.
     let out = run_owned(&with(&["-o", "json", "--plane", "memory"]));
     assert_eq!(out.code, 0, "{}", out.stderr);
     let json = out.json();
@@ -130,12 +132,26 @@ fn the_summary_counts_agree() {
     let end = json["endMs"].as_u64().unwrap();
     assert_eq!(json["makespanMs"].as_u64().unwrap(), end);
     for runner in load {
-        let up = runner["crashedAtMs"].as_u64().unwrap_or(end).min(end);
+        let down: u64 = runner["down"].as_array().map_or(0, |down| {
+            down.iter()
+                .map(|d| d["backAtMs"].as_u64().unwrap_or(end) - d["atMs"].as_u64().unwrap())
+                .sum()
+        });
+        let places = (end - down) * runner["capacity"].as_u64().unwrap();
         let busy = runner["busyMs"].as_u64().unwrap();
-        assert_eq!(busy + runner["idleMs"].as_u64().unwrap(), up, "{runner}");
+        assert_eq!(
+            busy + runner["idleMs"].as_u64().unwrap(),
+            places,
+            "{runner}"
+        );
     }
     let spot = load.iter().find(|r| r["runner"] == "eu-spot-1").unwrap();
-    assert_eq!(spot["crashedAtMs"], 6000);
+    assert_eq!(
+        spot["down"],
+        serde_json::json!([{"atMs": 3000, "backAtMs": 8000}])
+    );
+    let came_back = json_bars_after(&with(&["--plane", "memory"]), "eu-spot-1", 8_000);
+    assert!(came_back, "eu-spot-1 claims again once it is back");
     // Runners that run no subprocess, or are not amd64, take nothing.
     for idle in ["gpu-h100-1", "edge-wasm-1"] {
         let runner = load.iter().find(|r| r["runner"] == idle).unwrap();
@@ -143,89 +159,234 @@ fn the_summary_counts_agree() {
     }
 }
 
-/// Tasks of four slots that fail, time out and lose a runner, for 200 simulated seconds.
-fn mixed(seed: &str, plane: &str) -> Value {
-    let out = run(&[
+/// Whether `runner` started an attempt at or after `from` in the run of `args`, read from
+/// its SVG timeline (each bar's title is not drawn, so the bars per runner are counted in
+/// the JSON instead: attempts after a crash show as more attempts than before it).
+fn json_bars_after(args: &[String], runner: &str, from: u64) -> bool {
+    let mut short = args.to_vec();
+    short.extend([
+        "--duration-ms".to_owned(),
+        from.to_string(),
+        "-o".to_owned(),
+        "json".to_owned(),
+    ]);
+    let mut long = args.to_vec();
+    long.extend(["-o".to_owned(), "json".to_owned()]);
+    let attempts = |args: &[String]| {
+        let json = run_owned(args).json();
+        let load = json["runnerLoad"].as_array().unwrap().clone();
+        let found = load.iter().find(|r| r["runner"] == runner).unwrap();
+        found["attempts"].as_u64().unwrap()
+    };
+    attempts(&long) > attempts(&short)
+}
+
+/// Tasks of four slots and 30 copies of one spec over 6 slots, on runners one of which
+/// runs two at once, that fail (one job at its own rate), time out and lose a runner that
+/// comes back, for 200 simulated seconds: every `extra` argument on both planes.
+fn mixed(seed: &str, plane: &str, extra: &[&str]) -> common::Run {
+    let runners = temp(&format!("mixed-{seed}-{plane}-runners.json"));
+    std::fs::write(&runners, CAPACITY_RUNNERS).unwrap();
+    let mut args = vec![
         "simulate",
         "examples/spec-batch.json",
         "examples/spec-container.json",
         "examples/spec-wasm.json",
         "examples/spec-script.json",
         "--runners",
-        RUNNERS,
+        &runners,
+        "--copies",
+        "30",
+        "--slots",
+        "6",
         "--seed",
         seed,
         "--fail-rate",
         "0.3",
         "--timeout-rate",
         "0.1",
+        "--job-fail-rate",
+        "render-frame=0.5",
         "--crash",
-        "eu-ssd-1@1500",
+        "eu-ssd-1@1500..9000",
+        "--crash",
+        "eu-hdd-1@4000",
         "--lease-ms",
         "3000",
         "--heartbeat-ms",
         "1000",
         "--duration-ms",
         "200000",
-        "-o",
-        "json",
         "--plane",
         plane,
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = run(&args);
+    std::fs::remove_file(&runners).unwrap();
     assert_eq!(out.code, 0, "{}", out.stderr);
-    out.json()
+    out
 }
 
+/// examples/runners.json's eu runners, eu-ssd-1 running two attempts at once.
+const CAPACITY_RUNNERS: &str = r#"[
+  {"id": "eu-ssd-1", "labels": {"zone": "eu", "ssd": "true", "arch": "amd64"}, "kinds": ["subprocess", "container"], "maxConcurrent": 2},
+  {"id": "eu-hdd-1", "labels": {"zone": "eu", "arch": "amd64"}, "kinds": ["subprocess"]},
+  {"id": "edge-wasm-1", "labels": {"zone": "eu", "arch": "wasm32"}, "kinds": ["wasm"]},
+  {"id": "us-ssd-1", "labels": {"zone": "us", "ssd": "true", "arch": "amd64"}, "kinds": ["subprocess", "container"], "maxConcurrent": 3}
+]"#;
+
 #[test]
-fn the_sqlite_plane_and_the_memory_plane_agree_where_no_slot_is_shared() {
+fn the_sqlite_plane_and_the_memory_plane_print_the_same_bytes() {
     for seed in ["1", "3"] {
-        let (mut memory, mut sqlite) = (mixed(seed, "memory"), mixed(seed, "sqlite"));
-        assert!(sqlite["attempts"].as_u64().unwrap() > 10, "{sqlite}");
-        // The sqlite plane wakes idle runners whenever a task leaves Running (its slot may
-        // be free): more claim steps, the same decisions.
-        let (a, b) = (
-            memory["steps"].as_u64().unwrap(),
-            sqlite["steps"].as_u64().unwrap(),
+        for output in ["text", "json"] {
+            let svg = |plane: &str| temp(&format!("planes-{seed}-{output}-{plane}.svg"));
+            let (memory_svg, sqlite_svg) = (svg("memory"), svg("sqlite"));
+            let memory = mixed(seed, "memory", &["-o", output, "--timeline", &memory_svg]);
+            let sqlite = mixed(seed, "sqlite", &["-o", output, "--timeline", &sqlite_svg]);
+            assert_eq!(memory.stdout, sqlite.stdout, "seed {seed}, {output}");
+            let (a, b) = (
+                std::fs::read(&memory_svg).unwrap(),
+                std::fs::read(&sqlite_svg).unwrap(),
+            );
+            assert!(a == b, "seed {seed}: the timelines differ");
+            std::fs::remove_file(memory_svg).unwrap();
+            std::fs::remove_file(sqlite_svg).unwrap();
+        }
+        let json = mixed(seed, "memory", &["-o", "json"]).json();
+        // Something of everything happened: retries, expired leases, the down runners.
+        assert!(json["retries"].as_u64().unwrap() > 5, "{json}");
+        assert!(json["expirations"].as_u64().unwrap() >= 1, "{json}");
+        assert!(
+            json["finalStates"].as_object().unwrap().len() >= 2,
+            "{json}"
         );
-        assert!(a <= b, "memory {a} steps, sqlite {b}");
-        memory["steps"] = Value::Null;
-        sqlite["steps"] = Value::Null;
-        assert_eq!(memory, sqlite, "seed {seed}");
     }
 }
 
 #[test]
-fn the_sqlite_plane_runs_one_task_at_a_time_in_a_slot() {
-    let json = |plane: &str| {
-        let mut args = with(&["-o", "json", "--plane"]);
-        args.push(plane.to_owned());
-        let out = run_owned(&args);
-        assert_eq!(out.code, 0, "{}", out.stderr);
-        out.json()
-    };
-    let (memory, sqlite) = (json("memory"), json("sqlite"));
-    for json in [&memory, &sqlite] {
-        assert_eq!(json["tasks"], 40);
-        assert_eq!(json["finalStates"]["succeeded"], 40);
+fn a_runner_runs_up_to_its_capacity_and_a_slot_one_task_at_a_time() {
+    for plane in ["memory", "sqlite"] {
+        let json = mixed("5", plane, &["-o", "json"]).json();
+        let load = json["runnerLoad"].as_array().unwrap();
+        let end = json["endMs"].as_u64().unwrap();
+        let find = |name: &str| load.iter().find(|r| r["runner"] == name).unwrap();
+        // us-ssd-1 runs three at once: its busy time passes the time it was up.
+        let us = find("us-ssd-1");
+        assert_eq!(us["capacity"], 3);
+        assert!(us["busyMs"].as_u64().unwrap() > end, "{plane}: {us}");
     }
-    // All 40 copies share one slot: in the store they run one after another, so the busy
-    // time of all runners adds up to at most the makespan.
-    let busy = |json: &Value| -> u64 {
-        json["runnerLoad"]
+    // 40 copies in one slot run one after another: the busy time of all runners adds up
+    // to at most the makespan, on both planes.
+    for plane in ["memory", "sqlite"] {
+        let out = run(&[
+            "simulate",
+            "examples/spec-batch.json",
+            "--runners",
+            RUNNERS,
+            "--copies",
+            "40",
+            "--plane",
+            plane,
+            "-o",
+            "json",
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        let json = out.json();
+        assert_eq!(json["finalStates"]["succeeded"], 40);
+        let busy: u64 = json["runnerLoad"]
             .as_array()
             .unwrap()
             .iter()
             .map(|r| r["busyMs"].as_u64().unwrap())
-            .sum()
+            .sum();
+        assert!(
+            busy <= json["makespanMs"].as_u64().unwrap(),
+            "{plane}: {json}"
+        );
+    }
+}
+
+#[test]
+fn schedules_fire_through_the_control_plane_on_both_planes() {
+    let args = |plane: &'static str| {
+        vec![
+            "simulate",
+            "examples/schedule-report.json",
+            "examples/schedule-nightly.json",
+            "--runners",
+            RUNNERS,
+            "--duration-ms",
+            "21600000",
+            "--attempt-ms",
+            "80000",
+            "--fail-rate",
+            "0.2",
+            "--job-fail-rate",
+            "nightly-backup=0",
+            "--seed",
+            "3",
+            "--plane",
+            plane,
+            "-o",
+            "json",
+        ]
     };
-    assert!(
-        busy(&sqlite) <= sqlite["makespanMs"].as_u64().unwrap(),
-        "{sqlite}"
+    let (memory, sqlite) = (run(&args("memory")), run(&args("sqlite")));
+    assert_eq!(memory.code, 0, "{}", memory.stderr);
+    assert_eq!(memory.stdout, sqlite.stdout, "the planes agree");
+    let json = memory.json();
+    let schedules = json["schedules"].as_array().unwrap();
+    let find = |name: &str| schedules.iter().find(|s| s["schedule"] == name).unwrap();
+    // Every minute for six hours, 0 s included; a run of 40 to 120 s: bufferOne keeps one
+    // tick while a task runs and drops the rest.
+    let report = find("report");
+    assert_eq!(report["ticks"], 361);
+    let (ticks, started, skipped) = (
+        report["ticks"].as_u64().unwrap(),
+        report["started"].as_u64().unwrap(),
+        report["skipped"].as_u64().unwrap(),
     );
+    assert!(skipped > 0 && started > skipped, "{report}");
     assert!(
-        busy(&memory) > memory["makespanMs"].as_u64().unwrap(),
-        "{memory}"
+        ticks - started - skipped <= 1,
+        "at most one tick buffered at the end"
     );
+    // 02:00 in Berlin (01:00 UTC in winter), once a day: once in the first six hours.
+    let nightly = find("nightly-backup");
+    assert_eq!(nightly["ticks"], 1);
+    assert_eq!(nightly["started"], 1);
+    let tasks = json["tasks"].as_u64().unwrap();
+    assert_eq!(tasks, started + 1, "one task a started tick");
+}
+
+#[test]
+fn a_job_rate_applies_to_its_job_alone() {
+    let flow = |extra: &[&str]| {
+        let mut args = vec![
+            "simulate",
+            "examples/flow-etl.json",
+            "--runners",
+            RUNNERS,
+            "-o",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out.json()
+    };
+    // Every load attempt fails; every other job succeeds at once.
+    let json = flow(&["--job-fail-rate", "load=1"]);
+    let jobs = &json["flows"][0]["jobs"];
+    assert_eq!(jobs["failed"], 1, "{json}");
+    assert_eq!(
+        json["outcomes"]["failed"],
+        json["attempts"].as_u64().unwrap() - 4
+    );
+    // The overall rate fails everything but the job whose rate is 0.
+    let json = flow(&["--fail-rate", "1", "--job-fail-rate", "extract=0"]);
+    assert_eq!(json["flows"][0]["criticalPath"][0], "extract");
+    assert_eq!(json["finalStates"]["succeeded"], 1, "{json}");
 }
 
 #[test]
@@ -254,19 +415,43 @@ fn the_store_stays_at_store_path_and_an_existing_file_is_refused() {
 }
 
 #[test]
-fn the_documented_example_prints_what_the_docs_show() {
+fn the_documented_examples_print_what_the_docs_show() {
     let docs = std::fs::read_to_string(root().join("docs/taskctl.md")).unwrap();
     let command = format!("$ taskctl {}", EXAMPLE.join(" "));
-    let start = docs
-        .find(&command)
-        .unwrap_or_else(|| panic!("docs/taskctl.md shows no `{command}`"));
-    let shown: String = docs[start..]
-        .lines()
-        .skip(1)
-        .take_while(|line| !line.starts_with("```"))
-        .map(|line| format!("{line}\n"))
-        .collect();
-    assert_eq!(run(EXAMPLE).stdout, shown);
+    assert!(
+        docs.contains(&command),
+        "docs/taskctl.md shows no `{command}`"
+    );
+    let mut checked = 0;
+    let mut lines = docs.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(args) = line.strip_prefix("$ taskctl simulate ") else {
+            continue;
+        };
+        let mut shown = Vec::new();
+        while let Some(next) = lines.next_if(|l| !l.starts_with("```") && !l.starts_with("$ ")) {
+            shown.push(next);
+        }
+        let mut argv = vec!["simulate"];
+        argv.extend(args.split(' '));
+        let out = run(&argv);
+        assert_eq!(out.code, 0, "{line}: {}", out.stderr);
+        if shown.contains(&"...") {
+            // An excerpt: each line shown is printed.
+            for part in shown.iter().filter(|l| **l != "...") {
+                assert!(
+                    out.stdout.lines().any(|l| l == *part),
+                    "{line}: no {part:?} in\n{}",
+                    out.stdout
+                );
+            }
+        } else {
+            let shown: String = shown.iter().map(|l| format!("{l}\n")).collect();
+            assert_eq!(out.stdout, shown, "{line}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "{checked} examples");
 }
 
 #[test]
@@ -304,16 +489,17 @@ fn bad_inputs_exit_1_and_bad_options_exit_2() {
         "{}",
         invalid.stdout
     );
-    let schedule = run(&[
-        "simulate",
-        "examples/schedule-nightly.json",
-        "--runners",
-        RUNNERS,
-    ]);
+    let replace = temp("replace.json");
+    let text = std::fs::read_to_string(root().join("examples/schedule-report.json")).unwrap();
+    std::fs::write(&replace, text.replace("bufferOne", "replace")).unwrap();
+    let schedule = run(&["simulate", &replace, "--runners", RUNNERS]);
+    std::fs::remove_file(&replace).unwrap();
     assert_eq!(schedule.code, 1);
     assert_eq!(
         schedule.stdout,
-        "examples/schedule-nightly.json: a schedule is not simulated yet: give the task specs it makes\n"
+        format!(
+            "{replace}: overlap: overlap replace is not simulated yet (a runner's side of a cancel is not)\n"
+        )
     );
     let twice = run(&[
         "simulate",
@@ -335,7 +521,40 @@ fn bad_inputs_exit_1_and_bad_options_exit_2() {
         ),
         (
             &["--crash", "eu-ssd-1"],
-            r#"invalid value "eu-ssd-1" for --crash: expected RUNNER@MS"#,
+            r#"invalid value "eu-ssd-1" for --crash: expected RUNNER@MS or RUNNER@MS..MS"#,
+        ),
+        (
+            &["--crash", "eu-ssd-1@500..500"],
+            r#"invalid value "eu-ssd-1@500..500" for --crash: the runner must come back after it crashed"#,
+        ),
+        (
+            &["--crash", "eu-ssd-1@500..900", "--crash", "eu-ssd-1@800"],
+            r#"invalid value "eu-ssd-1@800" for --crash: runner eu-ssd-1 is down then already"#,
+        ),
+        (
+            &["--copies", "4", "--slots", "5"],
+            "invalid value for --slots: must be 1 to --copies (4), got 5",
+        ),
+        (
+            &["--job-fail-rate", "nobody=0.5"],
+            r#"invalid value "nobody=0.5" for --job-fail-rate: no flow job, spec or manifest named "nobody" is given"#,
+        ),
+        (
+            &["--job-timeout-rate", "render-frame=2"],
+            r#"invalid value "render-frame=2" for --job-timeout-rate: "2" is not a rate between 0 and 1"#,
+        ),
+        (
+            &["--job-fail-rate", "render-frame"],
+            r#"invalid value "render-frame" for --job-fail-rate: expected NAME=RATE"#,
+        ),
+        (
+            &[
+                "--timeout-rate",
+                "0.5",
+                "--job-fail-rate",
+                "render-frame=0.6",
+            ],
+            r#"invalid value "render-frame=0.6" for --job-fail-rate: the fail and timeout rates of render-frame add up to more than 1"#,
         ),
         (
             &["--crash", "eu-ssd-1@soon"],

@@ -2,28 +2,36 @@
 //! sequence), so equal times run in the order they were scheduled and every run with the
 //! same inputs and seed takes the same steps. Nothing sleeps and no clock is read.
 //!
-//! Runners take one attempt at a time. An idle runner claims as soon as a task it may take
-//! is queued (a long poll); a claimed attempt starts at once, heartbeats every
-//! `heartbeat_ms` and ends after its drawn run time with its drawn outcome. A crashed
-//! runner stops calling: its lease expires and the reaper ends the attempt.
+//! A runner takes up to its capacity of attempts at once. An idle runner claims as soon as
+//! a task may be free for it (a long poll: a task queued, a retry due, a slot freed); a
+//! claimed attempt starts at once, heartbeats every `heartbeat_ms` and ends after its drawn
+//! run time with its drawn outcome (the rates of its job, or the overall ones). A crashed
+//! runner stops calling: its leases expire and the reaper ends the attempts; a runner that
+//! comes back has forgotten them and claims again.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use taskmodel::task::{AttemptOutcome, AttemptResult};
-use taskmodel::{
-    LeaseId, RandomSource, RestartDecision, RunnerId, SeededRandom, TaskId, TaskManifest,
-};
+use taskmodel::{LeaseId, RestartDecision, SeededRandom, TaskId, TaskManifest};
 
 use super::clock::{Millis, instant};
 use super::flow::{FlowSummary, Flows};
 use super::invariant::Checker;
 use super::plane::{ControlPlane, PlaneError};
+use super::schedule::{ScheduleSummary, Schedules};
 
+mod draw;
 mod event;
+mod runner;
+mod tick;
+mod wake;
 
+pub(crate) use self::draw::Rates;
 pub(crate) use self::event::Event;
 use self::event::{Described, Scheduled};
+pub(crate) use self::runner::{Bar, Ending, RunnerSim};
+use self::wake::Pending;
 
 /// The most steps one simulation takes; a run that would take more stops there.
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -35,58 +43,21 @@ pub(crate) struct Settings {
     pub(crate) heartbeat_ms: Millis,
     pub(crate) attempt_ms: Millis,
     pub(crate) duration_ms: Millis,
-    pub(crate) fail_rate: f64,
-    pub(crate) timeout_rate: f64,
-    /// Which runner (index) crashes when.
-    pub(crate) crashes: Vec<(usize, Millis)>,
+    /// The overall rates.
+    pub(crate) rates: Rates,
+    /// The rates of named jobs (a flow's job, a schedule, or a spec or manifest by its
+    /// name), in place of the overall ones.
+    pub(crate) job_rates: BTreeMap<String, Rates>,
+    /// Which runner crashes when, and when it comes back.
+    pub(crate) crashes: Vec<Crash>,
 }
 
-/// How an attempt's bar on the timeline ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Ending {
-    /// The runner reported success.
-    Succeeded,
-    /// The runner reported failure.
-    Failed,
-    /// The runner reported a timeout.
-    Timeout,
-    /// The lease expired and the reaper ended it.
-    Expired,
-    /// Still live when the run stopped.
-    Live,
-}
-
-impl Ending {
-    /// How an attempt that reported `outcome` ended.
-    const fn of(outcome: AttemptOutcome) -> Self {
-        match outcome {
-            AttemptOutcome::Succeeded => Self::Succeeded,
-            AttemptOutcome::Timeout => Self::Timeout,
-            _ => Self::Failed,
-        }
-    }
-
-    /// The name printed for it.
-    pub(crate) const fn as_str(self) -> &'static str {
-        match self {
-            Self::Succeeded => "succeeded",
-            Self::Failed => "failed",
-            Self::Timeout => "timeout",
-            Self::Expired => "expired",
-            Self::Live => "live",
-        }
-    }
-}
-
-/// One attempt as it ran on its runner, from the claim to its end.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Bar {
+/// A runner (by index) that crashes at `at` and comes back at `back`, if ever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Crash {
     pub(crate) runner: usize,
-    pub(crate) task: TaskId,
-    pub(crate) attempt: u32,
-    pub(crate) from: Millis,
-    pub(crate) to: Millis,
-    pub(crate) ending: Ending,
+    pub(crate) at: Millis,
+    pub(crate) back: Option<Millis>,
 }
 
 /// A step that broke an attempt rule, or that the control plane refused.
@@ -125,36 +96,6 @@ pub(crate) struct Tally {
     pub(crate) last_final: Millis,
 }
 
-/// A runner as the engine drives it.
-#[derive(Debug)]
-pub(crate) struct RunnerSim {
-    pub(crate) id: RunnerId,
-    pub(crate) crashed_at: Option<Millis>,
-    /// The attempt it runs: task, lease and the bar that draws it.
-    busy: Option<(TaskId, LeaseId, usize)>,
-    /// Waiting for work: claims again when a task is queued.
-    idle: bool,
-}
-
-impl RunnerSim {
-    pub(crate) fn new(id: RunnerId) -> Self {
-        Self {
-            id,
-            crashed_at: None,
-            busy: None,
-            idle: false,
-        }
-    }
-
-    fn holds(&self, task: &TaskId, lease: LeaseId) -> bool {
-        self.crashed_at.is_none()
-            && self
-                .busy
-                .as_ref()
-                .is_some_and(|(t, l, _)| t == task && *l == lease)
-    }
-}
-
 /// What a run produced.
 #[derive(Debug)]
 pub(crate) struct Run {
@@ -168,6 +109,8 @@ pub(crate) struct Run {
     pub(crate) tasks: Vec<TaskId>,
     /// Each flow run's state and critical path.
     pub(crate) flows: Vec<FlowSummary>,
+    /// Each schedule's ticks.
+    pub(crate) schedules: Vec<ScheduleSummary>,
     /// Every step taken, when asked for (tests).
     #[cfg_attr(
         not(test),
@@ -191,13 +134,18 @@ pub(crate) struct Engine<'p, P: ControlPlane> {
     bars: Vec<Bar>,
     /// The bar of each lease, to close when the attempt ends.
     open: BTreeMap<(TaskId, u64), usize>,
+    /// The rates of the tasks whose job has its own.
+    rates_of: BTreeMap<TaskId, Rates>,
     /// The pending reaper and due events, so each is scheduled once.
     reap_at: Option<Millis>,
     due_at: Option<Millis>,
     /// When a step last changed a task: the end of a run that runs out of events.
     last_change: Millis,
     tasks: Vec<TaskId>,
+    /// The pending tasks by kind and runner selector, for whom a wake is.
+    pending: Pending,
     flows: Flows,
+    schedules: Schedules,
     log: Option<Vec<(Millis, Event)>>,
 }
 
@@ -209,6 +157,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         settings: Settings,
         rng: SeededRandom,
     ) -> Self {
+        let checker = Checker::new(runners.iter().map(|r| (r.id.clone(), r.capacity)));
         Self {
             plane,
             settings,
@@ -217,15 +166,18 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             sequence: 0,
             now: 0,
             rng,
-            checker: Checker::default(),
+            checker,
             tally: Tally::default(),
             bars: Vec::new(),
             open: BTreeMap::new(),
+            rates_of: BTreeMap::new(),
             reap_at: None,
             due_at: None,
             last_change: 0,
             tasks: Vec::new(),
+            pending: Pending::default(),
             flows: Flows::default(),
+            schedules: Schedules::default(),
             log: None,
         }
     }
@@ -240,28 +192,54 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         self
     }
 
-    /// Submits `tasks` before anything runs, and starts `flows`: the tasks of their first
-    /// jobs are submitted too. Each submitted task is held to the rules.
+    /// Submits `tasks` (each with the name of its job) before anything runs, starts
+    /// `flows` (the tasks of their first jobs are submitted too), and stores the first
+    /// action of each of `schedules`. Each submitted task is held to the rules.
     pub(crate) fn submit(
         &mut self,
-        tasks: Vec<TaskManifest>,
+        tasks: Vec<(String, TaskManifest)>,
         mut flows: Flows,
+        schedules: Schedules,
     ) -> Result<(), String> {
         let first = flows.start()?;
         self.flows = flows;
-        for manifest in tasks.into_iter().chain(first) {
-            let id = self.submit_one(manifest).map_err(|err| err.to_string())?;
-            if let Some(observed) = self.plane.observe(&id) {
-                self.checker.check(&observed)?;
-            }
+        self.schedules = schedules;
+        self.plan_schedules()?;
+        for (job, manifest) in tasks {
+            self.submit_checked(manifest, Some(&job))?;
+        }
+        for manifest in first {
+            self.submit_checked(manifest, None)?;
         }
         Ok(())
     }
 
-    /// Submits one task now.
-    fn submit_one(&mut self, manifest: TaskManifest) -> Result<TaskId, PlaneError> {
+    fn submit_checked(&mut self, manifest: TaskManifest, job: Option<&str>) -> Result<(), String> {
+        let id = self
+            .submit_one(manifest, job)
+            .map_err(|err| err.to_string())?;
+        if let Some(observed) = self.plane.observe(&id) {
+            self.pending.follow(observed.task);
+            self.checker.check(&observed)?;
+        }
+        Ok(())
+    }
+
+    /// Submits one task now, of job `job` (a flow's job when `None`: the flow knows it).
+    fn submit_one(
+        &mut self,
+        manifest: TaskManifest,
+        job: Option<&str>,
+    ) -> Result<TaskId, PlaneError> {
         let id = manifest.metadata().name().clone();
         self.plane.submit(manifest, instant(self.now))?;
+        if let Some(observed) = self.plane.observe(&id) {
+            self.pending.follow(observed.task);
+        }
+        let job = job.or_else(|| self.flows.job(&id));
+        if let Some(rates) = job.and_then(|job| self.settings.job_rates.get(job)) {
+            self.rates_of.insert(id.clone(), *rates);
+        }
         self.tasks.push(id.clone());
         Ok(id)
     }
@@ -280,8 +258,21 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     /// each step.
     pub(crate) fn run(mut self, progress: &mut dyn FnMut(u64, u64)) -> Run {
         // Crashes first, so a runner that crashes at 0 never claims.
-        for (runner, at) in self.settings.crashes.clone() {
-            self.schedule(at, Event::Crash { runner });
+        for crash in self.settings.crashes.clone() {
+            self.schedule(
+                crash.at,
+                Event::Crash {
+                    runner: crash.runner,
+                },
+            );
+            if let Some(back) = crash.back {
+                self.schedule(
+                    back,
+                    Event::Back {
+                        runner: crash.runner,
+                    },
+                );
+            }
         }
         for runner in 0..self.runners.len() {
             self.schedule(0, Event::Claim { runner });
@@ -334,6 +325,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             violation,
             tasks: self.tasks,
             flows: self.flows.summaries(),
+            schedules: self.schedules.summaries(),
             log: self.log,
         }
     }
@@ -365,6 +357,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         }
         for task in changed {
             if let Some(observed) = self.plane.observe(&task) {
+                self.pending.follow(observed.task);
                 self.checker.check(&observed)?;
             }
         }
@@ -384,14 +377,18 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                     return Ok(Vec::new());
                 }
                 let started = self.plane.start(&claim.task, claim.lease, now);
-                if self.gone(*runner, started)?.is_none() {
+                if self
+                    .gone(*runner, &claim.task, claim.lease, started)?
+                    .is_none()
+                {
                     return Ok(Vec::new());
                 }
                 let timeout = self
                     .plane
                     .observe(&claim.task)
                     .map_or(1, |o| o.task.spec().timeout().as_millis());
-                let (outcome, run_ms) = self.draw(timeout);
+                let rates = self.rates(&claim.task);
+                let (outcome, run_ms) = self.draw(rates, timeout);
                 let (task, lease) = (claim.task.clone(), claim.lease);
                 if self.settings.heartbeat_ms < run_ms {
                     let at = self.now.saturating_add(self.settings.heartbeat_ms);
@@ -427,7 +424,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 let beat = self
                     .plane
                     .heartbeat(task, *lease, self.settings.lease_ms, now);
-                let Some(beat) = self.gone(*runner, beat)? else {
+                let Some(beat) = self.gone(*runner, task, *lease, beat)? else {
                     return Ok(Vec::new());
                 };
                 let at = self.now.saturating_add(self.settings.heartbeat_ms);
@@ -460,7 +457,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                     _ => AttemptResult::new(*outcome),
                 };
                 let finished = self.plane.finish(task, *lease, result, now);
-                let Some(finished) = self.gone(*runner, finished)? else {
+                let Some(finished) = self.gone(*runner, task, *lease, finished)? else {
                     return Ok(Vec::new());
                 };
                 let mut changed = vec![task.clone()];
@@ -468,7 +465,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                     changed.extend(self.decided(task, decision)?);
                     self.close(task, *lease, Ending::of(*outcome));
                 }
-                self.free(*runner);
+                self.free(*runner, task, *lease);
                 Ok(changed)
             }
             Event::Reap => {
@@ -504,9 +501,16 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             }
             Event::Crash { runner } => {
                 if let Some(r) = self.runners.get_mut(*runner) {
-                    r.crashed_at = Some(self.now);
-                    r.idle = false;
+                    r.crash(self.now);
                 }
+                Ok(Vec::new())
+            }
+            Event::Tick => self.tick(),
+            Event::Back { runner } => {
+                if let Some(r) = self.runners.get_mut(*runner) {
+                    r.back(self.now);
+                }
+                self.schedule(self.now, Event::Claim { runner: *runner });
                 Ok(Vec::new())
             }
         }
@@ -516,42 +520,40 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         self.runners.get(runner)
     }
 
-    /// A runner that is up and free claims; it waits idle when nothing is queued for it.
+    /// A runner that is up claims until it is full; it waits idle when nothing is free for
+    /// it.
     fn claim(&mut self, runner: usize) -> Result<Vec<TaskId>, PlaneError> {
-        let Some(sim) = self.runners.get(runner) else {
-            return Ok(Vec::new());
-        };
-        if sim.crashed_at.is_some() || sim.busy.is_some() {
-            return Ok(Vec::new());
+        let mut claimed = Vec::new();
+        while let Some(sim) = self.runners.get(runner).filter(|r| r.may_claim()) {
+            let id = sim.id.clone();
+            let answer = self
+                .plane
+                .claim(&id, self.settings.lease_ms, instant(self.now))?;
+            let bar = self.bars.len();
+            let Some(sim) = self.runners.get_mut(runner) else {
+                break;
+            };
+            let Some(claim) = answer else {
+                sim.idle = true;
+                break;
+            };
+            let place = sim.take(claim.task.clone(), claim.lease, bar);
+            self.tally.attempts += 1;
+            self.bars.push(Bar {
+                runner,
+                place,
+                task: claim.task.clone(),
+                attempt: claim.attempt,
+                from: self.now,
+                to: self.now,
+                ending: Ending::Live,
+            });
+            self.open
+                .insert((claim.task.clone(), claim.lease.as_u64()), bar);
+            claimed.push(claim.task.clone());
+            self.schedule(self.now, Event::Start { runner, claim });
         }
-        let id = sim.id.clone();
-        let claimed = self
-            .plane
-            .claim(&id, self.settings.lease_ms, instant(self.now))?;
-        let bar = self.bars.len();
-        let Some(sim) = self.runners.get_mut(runner) else {
-            return Ok(Vec::new());
-        };
-        let Some(claim) = claimed else {
-            sim.idle = true;
-            return Ok(Vec::new());
-        };
-        sim.idle = false;
-        sim.busy = Some((claim.task.clone(), claim.lease, bar));
-        self.tally.attempts += 1;
-        self.bars.push(Bar {
-            runner,
-            task: claim.task.clone(),
-            attempt: claim.attempt,
-            from: self.now,
-            to: self.now,
-            ending: Ending::Live,
-        });
-        self.open
-            .insert((claim.task.clone(), claim.lease.as_u64()), bar);
-        let task = claim.task.clone();
-        self.schedule(self.now, Event::Start { runner, claim });
-        Ok(vec![task])
+        Ok(claimed)
     }
 
     /// The answer to a runner call, or `None` when it found its lease gone: the runner drops
@@ -560,43 +562,54 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
     fn gone<T>(
         &mut self,
         runner: usize,
+        task: &TaskId,
+        lease: LeaseId,
         answer: Result<T, PlaneError>,
     ) -> Result<Option<T>, PlaneError> {
         match answer {
             Ok(value) => Ok(Some(value)),
             Err(err) if err.is_gone() => {
                 self.tally.gone += 1;
-                self.free(runner);
+                self.free(runner, task, lease);
                 Ok(None)
             }
             Err(err) => Err(err),
         }
     }
 
-    /// The runner is free again and asks for work at once.
-    fn free(&mut self, runner: usize) {
+    /// The runner is done with the attempt of `lease` and asks for work at once.
+    fn free(&mut self, runner: usize, task: &TaskId, lease: LeaseId) {
         if let Some(sim) = self.runners.get_mut(runner) {
-            sim.busy = None;
+            sim.drop_attempt(task, lease);
         }
         self.schedule(self.now, Event::Claim { runner });
     }
 
     /// Ends the bar of `lease` at now.
     fn close(&mut self, task: &TaskId, lease: LeaseId, ending: Ending) {
-        if let Some(bar) = self
-            .open
-            .remove(&(task.clone(), lease.as_u64()))
-            .and_then(|index| self.bars.get_mut(index))
-        {
+        let Some(index) = self.open.remove(&(task.clone(), lease.as_u64())) else {
+            return;
+        };
+        if let Some(bar) = self.bars.get_mut(index) {
             bar.to = self.now;
             bar.ending = ending;
+            if let Some(runner) = self.runners.get_mut(bar.runner) {
+                runner.close(index);
+            }
         }
     }
 
-    /// Idle runners claim again: work was queued.
+    /// Idle runners that fit a pending task claim again: work was queued, or a slot or a
+    /// place freed.
     fn wake(&mut self) {
         for runner in 0..self.runners.len() {
-            if self.runners.get(runner).is_some_and(|r| r.idle) {
+            let Some(sim) = self.runners.get_mut(runner) else {
+                continue;
+            };
+            // Only a runner that fits a pending task may find one; it is woken once until
+            // its claim runs.
+            if sim.idle && self.pending.fits(sim) {
+                sim.idle = false;
                 self.schedule(self.now, Event::Claim { runner });
             }
         }
@@ -609,10 +622,9 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
         task: &TaskId,
         decision: RestartDecision,
     ) -> Result<Vec<TaskId>, PlaneError> {
-        // The task left Running: its slot is free for a task a runner was refused.
-        if self.plane.holds_slots() {
-            self.wake();
-        }
+        // The task left Running: its slot, and its runner's place, are free for a task a
+        // runner was refused.
+        self.wake();
         if let RestartDecision::Restart { .. } = decision {
             self.tally.retries += 1;
             return Ok(Vec::new());
@@ -625,35 +637,30 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
             .map_err(PlaneError::Flow)?;
         let mut submitted = Vec::with_capacity(next.len());
         for manifest in next {
-            submitted.push(self.submit_one(manifest)?);
+            submitted.push(self.submit_one(manifest, None)?);
         }
-        if !submitted.is_empty() && !self.plane.holds_slots() {
+        // A tick its schedule buffered while the task ran starts now.
+        if let Some((job, manifest)) = self.schedules.ended(task).map_err(PlaneError::Flow)? {
+            submitted.push(self.submit_one(manifest, Some(&job))?);
+        }
+        if !submitted.is_empty() {
             self.wake();
         }
         Ok(submitted)
     }
 
-    /// An attempt's outcome and run time: a timeout runs `timeout_ms`; any other attempt
-    /// draws its run time from half to one and a half times `attempt_ms` (and times out if
-    /// that reaches `timeout_ms`), and fails at the fail rate.
-    fn draw(&mut self, timeout_ms: Millis) -> (AttemptOutcome, Millis) {
-        let roll = unit(self.rng.next_u64());
-        let mean = self.settings.attempt_ms;
-        let spread = self.rng.next_u64() % mean.saturating_add(1);
-        let run_ms = (mean / 2).saturating_add(spread).max(1);
-        if roll < self.settings.timeout_rate || run_ms >= timeout_ms {
-            (AttemptOutcome::Timeout, timeout_ms.max(1))
-        } else if roll < self.settings.timeout_rate + self.settings.fail_rate {
-            (AttemptOutcome::Failed, run_ms)
-        } else {
-            (AttemptOutcome::Succeeded, run_ms)
-        }
+    /// The rates of `task`: its job's, or the overall ones.
+    fn rates(&self, task: &TaskId) -> Rates {
+        self.rates_of
+            .get(task)
+            .copied()
+            .unwrap_or(self.settings.rates)
     }
-}
 
-/// A draw as a number in `[0, 1)`: its top 53 bits over 2^53.
-fn unit(draw: u64) -> f64 {
-    (draw >> 11) as f64 / (1_u64 << 53) as f64
+    /// An attempt's outcome and run time at `rates` ([`draw::draw`]).
+    fn draw(&mut self, rates: Rates, timeout_ms: Millis) -> (AttemptOutcome, Millis) {
+        draw::draw(&mut self.rng, self.settings.attempt_ms, rates, timeout_ms)
+    }
 }
 
 #[cfg(test)]

@@ -140,6 +140,17 @@ impl Flows {
         Ok(tasks)
     }
 
+    /// The name of the job whose task `task` is, if it is a job's.
+    pub(crate) fn job(&self, task: &TaskId) -> Option<&str> {
+        let (index, position) = self.jobs.get(task)?;
+        self.flows
+            .get(*index)?
+            .run
+            .graph()
+            .name(*position)
+            .map(|name| name.as_str())
+    }
+
     /// Each flow run's state and critical path.
     pub(crate) fn summaries(&self) -> Vec<FlowSummary> {
         self.flows.iter().map(FlowSim::summary).collect()

@@ -1,5 +1,5 @@
-//! What `taskctl simulate` reads: the options, checked; the task specs and manifests
-//! (checked as `taskctl check` checks them, then copied); the runner inventory (as
+//! What `taskctl simulate` reads: the options, checked; the task specs, manifests, flows and
+//! schedules (checked as `taskctl check` checks them, then copied); the runner inventory (as
 //! `taskctl route` reads it); and the crashes.
 
 use std::io::{Read, Write};
@@ -8,13 +8,16 @@ use std::path::Path;
 use serde::Serialize;
 use taskmodel::fleet::KindSet;
 use taskmodel::flow::FlowSpec;
+use taskmodel::ids::hash::splitmix64;
+use taskmodel::schedule::OverlapPolicy;
 use taskmodel::selector::{Labels, MAX_RUNNERS};
 use taskmodel::task::{ManifestMeta, Task, TaskManifest, TaskSpec};
-use taskmodel::{RunnerId, TaskId};
+use taskmodel::{RunnerId, Schedule, TaskId};
 
 use super::clock::Millis;
-use super::engine::Settings;
+use super::engine::{Crash, Rates, Settings};
 use super::flow::Flows;
+use super::schedule::Schedules;
 use crate::cli::{Output, SimulateArgs};
 use crate::diagnose::{Problem, parse_json, parse_text};
 use crate::document::{Shape, check_document};
@@ -31,8 +34,8 @@ pub const MAX_SIMULATED_TASKS: usize = 1_000_000;
 /// The longest simulated duration (`--duration-ms`): 366 days.
 pub const MAX_DURATION_MS: u64 = 366 * 86_400_000;
 
-/// A runner of the inventory: its id, labels and the kinds it runs.
-pub(crate) type RunnerRow = (RunnerId, Labels, KindSet);
+/// A runner of the inventory: its id, labels, the kinds it runs and its capacity.
+pub(crate) type RunnerRow = (RunnerId, Labels, KindSet, u32);
 
 /// The problems of the inputs, each with the input it is in.
 #[derive(Debug, Default)]
@@ -123,6 +126,15 @@ pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
             &format!("must be 1 to {MAX_COPIES}, got {}", args.copies),
         );
     }
+    if !(1..=args.copies).contains(&args.slots) {
+        return bad(
+            "--slots",
+            &format!(
+                "must be 1 to --copies ({}), got {}",
+                args.copies, args.slots
+            ),
+        );
+    }
     if args.heartbeat_ms >= args.lease_ms {
         return bad(
             "--heartbeat-ms",
@@ -143,10 +155,61 @@ pub(crate) fn settings(args: &SimulateArgs) -> Result<Settings, CommandError> {
         heartbeat_ms: args.heartbeat_ms,
         attempt_ms: args.attempt_ms,
         duration_ms: args.duration_ms,
-        fail_rate: args.fail_rate,
-        timeout_rate: args.timeout_rate,
+        rates: Rates {
+            fail: args.fail_rate,
+            timeout: args.timeout_rate,
+        },
+        job_rates: std::collections::BTreeMap::new(),
         crashes: Vec::new(),
     })
+}
+
+/// `--job-fail-rate` and `--job-timeout-rate` as each named job's rates (the overall rate
+/// where only the other is given); every name must be one of `jobs`.
+pub(crate) fn job_rates(
+    args: &SimulateArgs,
+    jobs: &std::collections::BTreeSet<String>,
+) -> Result<std::collections::BTreeMap<String, Rates>, CommandError> {
+    let overall = Rates {
+        fail: args.fail_rate,
+        timeout: args.timeout_rate,
+    };
+    let mut rates = std::collections::BTreeMap::new();
+    for (flag, given, fail) in [
+        ("--job-fail-rate", &args.job_fail_rate, true),
+        ("--job-timeout-rate", &args.job_timeout_rate, false),
+    ] {
+        for value in given {
+            let bad = |reason: String| {
+                CommandError::Argument(format!("invalid value {value:?} for {flag}: {reason}"))
+            };
+            let (name, rate) = value
+                .split_once('=')
+                .ok_or_else(|| bad("expected NAME=RATE".to_owned()))?;
+            let rate: f64 = rate
+                .parse()
+                .ok()
+                .filter(|rate| (0.0..=1.0).contains(rate))
+                .ok_or_else(|| bad(format!("{rate:?} is not a rate between 0 and 1")))?;
+            if !jobs.contains(name) {
+                return Err(bad(format!(
+                    "no flow job, spec or manifest named {name:?} is given"
+                )));
+            }
+            let entry = rates.entry(name.to_owned()).or_insert(overall);
+            if fail {
+                entry.fail = rate;
+            } else {
+                entry.timeout = rate;
+            }
+            if entry.fail + entry.timeout > 1.0 {
+                return Err(bad(format!(
+                    "the fail and timeout rates of {name} add up to more than 1"
+                )));
+            }
+        }
+    }
+    Ok(rates)
 }
 
 /// Every task and flow to submit: each spec, manifest or flow `--copies` times, in the
@@ -167,9 +230,12 @@ pub(crate) fn submission(
     }
     let mut problems = Problems::default();
     let mut manifests = Vec::with_capacity(args.specs.len().saturating_mul(copies));
+    let mut jobs = std::collections::BTreeSet::new();
     let mut names = std::collections::BTreeSet::new();
     let mut flow_names = std::collections::BTreeSet::new();
     let mut flows = Flows::default();
+    // Its own stream of the run's seed, apart from the engine's and the plane's.
+    let mut schedules = Schedules::new(splitmix64(splitmix64(args.seed)));
     let mut tasks: usize = 0;
     for path in &args.specs {
         let read = input::read(path, stdin).map_err(CommandError::Read)?;
@@ -179,9 +245,26 @@ pub(crate) fn submission(
         };
         let manifest = match document {
             Ok(Document::Task(manifest)) => *manifest,
+            Ok(Document::Schedule(schedule)) => {
+                let name = schedule.name().to_string();
+                if schedule.overlap() == OverlapPolicy::Replace {
+                    let reason =
+                        "overlap replace is not simulated yet (a runner's side of a cancel is not)";
+                    problems.push(&read.name, Problem::at("overlap", reason));
+                } else if flow_names.insert(name.clone()) {
+                    jobs.insert(name.clone());
+                    schedules.add(name, *schedule);
+                } else {
+                    problems.push(
+                        &read.name,
+                        Problem::at("", format!("schedule {name} is given twice")),
+                    );
+                }
+                continue;
+            }
             Ok(Document::Flow(flow)) => {
-                let jobs = flow.jobs().len();
-                tasks = tasks.saturating_add(jobs.saturating_mul(copies));
+                tasks = tasks.saturating_add(flow.jobs().len().saturating_mul(copies));
+                jobs.extend(flow.jobs().iter().map(|job| job.name().to_string()));
                 for copy in 1..=args.copies {
                     let name = match args.copies {
                         1 => flow.name().to_string(),
@@ -206,9 +289,13 @@ pub(crate) fn submission(
             }
         };
         tasks = tasks.saturating_add(copies);
-        for copy in copied(manifest, args.copies) {
+        let job = manifest.metadata().name().to_string();
+        jobs.insert(job.clone());
+        for copy in copied(manifest, args.copies, args.slots) {
             match copy {
-                Ok(copy) if names.insert(copy.metadata().name().clone()) => manifests.push(copy),
+                Ok(copy) if names.insert(copy.metadata().name().clone()) => {
+                    manifests.push((job.clone(), copy));
+                }
                 Ok(copy) => problems.push(
                     &read.name,
                     Problem::at(
@@ -229,22 +316,28 @@ pub(crate) fn submission(
         Ok(Submission {
             tasks: manifests,
             flows,
+            schedules,
+            jobs,
         })
     } else {
         Err(problems)
     })
 }
 
-/// What a document gives: a task, or a flow.
+/// What a document gives: a task, a flow or a schedule.
 enum Document {
     Task(Box<TaskManifest>),
     Flow(Box<FlowSpec>),
+    Schedule(Box<Schedule>),
 }
 
-/// The tasks and the flows to submit.
+/// The tasks (each with its job: the name of the spec or manifest it copies) and the flows
+/// to submit, and the names of every job.
 pub(crate) struct Submission {
-    pub(crate) tasks: Vec<TaskManifest>,
+    pub(crate) tasks: Vec<(String, TaskManifest)>,
     pub(crate) flows: Flows,
+    pub(crate) schedules: Schedules,
+    pub(crate) jobs: std::collections::BTreeSet<String>,
 }
 
 /// What a document describes: a flow, or a task's manifest (a spec is named by its slot; a
@@ -257,6 +350,11 @@ fn document(text: &str) -> Result<Document, Vec<Problem>> {
     if checked.shape == Some(Shape::Flow) {
         return parse_text::<FlowSpec>(text)
             .map(|flow| Document::Flow(Box::new(flow)))
+            .map_err(|problem| vec![problem]);
+    }
+    if checked.shape == Some(Shape::Schedule) {
+        return parse_text::<Schedule>(text)
+            .map(|schedule| Document::Schedule(Box::new(schedule)))
             .map_err(|problem| vec![problem]);
     }
     manifest(checked.shape, text).map(|manifest| Document::Task(Box::new(manifest)))
@@ -276,23 +374,24 @@ fn manifest(shape: Option<Shape>, text: &str) -> Result<TaskManifest, Vec<Proble
                 .map_err(|err| vec![Problem::at("slot", err.to_string())])?;
             Ok(TaskManifest::named(name, spec))
         }
-        Some(Shape::Schedule) => Err(vec![Problem::at(
-            "",
-            "a schedule is not simulated yet: give the task specs it makes",
-        )]),
         Some(Shape::Wire(name)) => Err(vec![Problem::at(
             "",
             format!("a {name} is not simulated: give task specs, manifests or flows"),
         )]),
-        // A flow is read before, and a document without a shape has problems.
-        Some(Shape::Flow) | None => Err(vec![Problem::at("", "not a task spec or manifest")]),
+        // A flow and a schedule are read before, and a document without a shape has problems.
+        Some(Shape::Flow | Shape::Schedule) | None => {
+            Err(vec![Problem::at("", "not a task spec or manifest")])
+        }
     }
 }
 
-/// `manifest` itself for one copy; else copies named `NAME-1`, `NAME-2`, ...
+/// `manifest` itself for one copy; else copies named `NAME-1`, `NAME-2`, ..., spread over
+/// `slots` slots: copy k in slot `SLOT-j`, j = (k - 1) mod `slots` + 1 (the spec's own slot
+/// when `slots` is 1).
 fn copied(
     manifest: TaskManifest,
     copies: u32,
+    slots: u32,
 ) -> Box<dyn Iterator<Item = Result<TaskManifest, Problem>>> {
     if copies == 1 {
         return Box::new(std::iter::once(Ok(manifest)));
@@ -306,8 +405,22 @@ fn copied(
             .with_annotations(meta.annotations().clone())
             .with_owner_references(meta.owner_references().to_vec())
             .map_err(|err| Problem::at("metadata.ownerReferences", err.to_string()))?;
-        Ok(TaskManifest::new(meta, manifest.spec().clone()))
+        let spec = match slots {
+            1 => manifest.spec().clone(),
+            _ => in_slot(manifest.spec(), (copy - 1) % slots + 1)
+                .map_err(|err| Problem::at("slot", format!("copy {copy}: {err}")))?,
+        };
+        Ok(TaskManifest::new(meta, spec))
     }))
+}
+
+/// `spec` in slot `SLOT-n`, read back through the spec's own parser so every rule holds.
+fn in_slot(spec: &TaskSpec, n: u32) -> Result<TaskSpec, serde_json::Error> {
+    let mut value = serde_json::to_value(spec)?;
+    if let Some(slot) = value.get_mut("slot") {
+        *slot = serde_json::Value::String(format!("{}-{n}", spec.slot()));
+    }
+    serde_json::from_value(value)
 }
 
 /// The runners of the inventory at `path`, in its order; or its problems.
@@ -334,28 +447,48 @@ pub(crate) fn inventory(
     })
 }
 
-/// `--crash RUNNER@MS` as (runner index, time).
+/// `--crash RUNNER@MS` and `RUNNER@MS..BACK` as crashes; one runner's times may not
+/// overlap.
 pub(crate) fn crashes(
     crashes: &[String],
     runners: &[RunnerRow],
-) -> Result<Vec<(usize, Millis)>, CommandError> {
-    crashes
-        .iter()
-        .map(|crash| {
-            let bad = |reason: String| {
-                CommandError::Argument(format!("invalid value {crash:?} for --crash: {reason}"))
-            };
-            let (runner, at) = crash
-                .rsplit_once('@')
-                .ok_or_else(|| bad("expected RUNNER@MS".to_owned()))?;
-            let at: Millis = at
-                .parse()
-                .map_err(|_| bad(format!("{at:?} is not a number of milliseconds")))?;
-            let index = runners
-                .iter()
-                .position(|(id, _, _)| id.as_ref() == runner)
-                .ok_or_else(|| bad(format!("no runner {runner:?} in the inventory")))?;
-            Ok((index, at))
-        })
-        .collect()
+) -> Result<Vec<Crash>, CommandError> {
+    let mut parsed: Vec<Crash> = Vec::with_capacity(crashes.len());
+    for crash in crashes {
+        let bad = |reason: String| {
+            CommandError::Argument(format!("invalid value {crash:?} for --crash: {reason}"))
+        };
+        let (runner, times) = crash
+            .rsplit_once('@')
+            .ok_or_else(|| bad("expected RUNNER@MS or RUNNER@MS..MS".to_owned()))?;
+        let number = |text: &str| {
+            text.parse::<Millis>()
+                .map_err(|_| bad(format!("{text:?} is not a number of milliseconds")))
+        };
+        let (at, back) = match times.split_once("..") {
+            Some((at, back)) => (number(at)?, Some(number(back)?)),
+            None => (number(times)?, None),
+        };
+        if back.is_some_and(|back| back <= at) {
+            return Err(bad("the runner must come back after it crashed".to_owned()));
+        }
+        let index = runners
+            .iter()
+            .position(|(id, ..)| id.as_ref() == runner)
+            .ok_or_else(|| bad(format!("no runner {runner:?} in the inventory")))?;
+        let end = |c: &Crash| c.back.unwrap_or(Millis::MAX);
+        let next = Crash {
+            runner: index,
+            at,
+            back,
+        };
+        if parsed
+            .iter()
+            .any(|c| c.runner == index && c.at < end(&next) && next.at < end(c))
+        {
+            return Err(bad(format!("runner {runner} is down then already")));
+        }
+        parsed.push(next);
+    }
+    Ok(parsed)
 }

@@ -1,23 +1,33 @@
 //! The attempt rules (docs/attempts.md) checked after every step that changed a task: one
 //! live attempt at most, only on a running task and numbered as the task counts; a lease
-//! held by one runner, and one live lease per runner; versions that only go up.
+//! held by one runner, and no more live leases on a runner than its capacity; versions that
+//! only go up.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use taskmodel::{RunnerId, TaskId, TaskPhase};
 
 use super::plane::Observed;
 
 /// What the checker remembers between steps: the last version of each task, the runner of
-/// every lease granted, and the live lease each runner holds.
+/// every lease granted, each runner's capacity and the live leases it holds.
 #[derive(Debug, Default)]
 pub(crate) struct Checker {
     versions: BTreeMap<TaskId, u64>,
     leases: BTreeMap<(TaskId, u64), RunnerId>,
-    holding: BTreeMap<RunnerId, (TaskId, u64)>,
+    capacity: BTreeMap<RunnerId, u32>,
+    holding: BTreeMap<RunnerId, BTreeSet<(TaskId, u64)>>,
 }
 
 impl Checker {
+    /// A checker of runners with these capacities (a runner not named holds one lease).
+    pub(crate) fn new(capacity: impl IntoIterator<Item = (RunnerId, u32)>) -> Self {
+        Self {
+            capacity: capacity.into_iter().collect(),
+            ..Self::default()
+        }
+    }
+
     /// Checks a task a step changed; the rule it breaks, in words, if any.
     pub(crate) fn check(&mut self, observed: &Observed<'_>) -> Result<(), String> {
         let task = observed.task;
@@ -75,25 +85,24 @@ impl Checker {
                     self.leases.insert(lease.clone(), run.runner().clone());
                 }
             }
-            let held = self.holding.get(run.runner());
-            if run.is_active() {
-                match held {
-                    Some(other) if *other != lease => {
-                        return Err(format!(
-                            "runner {}: holds lease {} of task {} and lease {} of task {id} at once",
-                            run.runner(),
-                            other.1,
-                            other.0,
-                            lease.1
-                        ));
-                    }
-                    Some(_) => {}
-                    None => {
-                        self.holding.insert(run.runner().clone(), lease);
-                    }
-                }
-            } else if held == Some(&lease) {
-                self.holding.remove(run.runner());
+            let capacity = self.capacity.get(run.runner()).copied().unwrap_or(1);
+            let held = self.holding.entry(run.runner().clone()).or_default();
+            if !run.is_active() {
+                held.remove(&lease);
+            } else if held.insert(lease.clone())
+                && u32::try_from(held.len()).unwrap_or(u32::MAX) > capacity
+            {
+                let others: Vec<String> = held
+                    .iter()
+                    .filter(|other| **other != lease)
+                    .map(|(task, lease)| format!("lease {lease} of task {task}"))
+                    .collect();
+                return Err(format!(
+                    "runner {}: holds lease {} of task {id} with {} at once, above its capacity {capacity}",
+                    run.runner(),
+                    lease.1,
+                    others.join(", ")
+                ));
             }
         }
         let mut numbers: Vec<u64> = observed

@@ -2,16 +2,18 @@
 //! plane answers) and [`MemoryPlane`], its in-memory implementation over model-task.
 //!
 //! Every step is the model's own call (`Task::create`, `lease_attempt`, `start_attempt`,
-//! `heartbeat_attempt`, `report_result`, `expire_attempt`); the plane only keeps the tasks,
-//! their attempts and the indexes a control plane keeps (the queue, the leases by expiry,
-//! the retries by due time). [`StorePlane`] implements the same trait over taskstore.
+//! `heartbeat_attempt`, `report_result`, `expire_attempt`), and what a runner claims is
+//! model-fleet's `Queue::claim` (one running task per slot, the runner's capacity); the
+//! plane only keeps the tasks, their attempts and the indexes a control plane keeps (the
+//! leases by expiry, the retries by due time). [`StorePlane`] implements the same trait
+//! over taskstore, whose claim keeps the same rules in SQL.
 
-use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
-use taskmodel::fleet::KindSet;
-use taskmodel::selector::{LabelSelector, Labels};
+use taskmodel::fleet::{ClaimRequest as FleetClaim, FleetError, LivenessTtl, Queue, Runner};
+use taskmodel::ids::ActionId;
+use taskmodel::schedule::{Action, ScheduleError};
 use taskmodel::task::{AttemptResult, TaskError};
 use taskmodel::{
     Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
@@ -32,13 +34,23 @@ pub(crate) enum PlaneError {
     /// The model refused the call.
     #[error(transparent)]
     Model(#[from] TaskError),
+    /// The schedule model refused an action's change.
+    #[error(transparent)]
+    Schedule(#[from] ScheduleError),
+    /// An action the plane does not hold.
+    #[error("unknown action {0}")]
+    UnknownAction(ActionId),
+    /// The fleet refused a runner or a task (model-fleet's queue and runners).
+    #[error(transparent)]
+    Fleet(#[from] FleetError),
     /// A call named a task the plane does not hold.
     #[error("unknown task {0:?}")]
     UnknownTask(String),
     /// A call named a task whose attempt the plane does not hold.
     #[error("task {0:?} has no attempt")]
     NoAttempt(String),
-    /// A flow run refused a job's end, or a job's task could not be made.
+    /// A flow run or a schedule refused a step, or a job's or a tick's task could not be
+    /// made.
     #[error("{0}")]
     Flow(String),
     /// A second task or runner with one id.
@@ -105,13 +117,8 @@ pub(crate) struct Observed<'p> {
 /// Runner calls name the task and the lease; the plane holds the attempt. Times are
 /// simulated instants.
 pub(crate) trait ControlPlane {
-    /// Registers a runner with its labels and the kinds it runs.
-    fn register(
-        &mut self,
-        runner: RunnerId,
-        labels: Labels,
-        kinds: KindSet,
-    ) -> Result<(), PlaneError>;
+    /// Registers a runner: its labels, the kinds it runs and its capacity.
+    fn register(&mut self, runner: Runner, now: DateTime<Utc>) -> Result<(), PlaneError>;
     /// Creates the task `manifest` describes and queues it.
     fn submit(&mut self, manifest: TaskManifest, now: DateTime<Utc>) -> Result<(), PlaneError>;
     /// Gives `runner` the first queued task it may take, under a new lease that lasts
@@ -155,11 +162,17 @@ pub(crate) trait ControlPlane {
     fn next_due(&self) -> Option<DateTime<Utc>>;
     /// A task and its attempts.
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>>;
-    /// Whether a claim runs one task at a time in a slot, so that a task leaving Running
-    /// may let an idle runner claim one it was refused.
-    fn holds_slots(&self) -> bool {
-        false
-    }
+    /// Stores a new action (a schedule's tick), pending until it is due.
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError>;
+    /// Fires the actions due at `now`, in `(due, id)` order: each is Running when returned.
+    fn fire_due(&mut self, now: DateTime<Utc>) -> Result<Vec<Action>, PlaneError>;
+    /// Completes a running action with `result`.
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), PlaneError>;
 }
 
 /// One task the plane holds.
@@ -167,70 +180,54 @@ pub(crate) trait ControlPlane {
 struct Entry {
     task: Task,
     attempts: Vec<TaskRun>,
-    /// The class of its kind and runner selector.
-    class: usize,
 }
 
-/// The queued tasks that one runner may take or not as a group: those with one kind and
-/// one runner selector, in queue order. A claim matches the runner against each class
-/// once and looks at the head of each queue it may take, so it never walks past tasks it
-/// cannot take (model-fleet's queue is indexed by runner selector for the same reason).
-#[derive(Debug)]
-struct Class {
-    kind: Option<KindSet>,
-    selector: LabelSelector,
-    queue: BTreeSet<(QueueKey, usize)>,
-}
-
-/// A runner as the plane routes to it.
-#[derive(Debug)]
-struct RunnerEntry {
-    labels: Labels,
-    kinds: KindSet,
-}
-
-/// The queue order of model-fleet's queue: priority first (highest first), then when the
-/// task was queued, then its id (the index of submission keeps ids apart in a stable way).
-type QueueKey = (Reverse<i32>, Millis, TaskId);
-
-/// Where `task`, queued at `queued`, stands in the queue.
-fn queue_key(task: &Task, queued: Millis) -> QueueKey {
-    (Reverse(task.spec().priority()), queued, task.id().clone())
-}
-
-/// The control plane in memory: tasks and attempts in vectors, the queue and the lease
-/// and retry indexes in ordered sets, so every answer is deterministic.
+/// The control plane in memory: tasks and attempts in vectors, the queued tasks and busy
+/// slots in model-fleet's [`Queue`], whose claim decides what a runner takes (the rules of
+/// [`FleetClaim`]: kind, selector, due, a free slot by model-task's `admit`, free capacity),
+/// and the lease and retry indexes in ordered sets, so every answer is deterministic.
 #[derive(Debug)]
 pub(crate) struct MemoryPlane {
     tenant: TenantId,
     entries: Vec<Entry>,
     by_id: BTreeMap<TaskId, usize>,
-    runners: BTreeMap<RunnerId, RunnerEntry>,
-    /// Tasks that may be claimed now, by class, in queue order.
-    classes: Vec<Class>,
-    /// The class of each (kind, runner selector), both as text.
-    class_of: BTreeMap<(String, String), usize>,
+    runners: BTreeMap<RunnerId, Runner>,
+    /// How many active attempts each runner holds (what its free capacity is counted from).
+    active: BTreeMap<RunnerId, u32>,
+    queue: Queue,
     /// Tasks waiting for a retry, by due time.
     waiting: BTreeSet<(Millis, usize)>,
-    /// Active attempts by lease expiry.
-    leases: BTreeSet<(Millis, usize)>,
+    /// Active attempts by lease expiry, then lease (the order the store reaps them in: by
+    /// expiry, then as they were claimed).
+    leases: BTreeSet<(Millis, u64, usize)>,
+    /// Pending actions by due time, and running ones.
+    actions: BTreeMap<(Millis, ActionId), Action>,
+    running_actions: BTreeMap<ActionId, Action>,
     next_lease: u64,
     /// The random source of backoff jitter.
     rng: SeededRandom,
+}
+
+/// How long a runner counts as alive after a call: every claim is a call, so a runner
+/// that claims is alive.
+fn runner_ttl() -> LivenessTtl {
+    LivenessTtl::default()
 }
 
 impl MemoryPlane {
     /// An empty plane for `tenant` whose backoff jitter comes from `rng`.
     pub(crate) fn new(tenant: TenantId, rng: SeededRandom) -> Self {
         Self {
+            queue: Queue::new(tenant.clone()),
             tenant,
             entries: Vec::new(),
             by_id: BTreeMap::new(),
             runners: BTreeMap::new(),
-            classes: Vec::new(),
-            class_of: BTreeMap::new(),
+            active: BTreeMap::new(),
             waiting: BTreeSet::new(),
             leases: BTreeSet::new(),
+            actions: BTreeMap::new(),
+            running_actions: BTreeMap::new(),
             next_lease: 0,
             rng,
         }
@@ -249,41 +246,41 @@ impl MemoryPlane {
             .ok_or_else(|| PlaneError::UnknownTask(format!("#{index}")))
     }
 
-    /// Files the task at `index` where its state says: queued, waiting for a retry, or
-    /// neither (running or final); and its active attempt under its lease expiry.
-    fn file(&mut self, index: usize) {
+    /// Files the task at `index` where its state says: the queue follows it (queued,
+    /// running in its slot, or gone), a retry waits under its due time, and its active
+    /// attempt under its lease expiry and on its runner's count.
+    fn file(&mut self, index: usize) -> Result<(), PlaneError> {
         let Some(entry) = self.entries.get(index) else {
-            return;
+            return Ok(());
         };
+        self.queue.update(&entry.task)?;
         let status = entry.task.status();
-        if let Some(queued) = status.queued_at() {
-            let key = queue_key(&entry.task, millis(queued));
-            if status.next_attempt_at().is_some() {
-                self.waiting.insert((millis(queued), index));
-            } else if let Some(class) = self.classes.get_mut(entry.class) {
-                class.queue.insert((key, index));
-            }
+        if let (Some(queued), Some(_)) = (status.queued_at(), status.next_attempt_at()) {
+            self.waiting.insert((millis(queued), index));
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
-            self.leases.insert((millis(run.lease_expires_at()), index));
+            let key = (millis(run.lease_expires_at()), run.lease().as_u64(), index);
+            self.leases.insert(key);
+            *self.active.entry(run.runner().clone()).or_insert(0) += 1;
         }
+        Ok(())
     }
 
-    /// Takes the task at `index` out of every index, before a change re-files it.
+    /// Takes the task at `index` out of the retry and lease indexes and its runner's count,
+    /// before a change re-files it.
     fn unfile(&mut self, index: usize) {
         let Some(entry) = self.entries.get(index) else {
             return;
         };
-        let status = entry.task.status();
-        if let Some(queued) = status.queued_at() {
-            let key = queue_key(&entry.task, millis(queued));
-            if let Some(class) = self.classes.get_mut(entry.class) {
-                class.queue.remove(&(key, index));
-            }
+        if let Some(queued) = entry.task.status().queued_at() {
             self.waiting.remove(&(millis(queued), index));
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
-            self.leases.remove(&(millis(run.lease_expires_at()), index));
+            let key = (millis(run.lease_expires_at()), run.lease().as_u64(), index);
+            self.leases.remove(&key);
+            if let Some(count) = self.active.get_mut(run.runner()) {
+                *count = count.saturating_sub(1);
+            }
         }
     }
 
@@ -296,48 +293,24 @@ impl MemoryPlane {
         self.unfile(index);
         let mut rng = self.rng.clone();
         let result = self.entry(index).and_then(|entry| {
-            let Entry { task, attempts, .. } = entry;
+            let Entry { task, attempts } = entry;
             let id = task.id().to_string();
             let run = attempts.last_mut().ok_or(PlaneError::NoAttempt(id))?;
             Ok(change(task, run, &mut rng)?)
         });
         self.rng = rng;
-        self.file(index);
+        self.file(index)?;
         result
-    }
-
-    /// The class of `task`'s kind and runner selector, made when it is the first of it.
-    fn class(&mut self, task: &Task) -> usize {
-        let spec = task.spec();
-        let kind = KindSet::of(spec.kind());
-        let key = (
-            kind.as_ref().map_or_else(String::new, ToString::to_string),
-            spec.runner_selector().to_string(),
-        );
-        let next = self.classes.len();
-        let class = *self.class_of.entry(key).or_insert(next);
-        if class == next {
-            self.classes.push(Class {
-                kind,
-                selector: spec.runner_selector().clone(),
-                queue: BTreeSet::new(),
-            });
-        }
-        class
     }
 }
 
 impl ControlPlane for MemoryPlane {
-    fn register(
-        &mut self,
-        runner: RunnerId,
-        labels: Labels,
-        kinds: KindSet,
-    ) -> Result<(), PlaneError> {
-        if self.runners.contains_key(&runner) {
-            return Err(PlaneError::Duplicate("runner", runner.to_string()));
+    fn register(&mut self, runner: Runner, now: DateTime<Utc>) -> Result<(), PlaneError> {
+        if self.runners.contains_key(runner.id()) {
+            return Err(PlaneError::Duplicate("runner", runner.id().to_string()));
         }
-        self.runners.insert(runner, RunnerEntry { labels, kinds });
+        let runner = runner.register(None, now, runner_ttl())?;
+        self.runners.insert(runner.id().clone(), runner);
         Ok(())
     }
 
@@ -349,14 +322,11 @@ impl ControlPlane for MemoryPlane {
             return Err(PlaneError::Duplicate("task", task.id().to_string()));
         }
         self.by_id.insert(task.id().clone(), index);
-        let class = self.class(&task);
         self.entries.push(Entry {
             task,
             attempts: Vec::new(),
-            class,
         });
-        self.file(index);
-        Ok(())
+        self.file(index)
     }
 
     fn claim(
@@ -365,25 +335,18 @@ impl ControlPlane for MemoryPlane {
         lease_ms: Millis,
         now: DateTime<Utc>,
     ) -> Result<Option<Claim>, PlaneError> {
-        let Some(profile) = self.runners.get(runner) else {
+        let Some(profile) = self.runners.get_mut(runner) else {
             return Ok(None);
         };
-        // The first in queue order among the heads of the classes the runner may take:
-        // it runs the kind and its labels match the selector.
+        // A claim is a call: the runner is seen now (unchanged when it was already).
+        let _seen = profile.heartbeat(now)?;
+        let active = self.active.get(runner).copied().unwrap_or(0);
+        let request = FleetClaim::new(profile, active, now, runner_ttl());
         let found = self
-            .classes
-            .iter()
-            .filter(|class| {
-                class
-                    .kind
-                    .as_ref()
-                    .is_some_and(|kind| profile.kinds.contains(kind))
-                    && class.selector.matches(&profile.labels)
-            })
-            .filter_map(|class| class.queue.first())
-            .min()
-            .map(|(_, index)| *index);
-        let Some(index) = found else {
+            .queue
+            .claim(&request)
+            .map(|task| task.key().id().clone());
+        let Some(index) = found.map(|id| self.index(&id)).transpose()? else {
             return Ok(None);
         };
         self.unfile(index);
@@ -407,7 +370,7 @@ impl ControlPlane for MemoryPlane {
             entry.attempts.push(run);
             Ok(claim)
         });
-        self.file(index);
+        self.file(index)?;
         claimed.map(Some)
     }
 
@@ -451,8 +414,8 @@ impl ControlPlane for MemoryPlane {
     fn reap(&mut self, now: DateTime<Utc>) -> Result<Vec<Reaped>, PlaneError> {
         let due: Vec<usize> = self
             .leases
-            .range(..=(millis(now), usize::MAX))
-            .map(|(_, index)| *index)
+            .range(..=(millis(now), u64::MAX, usize::MAX))
+            .map(|(_, _, index)| *index)
             .collect();
         let mut reaped = Vec::with_capacity(due.len());
         for index in due {
@@ -467,7 +430,7 @@ impl ControlPlane for MemoryPlane {
     }
 
     fn next_expiry(&self) -> Option<DateTime<Utc>> {
-        self.leases.first().map(|(at, _)| instant(*at))
+        self.leases.first().map(|(at, _, _)| instant(*at))
     }
 
     fn release_due(&mut self, now: DateTime<Utc>) -> usize {
@@ -476,14 +439,10 @@ impl ControlPlane for MemoryPlane {
             .range(..=(millis(now), usize::MAX))
             .copied()
             .collect();
-        for (at, index) in &due {
-            self.waiting.remove(&(*at, *index));
-            if let Some(entry) = self.entries.get(*index) {
-                let key = queue_key(&entry.task, *at);
-                if let Some(class) = self.classes.get_mut(entry.class) {
-                    class.queue.insert((key, *index));
-                }
-            }
+        // The queue holds a retry already and a claim takes it once it is due; the plane
+        // only stops waiting for it.
+        for key in &due {
+            self.waiting.remove(key);
         }
         due.len()
     }
@@ -498,6 +457,42 @@ impl ControlPlane for MemoryPlane {
             task: &entry.task,
             attempts: &entry.attempts,
         })
+    }
+
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {
+        let key = (millis(action.due_at()), action.id());
+        self.actions.insert(key, action.clone());
+        Ok(())
+    }
+
+    fn fire_due(&mut self, now: DateTime<Utc>) -> Result<Vec<Action>, PlaneError> {
+        let due: Vec<(Millis, ActionId)> = self
+            .actions
+            .range(..=(millis(now), ActionId::from_u128(u128::MAX)))
+            .map(|(key, _)| *key)
+            .collect();
+        let mut fired = Vec::with_capacity(due.len());
+        for key in due {
+            if let Some(mut action) = self.actions.remove(&key) {
+                action.start(now)?;
+                self.running_actions.insert(action.id(), action.clone());
+                fired.push(action);
+            }
+        }
+        Ok(fired)
+    }
+
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: DateTime<Utc>,
+    ) -> Result<(), PlaneError> {
+        let mut running = self
+            .running_actions
+            .remove(&action)
+            .ok_or(PlaneError::UnknownAction(action))?;
+        Ok(running.complete(result, now)?)
     }
 }
 

@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::clock::Millis;
 use super::engine::{Run, Stop};
 use super::flow::FlowSummary;
+use super::schedule::ScheduleSummary;
 use crate::report::CommandError;
 
 /// How one runner was used.
@@ -16,13 +17,28 @@ use crate::report::CommandError;
 #[serde(rename_all = "camelCase")]
 pub(crate) struct RunnerLoad {
     pub(crate) runner: String,
+    /// How many attempts it runs at once.
+    pub(crate) capacity: u32,
     pub(crate) attempts: u64,
-    /// Time holding an attempt, until the runner crashed.
+    /// Time holding attempts, summed over its places, each until it ended or the runner
+    /// crashed.
     pub(crate) busy_ms: Millis,
-    /// Time up and without an attempt.
+    /// Time up, times its capacity, less the busy time: its places' time without an attempt.
     pub(crate) idle_ms: Millis,
+    /// Each time it was down.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) down: Vec<DownTime>,
+}
+
+/// A time a runner was down.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct DownTime {
+    /// When it crashed.
+    pub(crate) at_ms: Millis,
+    /// When it came back, if it did before the run stopped.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) crashed_at_ms: Option<Millis>,
+    pub(crate) back_at_ms: Option<Millis>,
 }
 
 /// The step that broke a rule.
@@ -62,6 +78,9 @@ pub(crate) struct Summary {
     /// Each flow run: its status, its jobs by state, its critical path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) flows: Vec<FlowSummary>,
+    /// Each schedule: its ticks, the tasks they started and the ticks skipped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) schedules: Vec<ScheduleSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) violation: Option<Broken>,
 }
@@ -81,23 +100,40 @@ impl Summary {
             .iter()
             .map(|runner| RunnerLoad {
                 runner: runner.id.to_string(),
+                capacity: runner.capacity,
                 attempts: 0,
                 busy_ms: 0,
                 idle_ms: 0,
-                crashed_at_ms: runner.crashed_at,
+                down: runner
+                    .down
+                    .iter()
+                    .filter(|(at, _)| *at <= run.end)
+                    .map(|(at, back)| DownTime {
+                        at_ms: *at,
+                        back_at_ms: back.filter(|back| *back <= run.end),
+                    })
+                    .collect(),
             })
             .collect();
         for bar in &run.bars {
             *outcomes.entry(bar.ending.as_str()).or_insert(0) += 1;
             if let Some(runner) = load.get_mut(bar.runner) {
-                let to = runner.crashed_at_ms.map_or(bar.to, |at| at.min(bar.to));
+                // A crash ends the runner's work on the attempt, whenever its lease ends.
+                let crash = runner
+                    .down
+                    .iter()
+                    .map(|down| down.at_ms)
+                    .find(|at| *at >= bar.from);
+                let to = crash.map_or(bar.to, |at| at.min(bar.to));
                 runner.attempts += 1;
                 runner.busy_ms += to.saturating_sub(bar.from);
             }
         }
-        for runner in &mut load {
-            let up = runner.crashed_at_ms.map_or(run.end, |at| at.min(run.end));
-            runner.idle_ms = up.saturating_sub(runner.busy_ms);
+        for (runner, sim) in load.iter_mut().zip(&run.runners) {
+            let up = sim.up_within(0, run.end);
+            runner.idle_ms = up
+                .saturating_mul(Millis::from(runner.capacity))
+                .saturating_sub(runner.busy_ms);
         }
         let all_final = run.tally.finished == tasks;
         Self {
@@ -121,6 +157,7 @@ impl Summary {
             final_states,
             runner_load: load,
             flows: run.flows.clone(),
+            schedules: run.schedules.clone(),
             violation: run.violation.as_ref().map(|v| Broken {
                 at_ms: v.at,
                 event: v.event.clone(),
@@ -178,6 +215,13 @@ impl Summary {
                 None => writeln!(out)?,
             }
         }
+        for schedule in &self.schedules {
+            writeln!(
+                out,
+                "schedule {}: {} ticks (started {}, skipped {})",
+                schedule.schedule, schedule.ticks, schedule.started, schedule.skipped
+            )?;
+        }
         let width = self
             .runner_load
             .iter()
@@ -187,7 +231,7 @@ impl Summary {
             .max("runner".len());
         writeln!(
             out,
-            "{:width$}  {:>8}  {:>10}  {:>10}  {:>6}  crashed at",
+            "{:width$}  {:>8}  {:>10}  {:>10}  {:>6}  down",
             "runner", "attempts", "busy", "idle", "busy %"
         )?;
         for runner in &self.runner_load {
@@ -206,9 +250,18 @@ impl Summary {
                 ms(runner.idle_ms),
                 share
             )?;
-            match runner.crashed_at_ms {
-                Some(at) => writeln!(out, "  {}", ms(at))?,
-                None => writeln!(out)?,
+            let down: Vec<String> = runner
+                .down
+                .iter()
+                .map(|down| match down.back_at_ms {
+                    Some(back) => format!("{} to {}", ms(down.at_ms), ms(back)),
+                    None => format!("from {}", ms(down.at_ms)),
+                })
+                .collect();
+            if down.is_empty() {
+                writeln!(out)?;
+            } else {
+                writeln!(out, "  {}", down.join(", "))?;
             }
         }
         if let Some(broken) = &self.violation {

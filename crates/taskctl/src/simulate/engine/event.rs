@@ -9,7 +9,7 @@ use taskmodel::task::{AttemptOutcome, LeaseId};
 
 use super::super::clock::Millis;
 use super::super::plane::Claim;
-use super::{Ending, RunnerSim};
+use super::runner::{Ending, RunnerSim};
 
 /// Something that happens at a simulated time.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +35,12 @@ pub(crate) enum Event {
     Reap,
     /// Retries become due and idle runners claim them.
     Due,
-    /// A runner crashes: it never calls again.
+    /// A schedule's actions are due: the control plane fires them.
+    Tick,
+    /// A runner crashes: it stops calling.
     Crash { runner: usize },
+    /// A crashed runner comes back, having forgotten what it ran, and claims.
+    Back { runner: usize },
 }
 
 /// An event with the runner names at hand, for messages.
@@ -79,7 +83,9 @@ impl fmt::Display for Described<'_> {
             ),
             Event::Reap => f.write_str("reaper"),
             Event::Due => f.write_str("retries due"),
+            Event::Tick => f.write_str("schedule tick"),
             Event::Crash { runner } => write!(f, "crash of {}", name(runner)),
+            Event::Back { runner } => write!(f, "return of {}", name(runner)),
         }
     }
 }

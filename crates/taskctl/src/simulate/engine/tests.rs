@@ -2,13 +2,16 @@
 
 use std::collections::BTreeMap;
 
-use taskmodel::fleet::KindSet;
+use taskmodel::fleet::{KindSet, Runner};
+use taskmodel::ids::ActionId;
+use taskmodel::schedule::Action;
 use taskmodel::task::{Task, TaskManifest, TaskRun, TaskSpec};
-use taskmodel::{Applied, LeaseId, TenantId};
+use taskmodel::{Applied, LeaseId, RunnerId, TenantId};
 
 use super::*;
 use crate::simulate::flow::Flows;
 use crate::simulate::plane::{Claim, MemoryPlane, Observed, Reaped};
+use crate::simulate::schedule::Schedules;
 
 /// A spec that retries failures three times, run by any runner labeled `zone=eu`.
 const SPEC: &str = r#"{
@@ -27,18 +30,22 @@ fn settings() -> Settings {
         heartbeat_ms: 1_000,
         attempt_ms: 1_000,
         duration_ms: 3_600_000,
-        fail_rate: 0.2,
-        timeout_rate: 0.05,
+        rates: Rates {
+            fail: 0.2,
+            timeout: 0.05,
+        },
+        job_rates: BTreeMap::new(),
         crashes: Vec::new(),
     }
 }
 
-/// A plane with `tasks` copies of [`SPEC`] and runners `eu-0`.. `eu-{n-1}` plus `us-0`.
+/// A plane with `tasks` copies of [`SPEC`] (each in its own slot) and runners `eu-0`..
+/// `eu-{n-1}` plus `us-0`.
 fn setup<P: ControlPlane>(
     plane: &mut P,
     tasks: usize,
     runners: usize,
-) -> (Vec<RunnerSim>, Vec<TaskManifest>) {
+) -> (Vec<RunnerSim>, Vec<(String, TaskManifest)>) {
     let spec: TaskSpec = serde_json::from_str(SPEC).unwrap();
     let mut sims = Vec::new();
     let zones = (0..runners)
@@ -46,17 +53,22 @@ fn setup<P: ControlPlane>(
         .chain([("us-0".to_owned(), "us")]);
     for (name, zone) in zones {
         let id = RunnerId::new(&name).unwrap();
-        plane
-            .register(
-                id.clone(),
-                Labels::from_pairs([("zone", zone)]).unwrap(),
-                KindSet::ALL,
-            )
+        let labels = Labels::from_pairs([("zone", zone)]).unwrap();
+        let runner = Runner::builder(id.clone(), KindSet::ALL)
+            .labels(labels.clone())
+            .build()
             .unwrap();
-        sims.push(RunnerSim::new(id));
+        plane.register(runner, instant(0)).unwrap();
+        sims.push(RunnerSim::new(id, labels, KindSet::ALL, 1));
     }
     let manifests = (0..tasks)
-        .map(|i| TaskManifest::named(TaskId::new(format!("job-{i}")).unwrap(), spec.clone()))
+        .map(|i| {
+            let mut value = serde_json::to_value(&spec).unwrap();
+            value["slot"] = format!("job-{i}").into();
+            let spec: TaskSpec = serde_json::from_value(value).unwrap();
+            let manifest = TaskManifest::named(TaskId::new(format!("job-{i}")).unwrap(), spec);
+            ("job".to_owned(), manifest)
+        })
         .collect();
     (sims, manifests)
 }
@@ -76,7 +88,9 @@ fn simulate(
     let mut plane = memory(seed);
     let (sims, manifests) = setup(&mut plane, tasks, runners);
     let mut engine = Engine::new(&mut plane, sims, settings, SeededRandom::new(seed)).with_log();
-    engine.submit(manifests, Flows::default()).unwrap();
+    engine
+        .submit(manifests, Flows::default(), Schedules::default())
+        .unwrap();
     let run = engine.run(&mut |_, _| {});
     let ids = run.tasks.clone();
     (run, plane, ids)
@@ -96,7 +110,11 @@ fn the_same_seed_takes_the_same_steps_and_another_seed_does_not() {
 #[test]
 fn the_counts_agree_with_the_steps_and_the_tasks() {
     let mut with_crash = settings();
-    with_crash.crashes = vec![(0, 2_500)];
+    with_crash.crashes = vec![Crash {
+        runner: 0,
+        at: 2_500,
+        back: None,
+    }];
     let (run, plane, ids) = simulate(3, with_crash, 60, 4);
     assert_eq!(run.stop, Stop::Done);
     assert!(run.violation.is_none());
@@ -164,11 +182,10 @@ struct Faulty {
 impl ControlPlane for Faulty {
     fn register(
         &mut self,
-        runner: RunnerId,
-        labels: Labels,
-        kinds: KindSet,
+        runner: Runner,
+        now: chrono::DateTime<chrono::Utc>,
     ) -> Result<(), PlaneError> {
-        self.inner.register(runner, labels, kinds)
+        self.inner.register(runner, now)
     }
     fn submit(
         &mut self,
@@ -235,6 +252,20 @@ impl ControlPlane for Faulty {
     fn next_due(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         self.inner.next_due()
     }
+    fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {
+        self.inner.add_action(action)
+    }
+    fn fire_due(&mut self, now: chrono::DateTime<chrono::Utc>) -> Result<Vec<Action>, PlaneError> {
+        self.inner.fire_due(now)
+    }
+    fn finish_action(
+        &mut self,
+        action: ActionId,
+        result: serde_json::Value,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), PlaneError> {
+        self.inner.finish_action(action, result, now)
+    }
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>> {
         let observed = self.inner.observe(task)?;
         Some(Observed {
@@ -256,7 +287,9 @@ fn broken(double: bool) -> Run {
     };
     let (sims, manifests) = setup(&mut plane, 3, 2);
     let mut engine = Engine::new(&mut plane, sims, settings(), SeededRandom::new(1));
-    engine.submit(manifests, Flows::default()).unwrap();
+    engine
+        .submit(manifests, Flows::default(), Schedules::default())
+        .unwrap();
     engine.run(&mut |_, _| {})
 }
 
@@ -303,14 +336,13 @@ fn draws_stay_in_their_bands() {
         (0.0, 0.0, 500, &[AttemptOutcome::Timeout][..]),
     ];
     for (fail_rate, timeout_rate, timeout, allowed) in cases {
-        let settings = Settings {
-            fail_rate,
-            timeout_rate,
-            ..settings()
+        let rates = Rates {
+            fail: fail_rate,
+            timeout: timeout_rate,
         };
-        let mut engine = Engine::new(&mut plane, Vec::new(), settings, SeededRandom::new(5));
+        let mut engine = Engine::new(&mut plane, Vec::new(), settings(), SeededRandom::new(5));
         for _ in 0..200 {
-            let (outcome, run_ms) = engine.draw(timeout);
+            let (outcome, run_ms) = engine.draw(rates, timeout);
             assert!(
                 allowed.contains(&outcome),
                 "{outcome:?} for {fail_rate} {timeout_rate}"

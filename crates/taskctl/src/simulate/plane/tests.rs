@@ -1,5 +1,7 @@
 #![allow(clippy::unwrap_used, reason = "tests fail on any error")]
 
+use taskmodel::fleet::KindSet;
+use taskmodel::selector::Labels;
 use taskmodel::task::{AttemptOutcome, TaskSpec};
 use taskmodel::{AttemptState, TaskPhase};
 
@@ -18,14 +20,13 @@ fn spec(slot: &str, priority: i32, selector: &str) -> TaskSpec {
 
 fn plane() -> MemoryPlane {
     let mut plane = MemoryPlane::new(TenantId::new("t").unwrap(), SeededRandom::new(0));
-    for (name, zone) in [("eu-1", "eu"), ("us-1", "us")] {
-        plane
-            .register(
-                RunnerId::new(name).unwrap(),
-                Labels::from_pairs([("zone", zone)]).unwrap(),
-                KindSet::ALL,
-            )
+    for (name, zone, capacity) in [("eu-1", "eu", 1), ("us-1", "us", 2)] {
+        let runner = Runner::builder(RunnerId::new(name).unwrap(), KindSet::ALL)
+            .labels(Labels::from_pairs([("zone", zone)]).unwrap())
+            .max_concurrent(capacity)
+            .build()
             .unwrap();
+        plane.register(runner, instant(0)).unwrap();
     }
     plane
 }
@@ -54,13 +55,45 @@ fn claims_follow_priority_then_queue_time_then_name_among_eligible_tasks() {
     assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("a-low"));
     assert_eq!(claimed(&mut plane, "eu-1", 0).as_deref(), Some("eu-high"));
     assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("b-low"));
-    assert_eq!(claimed(&mut plane, "us-1", 0), None);
     submit(&mut plane, "c-low", spec("c", 0, any));
+    assert_eq!(
+        claimed(&mut plane, "us-1", 0),
+        None,
+        "us-1 runs two at most"
+    );
+    assert_eq!(
+        claimed(&mut plane, "eu-1", 0),
+        None,
+        "eu-1 runs one at most"
+    );
     assert_eq!(
         claimed(&mut plane, "nobody", 0),
         None,
         "an unknown runner takes nothing"
     );
+}
+
+#[test]
+fn one_task_runs_at_a_time_in_a_slot_as_in_the_store() {
+    let mut plane = plane();
+    let any = "{}";
+    submit(&mut plane, "first", spec("lane", 0, any));
+    submit(&mut plane, "second", spec("lane", 0, any));
+    submit(&mut plane, "other", spec("other", 0, any));
+    assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("first"));
+    // The slot is busy: the next in queue order that may run is in another slot.
+    assert_eq!(claimed(&mut plane, "us-1", 0).as_deref(), Some("other"));
+    assert_eq!(
+        claimed(&mut plane, "eu-1", 0),
+        None,
+        "second waits for its slot"
+    );
+    let first = TaskId::new("first").unwrap();
+    let lease = plane.observe(&first).unwrap().attempts[0].lease();
+    let _ = plane.start(&first, lease, instant(10)).unwrap();
+    let done = AttemptResult::new(AttemptOutcome::Succeeded).with_exit_code(0);
+    let _ = plane.finish(&first, lease, done, instant(20)).unwrap();
+    assert_eq!(claimed(&mut plane, "eu-1", 20).as_deref(), Some("second"));
 }
 
 #[test]

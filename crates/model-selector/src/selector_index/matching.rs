@@ -5,7 +5,7 @@
 use std::{
     cmp::Reverse,
     collections::{BinaryHeap, binary_heap::PeekMut},
-    fmt,
+    fmt, hint,
 };
 
 use super::{
@@ -17,11 +17,13 @@ use crate::labels::Labels;
 #[cfg(test)]
 mod tests;
 
-/// The groups a label set matches: their ids, as a set over group ids, and how many keys
+/// The groups a label set matches: their ids, a flag per group id, and how many keys
 /// they hold in all.
 pub(super) struct Matched {
     pub(super) ids: Vec<u32>,
-    set: Vec<u64>,
+    /// A byte per group id, 1 when the group matched: a byte read per key tests a group in
+    /// fewer steps than a bit of a bit set would.
+    flags: Vec<u8>,
     keys: usize,
 }
 
@@ -31,7 +33,7 @@ impl Matched {
     pub(super) fn find<K: Ord + Clone>(groups: &Groups<K>, labels: &Labels) -> Self {
         let mut matched = Self {
             ids: Vec::new(),
-            set: vec![0; groups.id_bound().div_ceil(64)],
+            flags: vec![0; groups.id_bound()],
             keys: 0,
         };
         for list in groups.postings().lists(labels.iter()) {
@@ -41,8 +43,8 @@ impl Matched {
                 {
                     matched.ids.push(id);
                     matched.keys = matched.keys.saturating_add(group.members.len());
-                    if let Some(word) = matched.set.get_mut(id as usize / 64) {
-                        *word |= 1 << (id % 64);
+                    if let Some(flag) = matched.flags.get_mut(id as usize) {
+                        *flag = 1;
                     }
                 }
             }
@@ -52,19 +54,37 @@ impl Matched {
 
     /// Whether walking all `len` keys costs less than merging the matched groups' keys: a
     /// step of the merge (a sift down over the groups, comparing keys at each level) costs
-    /// about three times a level per key of the walk (a group id read in order and a bit
-    /// test), as measured at 100,000 keys (docs/performance.md, "Selector index").
+    /// about three times a level per key of the walk (a group id read in order and its flag
+    /// read), as measured at 100,000 keys (docs/performance.md, "Selector index").
     fn prefers_walk(&self, len: usize) -> bool {
         let depth = (usize::BITS - self.ids.len().leading_zeros()) as usize;
         let merge = self.keys.saturating_mul(depth.saturating_add(2));
         merge.saturating_mul(3) > len
     }
 
-    fn contains(&self, id: u32) -> bool {
-        self.set
-            .get(id as usize / 64)
-            .is_some_and(|word| word & (1 << (id % 64)) != 0)
+    /// 1 when group `id` matched, else 0.
+    fn flag(&self, id: u32) -> u8 {
+        self.flags.get(id as usize).copied().unwrap_or(0)
     }
+}
+
+/// How many runs ahead of the one it tests the walk reads a group id, so that reading the
+/// runs, which lie apart on the heap, does not wait for memory one run at a time.
+const LOOK_AHEAD: usize = 1;
+
+/// Most keys tested into one mask of kept positions.
+const BLOCK: usize = u64::BITS as usize;
+
+/// The positions of `ids` (at most [`BLOCK`]) whose group matched, as bits. A free function
+/// over slices, not fields read through the iterator, so that the loop keeps everything in
+/// registers.
+fn mask(ids: &[u32], matched: &Matched) -> u64 {
+    ids.iter()
+        .take(BLOCK)
+        .enumerate()
+        .fold(0, |kept, (at, &id)| {
+            kept | (u64::from(matched.flag(id)) << at)
+        })
 }
 
 /// The next key of one matched group, ordered by key (then by group, which never decides: a
@@ -94,18 +114,27 @@ impl<K: Ord> Ord for Head<'_, K> {
     }
 }
 
+/// The state of [`Order::Walk`].
+struct Walk<'i, K> {
+    runs: runs::Slices<'i, K, u32>,
+    /// The same runs [`LOOK_AHEAD`] ahead of `runs`.
+    ahead: runs::Slices<'i, K, u32>,
+    matched: Matched,
+    /// The rest of the current run, past `block`.
+    rest: (&'i [K], &'i [u32]),
+    block: &'i [K],
+    kept: u64,
+}
+
 /// How the keys of the matched groups come out in key order.
 enum Order<'i, K> {
-    /// Every key in key order, each kept when its group matched: reads every key, a few
-    /// nanoseconds each, so it is chosen when the matched groups hold many of them. A run's
-    /// kept keys are gathered into `kept` without a branch per key (whether a key is kept
-    /// follows no pattern a branch predictor could learn), then handed out from there.
-    Walk {
-        runs: runs::Slices<'i, K, u32>,
-        matched: Matched,
-        kept: Vec<&'i K>,
-        at: usize,
-    },
+    /// Every key in key order, each kept when its group matched: reads every key's group id,
+    /// about a nanosecond each, so it is chosen when the matched groups hold many keys. A
+    /// block of up to 64 keys (a part of a run) is tested into a mask of
+    /// the kept positions without a branch per key (whether a key is kept follows no pattern
+    /// a branch predictor could learn), then its kept keys are handed out by the mask's set
+    /// bits.
+    Walk(Box<Walk<'i, K>>),
     /// A heap merge of the matched groups' keys: reads only those, a heap step each.
     Merge {
         cursors: Vec<runs::Iter<'i, K, ()>>,
@@ -138,12 +167,18 @@ impl<'i, 'l, K: Ord + Clone> Matching<'i, 'l, K> {
         if walk {
             return Self {
                 labels,
-                order: Order::Walk {
+                order: Order::Walk(Box::new(Walk {
                     runs: keys.slices(),
+                    ahead: {
+                        let mut ahead = keys.slices();
+                        ahead.nth(LOOK_AHEAD.saturating_sub(1));
+                        ahead
+                    },
                     matched,
-                    kept: Vec::new(),
-                    at: 0,
-                },
+                    rest: (&[], &[]),
+                    block: &[],
+                    kept: 0,
+                })),
             };
         }
         let mut cursors = Vec::with_capacity(matched.ids.len());
@@ -171,7 +206,7 @@ impl<'i, 'l, K: Ord + Clone> Matching<'i, 'l, K> {
 impl<K> fmt::Debug for Matching<'_, '_, K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let order = match self.order {
-            Order::Walk { .. } => "walk",
+            Order::Walk(_) => "walk",
             Order::Merge { .. } => "merge",
         };
         f.debug_struct("Matching")
@@ -186,33 +221,41 @@ impl<'i, K: Ord> Iterator for Matching<'i, '_, K> {
 
     fn next(&mut self) -> Option<&'i K> {
         match &mut self.order {
-            Order::Walk {
-                runs,
-                matched,
-                kept,
-                at,
-            } => loop {
-                if let Some(key) = kept.get(*at) {
-                    *at += 1;
-                    return Some(*key);
-                }
-                let run = runs.next()?;
-                *at = 0;
-                kept.clear();
-                let Some(first) = run.keys().first() else {
-                    continue;
-                };
-                // Every key is written at the end of the kept ones, which grow by one when
-                // its group matched.
-                kept.resize(run.keys().len(), first);
-                let mut len = 0;
-                for (key, id) in run.keys().iter().zip(run.values()) {
-                    if let Some(slot) = kept.get_mut(len) {
-                        *slot = key;
+            Order::Walk(walk) => loop {
+                let Walk {
+                    runs,
+                    ahead,
+                    matched,
+                    rest,
+                    block,
+                    kept,
+                } = &mut **walk;
+                if *kept != 0 {
+                    let at = kept.trailing_zeros() as usize;
+                    *kept &= *kept - 1;
+                    if let Some(key) = block.get(at) {
+                        return Some(key);
                     }
-                    len += usize::from(matched.contains(*id));
+                    continue;
                 }
-                kept.truncate(len);
+                if rest.0.is_empty() {
+                    let run = runs.next()?;
+                    *rest = (run.keys(), run.values());
+                    // The runs lie apart on the heap: reading the first group id of a run
+                    // further on now, which nothing waits for, overlaps its cache miss with
+                    // the work on this run and the next ones.
+                    hint::black_box(
+                        ahead
+                            .next()
+                            .and_then(|later| later.values().first().copied()),
+                    );
+                }
+                let len = rest.0.len().min(BLOCK);
+                let (keys, more_keys) = rest.0.split_at(len);
+                let (ids, more_ids) = rest.1.split_at(len.min(rest.1.len()));
+                *block = keys;
+                *rest = (more_keys, more_ids);
+                *kept = mask(ids, matched);
             },
             Order::Merge { cursors, heads } => {
                 // The smallest head is replaced in place by its group's next key (one sift

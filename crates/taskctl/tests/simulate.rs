@@ -306,30 +306,40 @@ fn a_runner_runs_up_to_its_capacity_and_a_slot_one_task_at_a_time() {
     }
 }
 
+/// `simulate FILES` on the example runners for six simulated hours, runs of 40 s to 120 s, a
+/// fifth of them failing, seed 3, on `plane`, then `extra`.
+fn six_hours<'a>(files: &[&'a str], plane: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["simulate"];
+    args.extend_from_slice(files);
+    args.extend_from_slice(&[
+        "--runners",
+        RUNNERS,
+        "--duration-ms",
+        "21600000",
+        "--attempt-ms",
+        "80000",
+        "--fail-rate",
+        "0.2",
+        "--seed",
+        "3",
+        "--plane",
+        plane,
+    ]);
+    args.extend_from_slice(extra);
+    args
+}
+
 #[test]
 fn schedules_fire_through_the_control_plane_on_both_planes() {
-    let args = |plane: &'static str| {
-        vec![
-            "simulate",
-            "examples/schedule-report.json",
-            "examples/schedule-nightly.json",
-            "--runners",
-            RUNNERS,
-            "--duration-ms",
-            "21600000",
-            "--attempt-ms",
-            "80000",
-            "--fail-rate",
-            "0.2",
-            "--job-fail-rate",
-            "nightly-backup=0",
-            "--seed",
-            "3",
-            "--plane",
+    let args = |plane| {
+        six_hours(
+            &[
+                "examples/schedule-report.json",
+                "examples/schedule-nightly.json",
+            ],
             plane,
-            "-o",
-            "json",
-        ]
+            &["--job-fail-rate", "nightly-backup=0", "-o", "json"],
+        )
     };
     let (memory, sqlite) = (run(&args("memory")), run(&args("sqlite")));
     assert_eq!(memory.code, 0, "{}", memory.stderr);
@@ -357,6 +367,52 @@ fn schedules_fire_through_the_control_plane_on_both_planes() {
     assert_eq!(nightly["started"], 1);
     let tasks = json["tasks"].as_u64().unwrap();
     assert_eq!(tasks, started + 1, "one task a started tick");
+}
+
+#[test]
+fn replace_cancels_the_running_task_through_the_control_plane_on_both_planes() {
+    // The report schedule with `replace` and 30 runs, so the run ends when they have.
+    let path = temp("replace-report.json");
+    let text = std::fs::read_to_string(root().join("examples/schedule-report.json")).unwrap();
+    let text = text.replace(
+        r#""overlap": "bufferOne""#,
+        r#""overlap": "replace", "remainingRuns": 30"#,
+    );
+    std::fs::write(&path, text).unwrap();
+    // The runner learns of the cancel from a heartbeat (every second), or, heartbeating
+    // less often than it runs, from its report being refused.
+    for beat in [
+        &[][..],
+        &["--lease-ms", "200000", "--heartbeat-ms", "150000"],
+    ] {
+        let args =
+            |plane, output| six_hours(&[&path], plane, &[&["-o", output][..], beat].concat());
+        for output in ["text", "json"] {
+            let (memory, sqlite) = (run(&args("memory", output)), run(&args("sqlite", output)));
+            assert_eq!(memory.code, 0, "{beat:?}: {}", memory.stderr);
+            assert_eq!(memory.stdout, sqlite.stdout, "{beat:?}: the planes agree");
+        }
+        let json = run(&args("memory", "json")).json();
+        assert_eq!(json["stopped"], "done", "{beat:?}: {json}");
+        let report = &json["schedules"][0];
+        assert_eq!(report["ticks"], 30, "{beat:?}: {report}");
+        assert_eq!(report["started"], 30, "{beat:?}: every tick starts a task");
+        assert_eq!(report["skipped"], 0, "{beat:?}: {report}");
+        let replaced = report["replaced"].as_u64().unwrap();
+        assert!(
+            replaced > 10,
+            "{beat:?}: ticks a minute apart, runs of 40 to 120 s"
+        );
+        // Each replaced task ended canceled, and only those: the runner reported most
+        // (a task not yet claimed is canceled at once, without an attempt).
+        assert_eq!(
+            json["finalStates"]["canceled"], replaced,
+            "{beat:?}: {json}"
+        );
+        let reported = json["outcomes"]["canceled"].as_u64().unwrap();
+        assert!(reported > 0 && reported <= replaced, "{beat:?}: {json}");
+    }
+    std::fs::remove_file(&path).unwrap();
 }
 
 #[test]
@@ -488,18 +544,6 @@ fn bad_inputs_exit_1_and_bad_options_exit_2() {
             .starts_with("examples/invalid-spec.json: slot: invalid slot"),
         "{}",
         invalid.stdout
-    );
-    let replace = temp("replace.json");
-    let text = std::fs::read_to_string(root().join("examples/schedule-report.json")).unwrap();
-    std::fs::write(&replace, text.replace("bufferOne", "replace")).unwrap();
-    let schedule = run(&["simulate", &replace, "--runners", RUNNERS]);
-    std::fs::remove_file(&replace).unwrap();
-    assert_eq!(schedule.code, 1);
-    assert_eq!(
-        schedule.stdout,
-        format!(
-            "{replace}: overlap: overlap replace is not simulated yet (a runner's side of a cancel is not)\n"
-        )
     );
     let twice = run(&[
         "simulate",

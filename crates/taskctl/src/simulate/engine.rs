@@ -7,12 +7,13 @@
 //! claimed attempt starts at once, heartbeats every `heartbeat_ms` and ends after its drawn
 //! run time with its drawn outcome (the rates of its job, or the overall ones). A crashed
 //! runner stops calling: its leases expire and the reaper ends the attempts; a runner that
-//! comes back has forgotten them and claims again.
+//! comes back has forgotten them and claims again. A canceled attempt ([`cancel`]) ends
+//! when its runner learns of the cancel at its next call and reports it Canceled.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use taskmodel::task::{AttemptOutcome, AttemptResult};
+use taskmodel::task::AttemptOutcome;
 use taskmodel::{LeaseId, RestartDecision, SeededRandom, TaskId, TaskManifest};
 
 use super::clock::{Millis, instant};
@@ -21,8 +22,10 @@ use super::invariant::Checker;
 use super::plane::{ControlPlane, PlaneError};
 use super::schedule::{ScheduleSummary, Schedules};
 
+mod cancel;
 mod draw;
 mod event;
+mod report;
 mod runner;
 mod tick;
 mod wake;
@@ -377,6 +380,14 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                     return Ok(Vec::new());
                 }
                 let started = self.plane.start(&claim.task, claim.lease, now);
+                if self.cancel_refused(&claim.task, claim.lease, &started) {
+                    return self.report(
+                        *runner,
+                        &claim.task,
+                        claim.lease,
+                        AttemptOutcome::Canceled,
+                    );
+                }
                 if self
                     .gone(*runner, &claim.task, claim.lease, started)?
                     .is_none()
@@ -427,6 +438,9 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 let Some(beat) = self.gone(*runner, task, *lease, beat)? else {
                     return Ok(Vec::new());
                 };
+                if beat.cancelling {
+                    return self.report(*runner, task, *lease, AttemptOutcome::Canceled);
+                }
                 let at = self.now.saturating_add(self.settings.heartbeat_ms);
                 self.schedule(
                     at,
@@ -436,7 +450,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                         lease: *lease,
                     },
                 );
-                Ok(if beat.is_changed() {
+                Ok(if beat.applied.is_changed() {
                     vec![task.clone()]
                 } else {
                     Vec::new()
@@ -447,27 +461,7 @@ impl<'p, P: ControlPlane> Engine<'p, P> {
                 task,
                 lease,
                 outcome,
-            } => {
-                if !self.runner(*runner).is_some_and(|r| r.holds(task, *lease)) {
-                    return Ok(Vec::new());
-                }
-                let result = match outcome {
-                    AttemptOutcome::Succeeded => AttemptResult::new(*outcome).with_exit_code(0),
-                    AttemptOutcome::Failed => AttemptResult::new(*outcome).with_exit_code(1),
-                    _ => AttemptResult::new(*outcome),
-                };
-                let finished = self.plane.finish(task, *lease, result, now);
-                let Some(finished) = self.gone(*runner, task, *lease, finished)? else {
-                    return Ok(Vec::new());
-                };
-                let mut changed = vec![task.clone()];
-                if let Some(decision) = finished.changed() {
-                    changed.extend(self.decided(task, decision)?);
-                    self.close(task, *lease, Ending::of(*outcome));
-                }
-                self.free(*runner, task, *lease);
-                Ok(changed)
-            }
+            } => self.report(*runner, task, *lease, *outcome),
             Event::Reap => {
                 if self.reap_at != Some(next.at) {
                     return Ok(Vec::new());

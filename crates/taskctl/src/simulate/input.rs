@@ -9,7 +9,6 @@ use serde::Serialize;
 use taskmodel::fleet::KindSet;
 use taskmodel::flow::FlowSpec;
 use taskmodel::ids::hash::splitmix64;
-use taskmodel::schedule::OverlapPolicy;
 use taskmodel::selector::{Labels, MAX_RUNNERS};
 use taskmodel::task::{ManifestMeta, Task, TaskManifest, TaskSpec};
 use taskmodel::{RunnerId, Schedule, TaskId};
@@ -247,11 +246,7 @@ pub(crate) fn submission(
             Ok(Document::Task(manifest)) => *manifest,
             Ok(Document::Schedule(schedule)) => {
                 let name = schedule.name().to_string();
-                if schedule.overlap() == OverlapPolicy::Replace {
-                    let reason =
-                        "overlap replace is not simulated yet (a runner's side of a cancel is not)";
-                    problems.push(&read.name, Problem::at("overlap", reason));
-                } else if flow_names.insert(name.clone()) {
+                if flow_names.insert(name.clone()) {
                     jobs.insert(name.clone());
                     schedules.add(name, *schedule);
                 } else {

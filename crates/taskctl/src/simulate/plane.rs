@@ -2,7 +2,7 @@
 //! plane answers) and [`MemoryPlane`], its in-memory implementation over model-task.
 //!
 //! Every step is the model's own call (`Task::create`, `lease_attempt`, `start_attempt`,
-//! `heartbeat_attempt`, `report_result`, `expire_attempt`), and what a runner claims is
+//! `heartbeat_attempt`, `report_result`, `expire_attempt`, `cancel_attempt` or `cancel`), and what a runner claims is
 //! model-fleet's `Queue::claim` (one running task per slot, the runner's capacity); the
 //! plane only keeps the tasks, their attempts and the indexes a control plane keeps (the
 //! leases by expiry, the retries by due time). [`StorePlane`] implements the same trait
@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
+use taskmodel::AttemptState;
 use taskmodel::fleet::{ClaimRequest as FleetClaim, FleetError, LivenessTtl, Queue, Runner};
 use taskmodel::ids::ActionId;
 use taskmodel::schedule::{Action, ScheduleError};
@@ -103,6 +104,16 @@ pub(crate) struct Reaped {
     pub(crate) decision: RestartDecision,
 }
 
+/// The answer to a heartbeat: whether it extended the lease, and whether the attempt is
+/// cancelling (a control plane asked to cancel it: the runner stops and reports Canceled).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Beat {
+    /// Whether the lease was extended.
+    pub(crate) applied: Applied,
+    /// Whether the attempt is Cancelling.
+    pub(crate) cancelling: bool,
+}
+
 /// A task and every attempt it had, oldest first, as the plane holds them.
 #[derive(Debug, Clone)]
 pub(crate) struct Observed<'p> {
@@ -136,14 +147,18 @@ pub(crate) trait ControlPlane {
         lease: LeaseId,
         now: DateTime<Utc>,
     ) -> Result<Applied, PlaneError>;
-    /// The runner extends its lease by `lease_ms` from `now`.
+    /// The runner extends its lease by `lease_ms` from `now`; the answer says whether the
+    /// attempt is cancelling.
     fn heartbeat(
         &mut self,
         task: &TaskId,
         lease: LeaseId,
         lease_ms: Millis,
         now: DateTime<Utc>,
-    ) -> Result<Applied, PlaneError>;
+    ) -> Result<Beat, PlaneError>;
+    /// A control plane cancels the task: its active attempt goes to Cancelling (the runner
+    /// learns at its next call), a task with none is canceled at once.
+    fn cancel(&mut self, task: &TaskId, now: DateTime<Utc>) -> Result<Applied, PlaneError>;
     /// The runner reports how its attempt ended.
     fn finish(
         &mut self,
@@ -390,12 +405,36 @@ impl ControlPlane for MemoryPlane {
         lease: LeaseId,
         lease_ms: Millis,
         now: DateTime<Utc>,
-    ) -> Result<Applied, PlaneError> {
+    ) -> Result<Beat, PlaneError> {
         let index = self.index(task)?;
         let until = instant(millis(now).saturating_add(lease_ms));
         self.change(index, |task, run, _| {
-            task.heartbeat_attempt(run, lease, until, now)
+            let applied = task.heartbeat_attempt(run, lease, until, now)?;
+            let cancelling = run.state() == AttemptState::Cancelling;
+            Ok(Beat {
+                applied,
+                cancelling,
+            })
         })
+    }
+
+    fn cancel(&mut self, task: &TaskId, now: DateTime<Utc>) -> Result<Applied, PlaneError> {
+        let index = self.index(task)?;
+        self.unfile(index);
+        let result = self.entry(index).and_then(|entry| {
+            let Entry { task, attempts } = entry;
+            // Cancel intent on the current attempt, or the task canceled at once when it has
+            // none, as taskstore's `cancel` does.
+            Ok(match attempts.last_mut() {
+                Some(run) => task.cancel_attempt(None, run, now)?,
+                None => {
+                    task.cancel(None, now)?;
+                    Applied::Changed(())
+                }
+            })
+        });
+        self.file(index)?;
+        result
     }
 
     fn finish(

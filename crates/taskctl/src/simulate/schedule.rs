@@ -4,7 +4,8 @@
 //! `finish_action` on the sqlite plane; model-schedule's `Action` calls in memory), and the
 //! fired action's overlap decision (`OverlapPolicy::decide`, the previous task still
 //! unfinished or not) starts a task named `SCHEDULE-N`, buffers the tick until that task
-//! ends, or skips it. Each tick counts against `remainingRuns`. A schedule with `jitterMs`
+//! ends, skips it, or (`replace`) has the control plane cancel the unfinished task and
+//! starts the new one. Each tick counts against `remainingRuns`. A schedule with `jitterMs`
 //! has each action due at its fire time plus `Schedule::jitter_ms`, drawn from the run's
 //! seed; the next fire time follows the last fire time, not the jittered dispatch.
 
@@ -31,6 +32,7 @@ struct ScheduleSim {
     ticks: u64,
     started: u64,
     skipped: u64,
+    replaced: u64,
 }
 
 /// The schedules, and which schedule each of their tasks belongs to.
@@ -61,6 +63,8 @@ pub(crate) struct ScheduleSummary {
     pub(crate) started: u64,
     /// Ticks the overlap policy dropped.
     pub(crate) skipped: u64,
+    /// Ticks that canceled the schedule's unfinished task to start theirs (`replace`).
+    pub(crate) replaced: u64,
 }
 
 /// What a fired action does.
@@ -68,6 +72,8 @@ pub(crate) struct ScheduleSummary {
 pub(crate) struct Fired {
     /// The task to submit now, with its schedule's name (its job).
     pub(crate) task: Option<(String, TaskManifest)>,
+    /// The schedule's unfinished task the control plane cancels first (`replace`).
+    pub(crate) cancel: Option<TaskId>,
     /// What the action completes with.
     pub(crate) result: serde_json::Value,
     /// The schedule's next action, to store.
@@ -96,6 +102,7 @@ impl Schedules {
             ticks: 0,
             started: 0,
             skipped: 0,
+            replaced: 0,
         });
     }
 
@@ -154,13 +161,20 @@ impl Schedules {
             .schedule
             .overlap()
             .decide(sim.running.is_some(), sim.buffered);
+        let mut cancel = None;
         let (task, word) = match decision {
             OverlapDecision::Start => (Some(self.start(index)?), "started"),
             OverlapDecision::Buffer => {
                 sim.buffered = true;
                 (None, "buffered")
             }
-            // Replace is refused on input: the runner's side of a cancel is not simulated.
+            OverlapDecision::CancelThenStart => {
+                // The canceled task is no longer the schedule's: when it ends, it starts
+                // nothing.
+                cancel = sim.running.take();
+                sim.replaced += 1;
+                (Some(self.start(index)?), "replaced")
+            }
             _ => {
                 sim.skipped += 1;
                 (None, "skipped")
@@ -169,6 +183,7 @@ impl Schedules {
         let next = self.action_after(index, after)?;
         Ok(Fired {
             task,
+            cancel,
             result: serde_json::json!({ "tick": word }),
             next,
         })
@@ -219,6 +234,7 @@ impl Schedules {
                 ticks: sim.ticks,
                 started: sim.started,
                 skipped: sim.skipped,
+                replaced: sim.replaced,
             })
             .collect()
     }

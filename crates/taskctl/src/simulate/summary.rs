@@ -78,7 +78,8 @@ pub(crate) struct Summary {
     /// Each flow run: its status, its jobs by state, its critical path.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) flows: Vec<FlowSummary>,
-    /// Each schedule: its ticks, the tasks they started and the ticks skipped.
+    /// Each schedule: its ticks, the tasks they started, the ticks skipped and those that
+    /// replaced an unfinished task.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub(crate) schedules: Vec<ScheduleSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -216,11 +217,15 @@ impl Summary {
             }
         }
         for schedule in &self.schedules {
-            writeln!(
+            write!(
                 out,
-                "schedule {}: {} ticks (started {}, skipped {})",
+                "schedule {}: {} ticks (started {}, skipped {}",
                 schedule.schedule, schedule.ticks, schedule.started, schedule.skipped
             )?;
+            if schedule.replaced > 0 {
+                write!(out, ", replaced {}", schedule.replaced)?;
+            }
+            writeln!(out, ")")?;
         }
         let width = self
             .runner_load

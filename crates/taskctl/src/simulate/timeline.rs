@@ -27,6 +27,7 @@ fn color(ending: Ending) -> RGBColor {
         Ending::Succeeded => RGBColor(46, 160, 67),
         Ending::Failed => RGBColor(207, 34, 46),
         Ending::Timeout => RGBColor(219, 130, 0),
+        Ending::Canceled => RGBColor(110, 119, 129),
         Ending::Expired => RGBColor(130, 80, 223),
         Ending::Live => RGBColor(9, 105, 218),
     }
@@ -172,6 +173,7 @@ fn draw_header<DB: DrawingBackend>(
         Ending::Succeeded,
         Ending::Failed,
         Ending::Timeout,
+        Ending::Canceled,
         Ending::Expired,
         Ending::Live,
     ];

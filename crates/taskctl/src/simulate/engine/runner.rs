@@ -18,6 +18,8 @@ pub(crate) enum Ending {
     Failed,
     /// The runner reported a timeout.
     Timeout,
+    /// The runner, told the attempt was cancelling, reported it canceled.
+    Canceled,
     /// The lease expired and the reaper ended it.
     Expired,
     /// Still live when the run stopped.
@@ -30,6 +32,7 @@ impl Ending {
         match outcome {
             AttemptOutcome::Succeeded => Self::Succeeded,
             AttemptOutcome::Timeout => Self::Timeout,
+            AttemptOutcome::Canceled => Self::Canceled,
             _ => Self::Failed,
         }
     }
@@ -40,6 +43,7 @@ impl Ending {
             Self::Succeeded => "succeeded",
             Self::Failed => "failed",
             Self::Timeout => "timeout",
+            Self::Canceled => "canceled",
             Self::Expired => "expired",
             Self::Live => "live",
         }

@@ -5,12 +5,12 @@ use std::collections::BTreeMap;
 use taskmodel::fleet::{KindSet, Runner};
 use taskmodel::ids::ActionId;
 use taskmodel::schedule::Action;
-use taskmodel::task::{Task, TaskManifest, TaskRun, TaskSpec};
+use taskmodel::task::{AttemptResult, Task, TaskManifest, TaskRun, TaskSpec};
 use taskmodel::{Applied, LeaseId, RunnerId, TenantId};
 
 use super::*;
 use crate::simulate::flow::Flows;
-use crate::simulate::plane::{Claim, MemoryPlane, Observed, Reaped};
+use crate::simulate::plane::{Beat, Claim, MemoryPlane, Observed, Reaped};
 use crate::simulate::schedule::Schedules;
 
 /// A spec that retries failures three times, run by any runner labeled `zone=eu`.
@@ -228,8 +228,15 @@ impl ControlPlane for Faulty {
         lease: LeaseId,
         lease_ms: Millis,
         now: chrono::DateTime<chrono::Utc>,
-    ) -> Result<Applied, PlaneError> {
+    ) -> Result<Beat, PlaneError> {
         self.inner.heartbeat(task, lease, lease_ms, now)
+    }
+    fn cancel(
+        &mut self,
+        task: &TaskId,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<Applied, PlaneError> {
+        self.inner.cancel(task, now)
     }
     fn finish(
         &mut self,

@@ -19,18 +19,22 @@ impl<P: ControlPlane> Engine<'_, P> {
         Ok(())
     }
 
-    /// Fires the actions due now: each starts a task, buffers its tick or skips it (its
-    /// schedule's overlap policy), completes, and stores its schedule's next action.
+    /// Fires the actions due now: each starts a task, buffers its tick, skips it, or
+    /// cancels the schedule's unfinished task and starts one (its schedule's overlap
+    /// policy), completes, and stores its schedule's next action. The tasks it changed.
     pub(super) fn tick(&mut self) -> Result<Vec<TaskId>, PlaneError> {
         let now = instant(self.now);
-        let mut submitted = Vec::new();
+        let mut changed = Vec::new();
         for action in self.plane.fire_due(now)? {
             let fired = self
                 .schedules
                 .fired(&action, self.now)
                 .map_err(PlaneError::Flow)?;
+            if let Some(running) = &fired.cancel {
+                changed.extend(self.cancel(running)?);
+            }
             if let Some((job, manifest)) = fired.task {
-                submitted.push(self.submit_one(manifest, Some(&job))?);
+                changed.push(self.submit_one(manifest, Some(&job))?);
             }
             self.plane.finish_action(action.id(), fired.result, now)?;
             if let Some(next) = fired.next {
@@ -38,9 +42,9 @@ impl<P: ControlPlane> Engine<'_, P> {
                 self.schedule(schedule::due(&next), Event::Tick);
             }
         }
-        if !submitted.is_empty() {
+        if !changed.is_empty() {
             self.wake();
         }
-        Ok(submitted)
+        Ok(changed)
     }
 }

@@ -1,8 +1,8 @@
 //! [`StorePlane`]: the [`ControlPlane`] over taskstore's embedded SQLite store, so a
 //! simulation drives the real store through the calls a control plane makes.
 //!
-//! Every step is one store call (`import`, `claim`, `start`, `heartbeat`, `report`, `reap`,
-//! `get`; `add_action`, `fire_due`, `finish_action` for a schedule's ticks), and what the plane shows the invariant checks is what the store returned: the
+//! Every step is one store call (`import`, `claim`, `start`, `heartbeat`, `report`, `cancel`,
+//! `reap`, `get`; `add_action`, `fire_due`, `finish_action` for a schedule's ticks), and what the plane shows the invariant checks is what the store returned: the
 //! task and its current attempt from each call, appended to the attempts seen before. The
 //! plane keeps only what a control plane keeps beside its store: the runners it knows, and
 //! when the next lease expires and the next retry is due (to know when to wake).
@@ -20,12 +20,12 @@ use taskmodel::ids::ActionId;
 use taskmodel::schedule::Action;
 use taskmodel::task::AttemptResult;
 use taskmodel::{
-    Applied, LeaseId, RestartDecision, RunnerId, SeededRandom, Task, TaskId, TaskManifest, TaskRun,
-    TenantId, Uid,
+    Applied, AttemptState, LeaseId, Precondition, RestartDecision, RunnerId, SeededRandom, Task,
+    TaskId, TaskManifest, TaskRun, TenantId, Uid,
 };
 use taskstore::{ActionOutcome, ClaimRequest, MAX_READ_PAGE, SqliteStore, Store, StoreError};
 
-use super::{Claim, ControlPlane, Observed, PlaneError, Reaped};
+use super::{Beat, Claim, ControlPlane, Observed, PlaneError, Reaped};
 use crate::simulate::clock::{Millis, instant, millis};
 
 /// How many expired leases one `reap` call ends; the plane calls again while it is full.
@@ -209,11 +209,26 @@ impl ControlPlane for StorePlane {
         lease: LeaseId,
         lease_ms: Millis,
         now: DateTime<Utc>,
-    ) -> Result<Applied, PlaneError> {
+    ) -> Result<Beat, PlaneError> {
         let until = instant(millis(now).saturating_add(lease_ms));
         let change = self
             .store
             .heartbeat(&self.tenant, task, lease, until, now)?;
+        let cancelling = change
+            .attempt
+            .as_ref()
+            .is_some_and(|run| run.state() == AttemptState::Cancelling);
+        self.record(change.task, change.attempt);
+        Ok(Beat {
+            applied: change.applied,
+            cancelling,
+        })
+    }
+
+    fn cancel(&mut self, task: &TaskId, now: DateTime<Utc>) -> Result<Applied, PlaneError> {
+        let change = self
+            .store
+            .cancel(&self.tenant, task, Precondition::default(), now)?;
         self.record(change.task, change.attempt);
         Ok(change.applied)
     }

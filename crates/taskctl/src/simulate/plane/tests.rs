@@ -163,3 +163,71 @@ fn the_reaper_ends_exactly_the_leases_expired_by_now() {
         Err(PlaneError::Duplicate("task", _))
     ));
 }
+
+/// Cancels a queued task and a running one on `plane`: what each step answered and left.
+fn cancel_steps<P: ControlPlane>(plane: &mut P) -> Vec<String> {
+    let runner = Runner::builder(RunnerId::new("eu-1").unwrap(), KindSet::ALL)
+        .build()
+        .unwrap();
+    plane.register(runner, instant(0)).unwrap();
+    for (name, slot) in [("busy", "a"), ("queued", "b")] {
+        let manifest = TaskManifest::named(TaskId::new(name).unwrap(), spec(slot, 0, "{}"));
+        plane.submit(manifest, instant(0)).unwrap();
+    }
+    let (busy, queued) = (TaskId::new("busy").unwrap(), TaskId::new("queued").unwrap());
+    let claim = plane
+        .claim(&RunnerId::new("eu-1").unwrap(), 1_000, instant(0))
+        .unwrap()
+        .unwrap();
+    assert_eq!(claim.task, busy);
+    assert!(
+        plane
+            .start(&busy, claim.lease, instant(1))
+            .unwrap()
+            .is_changed()
+    );
+    let state = |plane: &P, task: &TaskId| {
+        let observed = plane.observe(task).unwrap();
+        let attempt = observed.attempts.last().map(|run| run.state().as_str());
+        format!("{} {attempt:?}", observed.task.phase().as_str())
+    };
+    let mut steps = Vec::new();
+    let applied = plane.cancel(&queued, instant(2)).unwrap();
+    steps.push(format!("{applied:?} {}", state(plane, &queued)));
+    let applied = plane.cancel(&busy, instant(3)).unwrap();
+    steps.push(format!("{applied:?} {}", state(plane, &busy)));
+    let again = plane.cancel(&busy, instant(4)).unwrap();
+    steps.push(format!("{again:?} {}", state(plane, &busy)));
+    let beat = plane
+        .heartbeat(&busy, claim.lease, 1_000, instant(5))
+        .unwrap();
+    steps.push(format!("cancelling {}", beat.cancelling));
+    let failed = AttemptResult::new(AttemptOutcome::Failed);
+    let refused = plane
+        .finish(&busy, claim.lease, failed, instant(6))
+        .unwrap_err();
+    steps.push(format!("gone {}", refused.is_gone()));
+    let canceled = AttemptResult::new(AttemptOutcome::Canceled);
+    let ended = plane
+        .finish(&busy, claim.lease, canceled, instant(7))
+        .unwrap();
+    steps.push(format!("{ended:?} {}", state(plane, &busy)));
+    steps
+}
+
+#[test]
+fn a_cancel_ends_a_queued_task_at_once_and_a_running_one_when_its_runner_reports() {
+    let expected = [
+        r#"Changed(()) canceled None"#,
+        r#"Changed(()) running Some("cancelling")"#,
+        r#"Unchanged running Some("cancelling")"#,
+        "cancelling true",
+        "gone false",
+        r#"Changed(Final(Canceled)) canceled Some("canceled")"#,
+    ];
+    let tenant = || TenantId::new("t").unwrap();
+    let mut memory = MemoryPlane::new(tenant(), SeededRandom::new(0));
+    assert_eq!(cancel_steps(&mut memory), expected, "memory");
+    let mut store = StorePlane::open(None, tenant(), SeededRandom::new(0)).unwrap();
+    assert_eq!(cancel_steps(&mut store), expected, "sqlite");
+}

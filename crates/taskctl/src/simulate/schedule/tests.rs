@@ -1,5 +1,5 @@
 //! Unit tests for the simulated schedules: jitter delays each dispatch within its bound and
-//! never moves the fire times that follow.
+//! never moves the fire times that follow; a replace tick cancels the unfinished task.
 #![allow(clippy::unwrap_used, reason = "a test fails loudly")]
 
 use super::{Schedules, due};
@@ -63,4 +63,40 @@ fn jitter_delays_each_dispatch_within_its_bound_without_drift() {
         "the same seed draws the same delays"
     );
     assert_ne!(jittered, dues(90_000, 8, 50), "another seed draws others");
+}
+
+#[test]
+fn a_replace_tick_cancels_the_unfinished_task_and_starts_its_own() {
+    let mut value = serde_json::to_value(every_minute(0)).unwrap();
+    value["overlap"] = "replace".into();
+    let mut schedules = Schedules::new(7);
+    schedules.add("report".to_owned(), serde_json::from_value(value).unwrap());
+    let action = schedules.first_actions().unwrap().pop().unwrap();
+    let first = schedules.fired(&action, 0).unwrap();
+    assert_eq!(first.cancel, None, "nothing runs yet");
+    let name = |fired: &super::Fired| fired.task.as_ref().unwrap().1.metadata().name().clone();
+    let report_1 = name(&first);
+    assert_eq!(report_1.as_str(), "report-1");
+    let second = schedules.fired(&first.next.unwrap(), 60_000).unwrap();
+    assert_eq!(
+        second.cancel.as_ref(),
+        Some(&report_1),
+        "report-1 is unfinished"
+    );
+    assert_eq!(name(&second).as_str(), "report-2");
+    assert_eq!(second.result, serde_json::json!({ "tick": "replaced" }));
+    // The canceled task ending starts nothing: it is no longer the schedule's.
+    assert!(schedules.ended(&report_1).unwrap().is_none());
+    let third = schedules.fired(&second.next.unwrap(), 120_000).unwrap();
+    assert_eq!(third.cancel.unwrap().as_str(), "report-2");
+    let summary = schedules.summaries().pop().unwrap();
+    assert_eq!(
+        (
+            summary.ticks,
+            summary.started,
+            summary.skipped,
+            summary.replaced
+        ),
+        (3, 3, 0, 2)
+    );
 }

@@ -11,37 +11,27 @@
 #[path = "../../../tests/support/wire_examples.rs"]
 mod wire_examples;
 
-use wire_examples::{Example, markdown};
+use wire_examples::{Example, check, markdown};
 
 use model_fleet::{ApiError, Context, KindSet, LogBatch, Runner};
-use serde::{Serialize, de::DeserializeOwned};
 
 /// The `<!-- wire(fleet): Type [rejected] -->` examples of `markdown`.
 fn examples(markdown: &str) -> Vec<Example> {
     wire_examples::examples(markdown, "wire(fleet)")
 }
 
-/// Parses `ex` as `T`: the error's text, or, for a value that parses, a check that it
-/// survives a round trip.
-fn parse<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
-    ex: &Example,
-) -> Result<(), String> {
-    let value = serde_json::from_str::<T>(&ex.json).map_err(|e| e.to_string())?;
-    let again: T = serde_json::from_str(&serde_json::to_string(&value).unwrap()).unwrap();
-    assert_eq!(again, value, "line {}: round trip", ex.line);
-    Ok(())
-}
-
-/// Parses `ex` as the type its marker names.
+/// Reads `ex` as the type its marker names with the shared check (a rejected example must
+/// fail, an accepted one read back equal): the error's text, or `Ok` for an accepted one.
 fn parse_as_marked(ex: &Example) -> Result<(), String> {
-    match ex.type_name.as_str() {
-        "Runner" => parse::<Runner>(ex),
-        "ApiError" => parse::<ApiError>(ex),
-        "Context" => parse::<Context>(ex),
-        "LogBatch" => parse::<LogBatch>(ex),
-        "KindSet" => parse::<KindSet>(ex),
+    let error = match ex.type_name.as_str() {
+        "Runner" => check::<Runner>(ex),
+        "ApiError" => check::<ApiError>(ex),
+        "Context" => check::<Context>(ex),
+        "LogBatch" => check::<LogBatch>(ex),
+        "KindSet" => check::<KindSet>(ex),
         other => panic!("line {}: unknown wire type {other:?}", ex.line),
-    }
+    };
+    error.map_or(Ok(()), Err)
 }
 
 /// The types with at least one accepted and one rejected example.

@@ -26,6 +26,9 @@ use taskstore::StoreError;
 use super::clock::{Millis, instant, millis};
 
 mod store;
+mod waiting;
+
+use self::waiting::Waiting;
 
 pub(crate) use self::store::StorePlane;
 
@@ -211,7 +214,7 @@ pub(crate) struct MemoryPlane {
     active: BTreeMap<RunnerId, u32>,
     queue: Queue,
     /// Tasks waiting for a retry, by due time.
-    waiting: BTreeSet<(Millis, usize)>,
+    waiting: Waiting<usize>,
     /// Active attempts by lease expiry, then lease (the order the store reaps them in: by
     /// expiry, then as they were claimed).
     leases: BTreeSet<(Millis, u64, usize)>,
@@ -239,7 +242,7 @@ impl MemoryPlane {
             by_id: BTreeMap::new(),
             runners: BTreeMap::new(),
             active: BTreeMap::new(),
-            waiting: BTreeSet::new(),
+            waiting: Waiting::new(),
             leases: BTreeSet::new(),
             actions: BTreeMap::new(),
             running_actions: BTreeMap::new(),
@@ -271,7 +274,7 @@ impl MemoryPlane {
         self.queue.update(&entry.task)?;
         let status = entry.task.status();
         if let (Some(queued), Some(_)) = (status.queued_at(), status.next_attempt_at()) {
-            self.waiting.insert((millis(queued), index));
+            self.waiting.insert(queued, index);
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
             let key = (millis(run.lease_expires_at()), run.lease().as_u64(), index);
@@ -288,7 +291,7 @@ impl MemoryPlane {
             return;
         };
         if let Some(queued) = entry.task.status().queued_at() {
-            self.waiting.remove(&(millis(queued), index));
+            self.waiting.remove(queued, index);
         }
         if let Some(run) = entry.attempts.last().filter(|run| run.is_active()) {
             let key = (millis(run.lease_expires_at()), run.lease().as_u64(), index);
@@ -473,21 +476,12 @@ impl ControlPlane for MemoryPlane {
     }
 
     fn release_due(&mut self, now: DateTime<Utc>) -> usize {
-        let due: Vec<(Millis, usize)> = self
-            .waiting
-            .range(..=(millis(now), usize::MAX))
-            .copied()
-            .collect();
-        // The queue holds a retry already and a claim takes it once it is due; the plane
-        // only stops waiting for it.
-        for key in &due {
-            self.waiting.remove(key);
-        }
-        due.len()
+        // The queue holds a retry already and a claim takes it once it is due.
+        self.waiting.release_due(now)
     }
 
     fn next_due(&self) -> Option<DateTime<Utc>> {
-        self.waiting.first().map(|(at, _)| instant(*at))
+        self.waiting.next_due()
     }
 
     fn observe(&self, task: &TaskId) -> Option<Observed<'_>> {

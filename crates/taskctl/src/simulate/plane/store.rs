@@ -25,7 +25,7 @@ use taskmodel::{
 };
 use taskstore::{ActionOutcome, ClaimRequest, MAX_READ_PAGE, SqliteStore, Store, StoreError};
 
-use super::{Beat, Claim, ControlPlane, Observed, PlaneError, Reaped};
+use super::{Beat, Claim, ControlPlane, Observed, PlaneError, Reaped, Waiting};
 use crate::simulate::clock::{Millis, instant, millis};
 
 /// How many expired leases one `reap` call ends; the plane calls again while it is full.
@@ -49,7 +49,7 @@ pub(crate) struct StorePlane {
     /// Active attempts by lease expiry.
     leases: BTreeSet<(Millis, TaskId)>,
     /// Tasks waiting for a retry, by due time.
-    waiting: BTreeSet<(Millis, TaskId)>,
+    waiting: Waiting<TaskId>,
     next_lease: u64,
     next_uid: u128,
     /// The random source of backoff jitter.
@@ -79,7 +79,7 @@ impl StorePlane {
             runners: BTreeMap::new(),
             seen: BTreeMap::new(),
             leases: BTreeSet::new(),
-            waiting: BTreeSet::new(),
+            waiting: Waiting::new(),
             next_lease: 0,
             next_uid: 0,
             rng,
@@ -93,7 +93,7 @@ impl StorePlane {
             return;
         };
         if let Some(queued) = seen.task.status().queued_at() {
-            self.waiting.remove(&(millis(queued), id.clone()));
+            self.waiting.remove(queued, id.clone());
         }
         if let Some(run) = seen.attempts.last().filter(|run| run.is_active()) {
             self.leases
@@ -119,7 +119,7 @@ impl StorePlane {
         }
         let status = seen.task.status();
         if let (Some(queued), Some(_)) = (status.queued_at(), status.next_attempt_at()) {
-            self.waiting.insert((millis(queued), id.clone()));
+            self.waiting.insert(queued, id.clone());
         }
         if let Some(run) = seen.attempts.last().filter(|run| run.is_active()) {
             self.leases.insert((millis(run.lease_expires_at()), id));
@@ -270,21 +270,12 @@ impl ControlPlane for StorePlane {
     }
 
     fn release_due(&mut self, now: DateTime<Utc>) -> usize {
-        // The store's claim takes a retry once it is due; the plane only stops waiting for it.
-        let due: Vec<(Millis, TaskId)> = self
-            .waiting
-            .iter()
-            .take_while(|(at, _)| *at <= millis(now))
-            .cloned()
-            .collect();
-        for key in &due {
-            self.waiting.remove(key);
-        }
-        due.len()
+        // The store's claim takes a retry once it is due.
+        self.waiting.release_due(now)
     }
 
     fn next_due(&self) -> Option<DateTime<Utc>> {
-        self.waiting.first().map(|(at, _)| instant(*at))
+        self.waiting.next_due()
     }
 
     fn add_action(&mut self, action: &Action) -> Result<(), PlaneError> {

@@ -1,12 +1,16 @@
 //! Backends, tasks and times the tests share.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use taskmodel::SeededRandom;
 use taskmodel::fleet::KindSet;
 use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::policy::{AdmissionPolicy, BackoffPolicy, JitterPolicy, RestartPolicy};
 use taskmodel::selector::{LabelSelector, Labels};
 pub use taskmodel::task::Precondition;
-use taskmodel::task::{LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskSpec};
+use taskmodel::task::{
+    AttemptOutcome, AttemptResult, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest,
+    TaskSpec,
+};
 use taskstore::{ClaimRequest, Store, StoreError};
 
 /// A database for one test: each call to `open` is a new connection to it.
@@ -106,6 +110,31 @@ pub fn create_all(store: &mut impl Store, tasks: &[Task]) {
             .create(&tenant(), task, task.metadata().created_at())
             .unwrap();
     }
+}
+
+/// Starts the attempt of task `name` under `lease` at `started`, and reports it succeeded at
+/// `reported` (backoff seed 1).
+pub fn succeed(
+    store: &mut impl Store,
+    name: &str,
+    lease: u64,
+    started: DateTime<Utc>,
+    reported: DateTime<Utc>,
+) {
+    store
+        .start(&tenant(), &id(name), LeaseId::new(lease), started)
+        .unwrap();
+    let done = AttemptResult::new(AttemptOutcome::Succeeded);
+    store
+        .report(
+            &tenant(),
+            &id(name),
+            LeaseId::new(lease),
+            done,
+            &mut SeededRandom::new(1),
+            reported,
+        )
+        .unwrap();
 }
 
 /// A claim by `name` (any labels, every kind) under `lease`, expiring 30 s after `now`.

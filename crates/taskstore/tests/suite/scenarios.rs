@@ -121,20 +121,7 @@ pub fn one_task_runs_at_a_time_in_a_slot<B: Backend>(backend: &B) {
             .unwrap()
             .is_none()
     );
-    store
-        .start(&tenant(), &id("a"), LeaseId::new(1), at(11))
-        .unwrap();
-    let done = AttemptResult::new(AttemptOutcome::Succeeded);
-    store
-        .report(
-            &tenant(),
-            &id("a"),
-            LeaseId::new(1),
-            done,
-            &mut SeededRandom::new(1),
-            at(12),
-        )
-        .unwrap();
+    succeed(&mut store, "a", 1, at(11), at(12));
     let next = store
         .claim(&tenant(), &request("r2", 2, at(13)), at(13))
         .unwrap()
@@ -360,20 +347,7 @@ pub fn delete_refuses_a_running_task_and_removes_the_rest<B: Backend>(backend: &
     store
         .delete(&tenant(), &id("b"), Precondition::default())
         .unwrap();
-    store
-        .start(&tenant(), &id("a"), LeaseId::new(1), at(11))
-        .unwrap();
-    let done = AttemptResult::new(AttemptOutcome::Succeeded);
-    store
-        .report(
-            &tenant(),
-            &id("a"),
-            LeaseId::new(1),
-            done,
-            &mut SeededRandom::new(1),
-            at(12),
-        )
-        .unwrap();
+    succeed(&mut store, "a", 1, at(11), at(12));
     store
         .delete(&tenant(), &id("a"), Precondition::default())
         .unwrap();

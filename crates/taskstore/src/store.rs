@@ -18,10 +18,18 @@ use taskmodel::task::{
 use crate::error::StoreError;
 use crate::flows::StoredFlow;
 
-/// How many pending tasks one claim looks at, in queue order, before it answers that
-/// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
-/// slot is busy, are passed over). Bounds a claim's time and the rows it locks.
-pub const MAX_CLAIM_SCAN: usize = 1_000;
+/// How many pending tasks of the runner's kinds one claim looks at, in queue order, before
+/// it answers that nothing is claimable: as many as a tenant may hold
+/// ([`MAX_GC_VIEW`](crate::MAX_GC_VIEW)), so a runner that fits a queued task of such a
+/// tenant finds it, however many tasks it does not fit come first.
+///
+/// Tasks of other kinds are passed over in SQL, on the queue index; tasks whose runner
+/// selector the runner's labels do not match, or whose slot is busy, are passed over by
+/// reading their columns, never their documents (each distinct selector is parsed once a
+/// claim). Bounds a claim's time; a claim locks only the task it takes and the head of
+/// the queue it read first (`docs/performance.md`, "Claims past the head", gives the time
+/// of the deep case).
+pub const MAX_CLAIM_SCAN: usize = crate::MAX_GC_VIEW;
 
 /// The most log lines one [`Store::append_logs`] call takes (a runner's batch).
 pub const MAX_LOG_BATCH_LINES: usize = 100;
@@ -148,7 +156,8 @@ pub trait Store {
     /// runner may take: due, a kind it supports, a runner selector its labels match, a
     /// slot with no other task running; the runner must have a free place
     /// (`maxConcurrent`). `None` when nothing is claimable (among the first
-    /// [`MAX_CLAIM_SCAN`] pending tasks). Concurrent claims take different tasks.
+    /// [`MAX_CLAIM_SCAN`] pending tasks of its kinds). Concurrent claims take different
+    /// tasks.
     fn claim(
         &mut self,
         tenant: &TenantId,

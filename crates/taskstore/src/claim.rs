@@ -49,17 +49,21 @@ const QUEUE_FROM: &str =
     "FROM tasks t WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2";
 const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
 
-/// The statements of one size: the head and the queue after a position.
+/// The statements of one size: the head, and the queue after a position in two parts that
+/// each seek the index to where they start (one `OR` of both would be a filter, and every
+/// read would walk the queue again from its head).
 struct Statements {
     /// The first task of the runner's kinds with its document, locked (`FOR UPDATE SKIP
     /// LOCKED` on PostgreSQL: only the one row it returns). Kinds from `?3`.
     head: Sql,
-    /// Up to `?6` tasks after the position `(?3, ?4, ?5)` = `(priority, queued_ns, id)`,
-    /// without their documents and unlocked. Kinds from `?7`.
-    after: Sql,
+    /// Up to `?6` tasks of priority `?3` after `(queued_ns, id)` = `(?4, ?5)`, without their
+    /// documents and unlocked. Kinds from `?7`.
+    same: Sql,
+    /// Up to `?4` tasks of a priority below `?3`, as [`same`](Self::same). Kinds from `?5`.
+    lower: Sql,
 }
 
-/// `?first, ?first+1, ...` for `n` kinds.
+/// `?first, ?first+1, ...` for `n` parameters.
 fn marks(first: usize, n: usize) -> String {
     (first..first + n)
         .map(|k| format!("?{k}"))
@@ -78,11 +82,15 @@ static STATEMENTS: LazyLock<Vec<Statements>> = LazyLock::new(|| {
                     marks(3, n)
                 ))
                 .locking(Lock::SkipLocked),
-                after: Sql::built(format!(
-                    "{columns} {QUEUE_FROM} AND t.kind_name IN ({}) \
-                     AND (t.priority < ?3 OR (t.priority = ?3 AND (t.queued_ns, t.id) > (?4, ?5))) \
-                     {QUEUE_ORDER} LIMIT ?6",
+                same: Sql::built(format!(
+                    "{columns} {QUEUE_FROM} AND t.kind_name IN ({}) AND t.priority = ?3 \
+                     AND (t.queued_ns, t.id) > (?4, ?5) {QUEUE_ORDER} LIMIT ?6",
                     marks(7, n)
+                )),
+                lower: Sql::built(format!(
+                    "{columns} {QUEUE_FROM} AND t.kind_name IN ({}) AND t.priority < ?3 \
+                     {QUEUE_ORDER} LIMIT ?4",
+                    marks(5, n)
                 )),
             }
         })
@@ -267,18 +275,32 @@ fn first_claimable(
     }
     let mut position = head;
     let mut scanned = 1;
+    // Whether the reads have passed the last task of `position`'s priority.
+    let mut lower = false;
     while scanned < MAX_CLAIM_SCAN {
         let batch = SCAN_BATCH.min(MAX_CLAIM_SCAN - scanned);
-        let mut params: Vec<Value> = vec![
-            tenant.as_str().into(),
-            now.clone(),
-            Value::Int(position.priority),
-            Value::Int(position.queued),
-            position.id.as_str().into(),
-            Value::Int(i64::try_from(batch).unwrap_or(i64::MAX)),
-        ];
+        let limit = Value::Int(i64::try_from(batch).unwrap_or(i64::MAX));
+        let (sql, mut params): (&Sql, Vec<Value>) = if lower {
+            let params = vec![
+                tenant.as_str().into(),
+                now.clone(),
+                Value::Int(position.priority),
+                limit,
+            ];
+            (&statements.lower, params)
+        } else {
+            let params = vec![
+                tenant.as_str().into(),
+                now.clone(),
+                Value::Int(position.priority),
+                Value::Int(position.queued),
+                position.id.as_str().into(),
+                limit,
+            ];
+            (&statements.same, params)
+        };
         params.extend(kinds.iter().cloned());
-        let rows = tx.query(&statements.after, &params)?;
+        let rows = tx.query(sql, &params)?;
         let mut fitting = Vec::new();
         for row in &rows {
             let queued = Queued::read(row)?;
@@ -305,9 +327,18 @@ fn first_claimable(
             }
         }
         scanned += rows.len();
-        match rows.last() {
-            Some(last) if rows.len() == batch => position = Queued::read(last)?,
-            _ => break,
+        if let Some(last) = rows.last() {
+            position = Queued::read(last)?;
+        }
+        if rows.len() == batch {
+            // More may follow in the last task's priority.
+            lower = false;
+        } else if lower {
+            // The lower priorities have ended: so has the queue.
+            break;
+        } else {
+            // The position's priority has ended; the lower ones come next.
+            lower = true;
         }
     }
     Ok(None)

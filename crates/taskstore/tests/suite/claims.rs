@@ -108,7 +108,9 @@ pub fn a_runner_behind_selectors_it_does_not_match_claims_in_queue_order<B: Back
     let mut tasks = vec![queued_in("held", "shared", kind(), "", 10, 0)];
     tasks.extend((0..DEPTH).map(|n| {
         let selector = others.get(n % others.len()).unwrap();
-        queued(&format!("u{n:05}"), kind(), selector, 0, 0)
+        // Over three priorities, so the claim reads on from one priority to the next.
+        let priority = i32::try_from(n % 3).unwrap();
+        queued(&format!("u{n:05}"), kind(), selector, priority, 0)
     }));
     tasks.extend([
         queued("fit-low", kind(), "", -1, 0),

@@ -45,8 +45,11 @@ pub(crate) struct Migration {
     pub(crate) version: i64,
     pub(crate) sqlite: &'static str,
     pub(crate) postgres: &'static str,
-    pub(crate) fill: Option<fn(&mut dyn Tx) -> Result<(), StoreError>>,
+    pub(crate) fill: Option<Fill>,
 }
+
+/// What a migration computes in Rust, over the migration's transaction.
+pub(crate) type Fill = fn(&mut dyn Tx) -> Result<(), StoreError>;
 
 /// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
 pub(crate) const MIGRATIONS: &[Migration] = &[

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{LivenessTtl, Runner};
-use taskmodel::flow::FlowSpec;
+use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::retention::collect;
@@ -16,7 +16,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
-use crate::flows::{self, StoredFlow};
+use crate::flows::{self, FlowCursor, FlowSummary, StoredFlow};
 use crate::gc;
 use crate::store::{
     ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
@@ -137,7 +137,21 @@ impl<E: Engine> Store for E {
         rng: &mut dyn RandomSource,
         now: DateTime<Utc>,
     ) -> Result<Change<RestartDecision>, StoreError> {
-        self.write(|tx| attempts::report(tx, tenant, id, lease, result, rng, now))
+        self.write(|tx| attempts::report(tx, tenant, id, lease, result, None, rng, now))
+    }
+
+    fn report_job(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        job_result: JobResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError> {
+        let job = Some(job_result);
+        self.write(|tx| attempts::report(tx, tenant, id, lease, result, job, rng, now))
     }
 
     fn cancel(
@@ -224,6 +238,15 @@ impl<E: Engine> Store for E {
 
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError> {
         self.read(|tx| flows::get(tx, tenant, name))
+    }
+
+    fn flows(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&FlowCursor>,
+        limit: u32,
+    ) -> Result<Vec<FlowSummary>, StoreError> {
+        self.read(|tx| flows::list(tx, tenant, after, limit))
     }
 
     fn register_runner(

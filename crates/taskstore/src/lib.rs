@@ -40,7 +40,7 @@ mod tx;
 
 pub use crate::{
     error::StoreError,
-    flows::{FlowJobStatus, StoredFlow},
+    flows::{FlowCursor, FlowJobStatus, FlowSummary, StoredFlow},
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,

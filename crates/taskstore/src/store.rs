@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
-use taskmodel::flow::FlowSpec;
+use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
@@ -16,7 +16,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
-use crate::flows::StoredFlow;
+use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -187,6 +187,26 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<Change<RestartDecision>, StoreError>;
 
+    /// [`report`](Self::report) for a flow job's task, with the result the job reported
+    /// (model-flow's bounded `JobResult`): when this attempt's end ends the job (a final
+    /// decision, not a restart), the run records the result with the job's end
+    /// (`FlowRun::end_attempt`) in the same transaction, and [`flow`](Self::flow) returns
+    /// it ([`FlowJobStatus::result`](crate::FlowJobStatus::result), `FlowRun::result`). A
+    /// result that would take the flow's results past model-flow's `MAX_FLOW_RESULT_BYTES`
+    /// is [`StoreError::FlowRejected`] and nothing is written. A result with a restart, or
+    /// for a task no flow's job names, is dropped, as the model drops it.
+    #[allow(clippy::too_many_arguments, reason = "report's arguments and the job's result")]
+    fn report_job(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        job_result: JobResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError>;
+
     /// Cancels the task: its active attempt goes to Cancelling (cancel intent wins), a
     /// task waiting for a restart or never leased is canceled at once (`cancel_attempt`,
     /// `cancel`). Only at the version and uid `expected` names, when it names them (a uid
@@ -259,8 +279,21 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<StoredFlow, StoreError>;
 
-    /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
+    /// The flow with its run and each job's state, task and result, or
+    /// [`StoreError::FlowNotFound`].
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
+
+    /// The tenant's flows in creation order (oldest first, then by name) after `after`
+    /// (from the first when `None`; [`FlowSummary::cursor`] of a page's last flow gives
+    /// the next page), at most `limit` (1 to [`MAX_READ_PAGE`]): a keyset page on the
+    /// flows' creation index, each flow's columns without its documents. A flow that
+    /// exists for the whole listing is returned exactly once while others come and go.
+    fn flows(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&FlowCursor>,
+        limit: u32,
+    ) -> Result<Vec<FlowSummary>, StoreError>;
 
     /// Registers `runner` (model-fleet's `Runner::register` against the record stored under
     /// its id, if any): online, last seen at `now`, with its labels, kinds and capacity

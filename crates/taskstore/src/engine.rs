@@ -7,7 +7,6 @@ use taskmodel::fleet::{LivenessTtl, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::retention::collect;
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -307,35 +306,7 @@ impl<E: Engine> Store for E {
         now: DateTime<Utc>,
         batch: u32,
     ) -> Result<Collected, StoreError> {
-        // One snapshot for the view, then one transaction per batch of writes.
-        let size = gc::check_batch(batch)?;
-        let (views, entries) = self.read(|tx| gc::view(tx, tenant))?;
-        let collection = collect(now, &views);
-        let mut collected = Collected {
-            next_expiry: collection.next_expiry(),
-            complete: true,
-            ..Collected::default()
-        };
-        for chunk in collection.releases().chunks(size) {
-            let (released, stopped) =
-                self.write(|tx| gc::release_batch(tx, tenant, &entries, chunk, now))?;
-            collected.released.extend(released);
-            if stopped {
-                collected.complete = false;
-                return Ok(collected);
-            }
-        }
-        for chunk in collection.deletions().chunks(size) {
-            let (tasks, flows, stopped) =
-                self.write(|tx| gc::delete_batch(tx, tenant, &entries, chunk))?;
-            collected.deleted_tasks.extend(tasks);
-            collected.deleted_flows.extend(flows);
-            if stopped {
-                collected.complete = false;
-                break;
-            }
-        }
-        Ok(collected)
+        gc::collect(self, tenant, now, batch)
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

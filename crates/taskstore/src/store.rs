@@ -468,6 +468,11 @@ pub struct Collected {
     pub deleted_tasks: Vec<TaskId>,
     /// The flows deleted, with their job rows, in cleanup order.
     pub deleted_flows: Vec<FlowId>,
+    /// How many attempts past their task's history limits were deleted, with their log
+    /// lines.
+    pub deleted_attempts: usize,
+    /// The finished schedule actions deleted, in the order they finished.
+    pub deleted_actions: Vec<ActionId>,
     /// When a kept resource's time to live runs out next: when to collect again if nothing
     /// else changes.
     pub next_expiry: Option<DateTime<Utc>>,

@@ -89,7 +89,10 @@ pub(crate) fn heartbeat(
 
 /// [`Store::report`](crate::Store::report), and [`Store::report_job`](crate::Store::report_job)
 /// with the job's result.
-#[allow(clippy::too_many_arguments, reason = "the trait call's arguments, passed on")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the trait call's arguments, passed on"
+)]
 pub(crate) fn report(
     tx: &mut dyn Tx,
     tenant: &TenantId,

@@ -176,7 +176,10 @@ impl Tx for PostgresTx<'_> {
 
     fn try_execute(&mut self, sql: &Sql, params: &[Value]) -> Result<Option<u64>, StoreError> {
         let statement = self.statement(sql)?;
-        match self.tx.execute(&statement, &bind(params, statement.params())) {
+        match self
+            .tx
+            .execute(&statement, &bind(params, statement.params()))
+        {
             Ok(changed) => Ok(Some(changed)),
             Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => Ok(None),
             Err(error) => Err(postgres(error)),

@@ -195,7 +195,10 @@ pub trait Store {
     /// result that would take the flow's results past model-flow's `MAX_FLOW_RESULT_BYTES`
     /// is [`StoreError::FlowRejected`] and nothing is written. A result with a restart, or
     /// for a task no flow's job names, is dropped, as the model drops it.
-    #[allow(clippy::too_many_arguments, reason = "report's arguments and the job's result")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "report's arguments and the job's result"
+    )]
     fn report_job(
         &mut self,
         tenant: &TenantId,

@@ -9,7 +9,7 @@ use taskmodel::task::{
     ManifestMeta, OwnerKind, OwnerReference, RestartDecision, Task, TaskManifest,
 };
 
-use super::{job_task_id, load, rejected, corrupt, save};
+use super::{corrupt, job_task_id, load, rejected, save};
 use crate::error::StoreError;
 use crate::pair::insert_tasks;
 use crate::tx::{Lock, Sql, Tx};
@@ -169,4 +169,3 @@ fn job_uid(flow: Uid, position: usize) -> Uid {
     let salt = (u128::from(mix(n)) << 64) | u128::from(mix(n ^ 0x9e37_79b9_7f4a_7c15));
     Uid::from_u128(flow.to_u128() ^ salt)
 }
-

@@ -7,7 +7,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::ids::{ActionId, TenantId, Uid};
-use taskmodel::retention::{Lifecycle, OwnedResource, Outcome, ResourceKind, collect};
+use taskmodel::retention::{Lifecycle, Outcome, OwnedResource, ResourceKind, collect};
 use taskmodel::schedule::{Action, ActionState};
 
 use super::{VIEW_PAGE, sooner};

@@ -29,10 +29,7 @@ pub(super) fn collect_attempts<E: Engine>(
     collected: &mut Collected,
 ) -> Result<(), StoreError> {
     // A task with fewer attempts than the smaller limit keeps them all.
-    let Some(limits) = RetentionPolicy::DEFAULT
-        .rule(ResourceKind::Task)
-        .history()
-    else {
+    let Some(limits) = RetentionPolicy::DEFAULT.rule(ResourceKind::Task).history() else {
         return Ok(());
     };
     let threshold = i64::from(limits.succeeded().min(limits.failed()));
@@ -113,7 +110,10 @@ fn page(
             return Ok((views, slots, true));
         }
         let refused = |error: &dyn std::fmt::Display| StoreError::Corrupt {
-            what: format!("the history of task \"{}\" of tenant \"{tenant}\"", task.id()),
+            what: format!(
+                "the history of task \"{}\" of tenant \"{tenant}\"",
+                task.id()
+            ),
             reason: error.to_string(),
         };
         let owner = OwnedResource::builder(

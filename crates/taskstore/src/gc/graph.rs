@@ -14,8 +14,8 @@ use super::{MAX_GC_VIEW, VIEW_PAGE, sooner, task_id};
 use crate::columns::{int, read_task};
 use crate::engine::Engine;
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::pair::{AttemptWrite, load, refused};
+use crate::store::Collected;
 use crate::tasks::{delete, replace_owners};
 use crate::tx::{Lock, Row as TxRow, Sql, Tx, Value};
 
@@ -51,7 +51,14 @@ pub(super) fn collect_graph<E: Engine>(
             return Ok(());
         }
     }
-    write_deletions(engine, tenant, &entries, collection.deletions(), size, collected)
+    write_deletions(
+        engine,
+        tenant,
+        &entries,
+        collection.deletions(),
+        size,
+        collected,
+    )
 }
 
 /// Writes `deletions` in order, `size` a transaction; stops at the first resource changed
@@ -65,7 +72,8 @@ pub(super) fn write_deletions<E: Engine>(
     collected: &mut Collected,
 ) -> Result<(), StoreError> {
     for chunk in deletions.chunks(size) {
-        let (tasks, flows, stopped) = engine.write(|tx| delete_batch(tx, tenant, entries, chunk))?;
+        let (tasks, flows, stopped) =
+            engine.write(|tx| delete_batch(tx, tenant, entries, chunk))?;
         collected.deleted_tasks.extend(tasks);
         collected.deleted_flows.extend(flows);
         if stopped {
@@ -277,7 +285,10 @@ fn view(
 }
 
 /// A task's view (`OwnedResource::from_task`) and row.
-pub(super) fn task_view(tenant: &TenantId, row: &TxRow) -> Result<(OwnedResource, Entry), StoreError> {
+pub(super) fn task_view(
+    tenant: &TenantId,
+    row: &TxRow,
+) -> Result<(OwnedResource, Entry), StoreError> {
     let task: Task = read_task(row, 1, tenant, None)?;
     let view = OwnedResource::from_task(&task).map_err(|error| unreadable(tenant, row, &error))?;
     let kept = Entry {

@@ -355,16 +355,21 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError>;
 
-    /// Garbage collection of the tenant's tasks and flows at `now`: reads a view of every
-    /// one in one snapshot (at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)), lets
-    /// model-retention's `collect` decide under its default policy (`docs/retention.md`),
-    /// and writes what it decided: first the releases (an owner reference removed from a
-    /// task that stays, with `Release::task_manifest` and `Task::apply`), then the
-    /// deletions in cleanup order (a task with its attempts, owner rows and log lines; a
-    /// flow with its job rows), each at the uid and version the view read, at most `batch`
-    /// writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction. A resource
-    /// changed since the view was read stops the collection there
-    /// ([`Collected::complete`] is `false`; what was written stays): collect again.
+    /// Garbage collection of the tenant at `now`: model-retention's `collect` decides under
+    /// its default policy (`docs/retention.md`) and the store writes what it decided, at
+    /// most `batch` writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction,
+    /// each at the uid and version (or state) it read. Four passes, each on views whose
+    /// decisions depend on nothing outside them, so a tenant of any size is collected:
+    /// attempts past their task's history limits (with their log lines), finished actions
+    /// a day after they end, finished standalone tasks (no owner, owning nothing) in pages,
+    /// and the ownership graph (every flow, every task that names an owner or is named as
+    /// one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
+    /// that pass is [`StoreError::GcViewTooLarge`]: first the releases (an owner reference
+    /// removed from a task that stays, with `Release::task_manifest` and `Task::apply`),
+    /// then the deletions in cleanup order (a task with its attempts, owner rows and log
+    /// lines; a flow with its job rows). A resource changed since it was read stops its
+    /// pass there ([`Collected::complete`] is `false`; what was written stays): collect
+    /// again.
     fn collect_garbage(
         &mut self,
         tenant: &TenantId,

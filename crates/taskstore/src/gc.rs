@@ -55,16 +55,41 @@ pub(crate) fn collect<E: Engine>(
     now: DateTime<Utc>,
     batch: u32,
 ) -> Result<Collected, StoreError> {
-    let size = check_batch(batch)?;
-    let mut collected = Collected {
-        complete: true,
-        ..Collected::default()
+    let mut pass = Pass {
+        engine,
+        tenant,
+        now,
+        size: check_batch(batch)?,
+        collected: Collected {
+            complete: true,
+            ..Collected::default()
+        },
     };
-    attempts::collect_attempts(engine, tenant, now, size, &mut collected)?;
-    actions::collect_actions(engine, tenant, now, size, &mut collected)?;
-    tasks::collect_tasks(engine, tenant, now, size, &mut collected)?;
-    graph::collect_graph(engine, tenant, now, size, &mut collected)?;
-    Ok(collected)
+    attempts::collect_attempts(&mut pass)?;
+    actions::collect_actions(&mut pass)?;
+    tasks::collect_tasks(&mut pass)?;
+    graph::collect_graph(&mut pass)?;
+    Ok(pass.collected)
+}
+
+/// A collection under way: the connection it writes through, its tenant and time, how
+/// many writes one transaction takes, and what it wrote so far.
+struct Pass<'a, E> {
+    engine: &'a mut E,
+    tenant: &'a TenantId,
+    now: DateTime<Utc>,
+    size: usize,
+    collected: Collected,
+}
+
+impl<E> Pass<'_, E> {
+    /// Keeps the sooner of the next expiry known and `next`.
+    fn expires(&mut self, next: Option<DateTime<Utc>>) {
+        self.collected.next_expiry = match (self.collected.next_expiry, next) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
 }
 
 /// A collection's `batch`, 1 to [`MAX_GC_BATCH`], as a chunk size.
@@ -76,14 +101,6 @@ fn check_batch(batch: u32) -> Result<usize, StoreError> {
             field: "batch",
             value: format!("{batch}, 1 to {MAX_GC_BATCH}"),
         })
-    }
-}
-
-/// The sooner of two next expiries.
-fn sooner(a: Option<DateTime<Utc>>, b: Option<DateTime<Utc>>) -> Option<DateTime<Utc>> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
 }
 

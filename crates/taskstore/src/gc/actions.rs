@@ -5,29 +5,22 @@
 //! schedule is stored with its actions. Every action has its kind's time to live, so once a
 //! page keeps one, every later one is kept too and the pass stops.
 
-use chrono::{DateTime, Utc};
 use taskmodel::ids::{ActionId, TenantId, Uid};
 use taskmodel::retention::{Lifecycle, Outcome, OwnedResource, ResourceKind, collect};
 use taskmodel::schedule::{Action, ActionState};
 
-use super::{VIEW_PAGE, sooner};
+use super::{Pass, VIEW_PAGE};
 use crate::columns::clamped_nanos;
 use crate::engine::Engine;
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::tx::{Sql, Tx, Value};
 
 /// Decides and deletes the finished actions page by page, oldest end first.
-pub(super) fn collect_actions<E: Engine>(
-    engine: &mut E,
-    tenant: &TenantId,
-    now: DateTime<Utc>,
-    size: usize,
-    collected: &mut Collected,
-) -> Result<(), StoreError> {
+pub(super) fn collect_actions<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+    let tenant = pass.tenant;
     let mut after = (i64::MIN, String::new());
     loop {
-        let actions = engine.read(|tx| page(tx, tenant, &after))?;
+        let actions = pass.engine.read(|tx| page(tx, tenant, &after))?;
         let Some(last) = actions.last() else {
             return Ok(());
         };
@@ -36,19 +29,19 @@ pub(super) fn collect_actions<E: Engine>(
             .iter()
             .map(|action| view(tenant, action))
             .collect::<Result<Vec<_>, _>>()?;
-        let collection = collect(now, &views);
-        collected.next_expiry = sooner(collected.next_expiry, collection.next_expiry());
+        let collection = collect(pass.now, &views);
+        pass.expires(collection.next_expiry());
         let doomed: Vec<&Action> = collection
             .deletions()
             .iter()
             .filter_map(|deletion| actions.get(deletion.index()))
             .collect();
-        for chunk in doomed.chunks(size) {
-            let deleted = engine.write(|tx| delete_actions(tx, tenant, chunk))?;
+        for chunk in doomed.chunks(pass.size) {
+            let deleted = pass.engine.write(|tx| delete_actions(tx, tenant, chunk))?;
             if deleted.len() < chunk.len() {
-                collected.complete = false;
+                pass.collected.complete = false;
             }
-            collected.deleted_actions.extend(deleted);
+            pass.collected.deleted_actions.extend(deleted);
         }
         let full = actions.len() == usize::try_from(VIEW_PAGE).unwrap_or(usize::MAX);
         if !full || doomed.len() < actions.len() {

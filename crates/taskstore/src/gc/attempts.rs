@@ -6,52 +6,49 @@
 //! newest attempt, which the task's next lease is checked against, is always kept. An
 //! attempt goes with its log lines (the foreign key).
 
-use chrono::{DateTime, Utc};
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::retention::{Lifecycle, OwnedResource, ResourceKind, RetentionPolicy, collect};
 
-use super::{MAX_GC_VIEW, VIEW_PAGE};
+use super::{MAX_GC_VIEW, Pass, VIEW_PAGE};
 use crate::columns::{read_attempt, read_task};
 use crate::engine::Engine;
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::tx::{Sql, Tx, Value};
 
 /// An attempt in the view: its task, its number, and the task's current attempt number.
 type Slot = Option<(TaskId, u32, u32)>;
 
 /// Decides and deletes the attempts past their task's history limits, page by page.
-pub(super) fn collect_attempts<E: Engine>(
-    engine: &mut E,
-    tenant: &TenantId,
-    now: DateTime<Utc>,
-    size: usize,
-    collected: &mut Collected,
-) -> Result<(), StoreError> {
+pub(super) fn collect_attempts<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     // A task with fewer attempts than the smaller limit keeps them all.
     let Some(limits) = RetentionPolicy::DEFAULT.rule(ResourceKind::Task).history() else {
         return Ok(());
     };
     let threshold = i64::from(limits.succeeded().min(limits.failed()));
+    let tenant = pass.tenant;
     let mut after = String::new();
     loop {
-        let (views, slots, more) = engine.read(|tx| page(tx, tenant, &after, threshold))?;
-        if let Some(Some((task, _, _))) = slots.iter().rev().find(|slot| slot.is_some()) {
-            after = task.as_str().to_owned();
+        let (views, slots, more) = pass.engine.read(|tx| page(tx, tenant, &after, threshold))?;
+        if let Some(task) = views
+            .iter()
+            .rev()
+            .find(|view| view.kind() == ResourceKind::Task)
+        {
+            after = task.name().to_owned();
         }
-        let collection = collect(now, &views);
+        let collection = collect(pass.now, &views);
         let doomed: Vec<&(TaskId, u32, u32)> = collection
             .deletions()
             .iter()
             .filter(|deletion| deletion.resource().kind() == ResourceKind::Attempt)
             .filter_map(|deletion| slots.get(deletion.index()).and_then(Option::as_ref))
             .collect();
-        for chunk in doomed.chunks(size) {
-            let deleted = engine.write(|tx| delete_attempts(tx, tenant, chunk))?;
+        for chunk in doomed.chunks(pass.size) {
+            let deleted = pass.engine.write(|tx| delete_attempts(tx, tenant, chunk))?;
             if deleted < chunk.len() {
-                collected.complete = false;
+                pass.collected.complete = false;
             }
-            collected.deleted_attempts += deleted;
+            pass.collected.deleted_attempts += deleted;
         }
         if !more {
             return Ok(());

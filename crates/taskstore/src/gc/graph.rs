@@ -10,12 +10,11 @@ use taskmodel::ids::{FlowId, TaskId, TenantId, Uid};
 use taskmodel::retention::{Deletion, OwnedResource, Release, ResourceKind, collect};
 use taskmodel::task::{Precondition, Task};
 
-use super::{MAX_GC_VIEW, VIEW_PAGE, sooner, task_id};
+use super::{MAX_GC_VIEW, Pass, VIEW_PAGE, task_id};
 use crate::columns::{int, read_task};
 use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, load, refused};
-use crate::store::Collected;
 use crate::tasks::{delete, replace_owners};
 use crate::tx::{Lock, Row as TxRow, Sql, Tx, Value};
 
@@ -32,52 +31,40 @@ pub(super) struct Entry {
 /// The graph's pass: the view in one snapshot, `collect`, then the releases and the
 /// deletions, `size` writes a transaction, stopping at the first resource changed since
 /// the view was read.
-pub(super) fn collect_graph<E: Engine>(
-    engine: &mut E,
-    tenant: &TenantId,
-    now: DateTime<Utc>,
-    size: usize,
-    collected: &mut Collected,
-) -> Result<(), StoreError> {
-    let (views, entries) = engine.read(|tx| view(tx, tenant))?;
+pub(super) fn collect_graph<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+    let (tenant, now) = (pass.tenant, pass.now);
+    let (views, entries) = pass.engine.read(|tx| view(tx, tenant))?;
     let collection = collect(now, &views);
-    collected.next_expiry = sooner(collected.next_expiry, collection.next_expiry());
-    for chunk in collection.releases().chunks(size) {
-        let (released, stopped) =
-            engine.write(|tx| release_batch(tx, tenant, &entries, chunk, now))?;
-        collected.released.extend(released);
+    pass.expires(collection.next_expiry());
+    for chunk in collection.releases().chunks(pass.size) {
+        let (released, stopped) = pass
+            .engine
+            .write(|tx| release_batch(tx, tenant, &entries, chunk, now))?;
+        pass.collected.released.extend(released);
         if stopped {
-            collected.complete = false;
+            pass.collected.complete = false;
             return Ok(());
         }
     }
-    write_deletions(
-        engine,
-        tenant,
-        &entries,
-        collection.deletions(),
-        size,
-        collected,
-    )
+    write_deletions(pass, &entries, collection.deletions())
 }
 
-/// Writes `deletions` in order, `size` a transaction; stops at the first resource changed
-/// since it was read (`collected.complete` goes `false`).
+/// Writes `deletions` in order, the pass's `size` a transaction; stops at the first
+/// resource changed since it was read (`complete` goes `false`).
 pub(super) fn write_deletions<E: Engine>(
-    engine: &mut E,
-    tenant: &TenantId,
+    pass: &mut Pass<'_, E>,
     entries: &[Entry],
     deletions: &[Deletion<'_>],
-    size: usize,
-    collected: &mut Collected,
 ) -> Result<(), StoreError> {
-    for chunk in deletions.chunks(size) {
-        let (tasks, flows, stopped) =
-            engine.write(|tx| delete_batch(tx, tenant, entries, chunk))?;
-        collected.deleted_tasks.extend(tasks);
-        collected.deleted_flows.extend(flows);
+    let tenant = pass.tenant;
+    for chunk in deletions.chunks(pass.size) {
+        let (tasks, flows, stopped) = pass
+            .engine
+            .write(|tx| delete_batch(tx, tenant, entries, chunk))?;
+        pass.collected.deleted_tasks.extend(tasks);
+        pass.collected.deleted_flows.extend(flows);
         if stopped {
-            collected.complete = false;
+            pass.collected.complete = false;
             break;
         }
     }

@@ -4,25 +4,16 @@
 //! go by the foreign key), so each page is decided alone, and a tenant of any size is
 //! collected in pages of [`VIEW_PAGE`].
 
-use chrono::{DateTime, Utc};
-use taskmodel::ids::TenantId;
 use taskmodel::retention::collect;
 
 use super::graph::{task_view, write_deletions};
-use super::{VIEW_PAGE, sooner};
+use super::{Pass, VIEW_PAGE};
 use crate::engine::Engine;
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::tx::{Sql, Value};
 
 /// Decides and deletes the standalone finished tasks page by page.
-pub(super) fn collect_tasks<E: Engine>(
-    engine: &mut E,
-    tenant: &TenantId,
-    now: DateTime<Utc>,
-    size: usize,
-    collected: &mut Collected,
-) -> Result<(), StoreError> {
+pub(super) fn collect_tasks<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     const PAGE: Sql = Sql::new(
         "SELECT t.id, t.doc FROM tasks t \
          WHERE t.tenant = ?1 AND t.id > ?2 AND t.finished_ns IS NOT NULL \
@@ -32,7 +23,8 @@ pub(super) fn collect_tasks<E: Engine>(
     );
     let mut after = String::new();
     loop {
-        let (views, entries) = engine.read(|tx| {
+        let tenant = pass.tenant;
+        let (views, entries) = pass.engine.read(|tx| {
             let rows = tx.query(
                 &PAGE,
                 &[
@@ -54,16 +46,9 @@ pub(super) fn collect_tasks<E: Engine>(
             return Ok(());
         };
         after = last.name().to_owned();
-        let collection = collect(now, &views);
-        collected.next_expiry = sooner(collected.next_expiry, collection.next_expiry());
-        write_deletions(
-            engine,
-            tenant,
-            &entries,
-            collection.deletions(),
-            size,
-            collected,
-        )?;
+        let collection = collect(pass.now, &views);
+        pass.expires(collection.next_expiry());
+        write_deletions(pass, &entries, collection.deletions())?;
         if views.len() < usize::try_from(VIEW_PAGE).unwrap_or(usize::MAX) {
             return Ok(());
         }

@@ -35,19 +35,6 @@ fn chain(name: &str, jobs: &[&str]) -> FlowSpec {
         .unwrap()
 }
 
-/// Claims the head of the queue under `lease` at `ms` and starts it; returns its task id.
-fn start_next(store: &mut impl Store, lease: u64, ms: i64) -> String {
-    let claimed = store
-        .claim(&tenant(), &request("r", lease, at(ms)), at(ms))
-        .unwrap()
-        .expect("a job's task is queued");
-    let task = claimed.task.id().clone();
-    store
-        .start(&tenant(), &task, LeaseId::new(lease), at(ms + 1))
-        .unwrap();
-    task.as_str().to_owned()
-}
-
 /// A job's result reported with a restart is dropped; reported with the end that ends the
 /// job it is kept in the run, returned with the flow, and a repeat changes nothing.
 pub fn a_job_result_is_stored_with_the_flow<B: Backend>(backend: &B) {
@@ -69,13 +56,13 @@ pub fn a_job_result_is_stored_with_the_flow<B: Backend>(backend: &B) {
         )
     };
 
-    let task = start_next(&mut store, 1, 0);
+    let task = start_next(&mut store, "r", 1, 0);
     assert_eq!(task, "etl.extract");
     report(&mut store, &task, 1, AttemptOutcome::Failed, "0", 2).unwrap();
     let etl = store.flow(&tenant(), &FlowId::new("etl").unwrap()).unwrap();
     assert_eq!(etl.jobs[0].result, None, "a restart keeps no result");
 
-    let task = start_next(&mut store, 2, 5_000);
+    let task = start_next(&mut store, "r", 2, 5_000);
     report(
         &mut store,
         &task,
@@ -107,7 +94,7 @@ pub fn a_job_result_is_stored_with_the_flow<B: Backend>(backend: &B) {
     assert_eq!(etl.run.result("extract"), etl.jobs[0].result.as_ref());
     assert_eq!(rows(&etl, 1), None);
 
-    let task = start_next(&mut store, 3, 6_000);
+    let task = start_next(&mut store, "r", 3, 6_000);
     assert_eq!(task, "etl.load");
     report(&mut store, &task, 3, AttemptOutcome::Succeeded, "7", 6_002).unwrap();
     let etl = store.flow(&tenant(), &FlowId::new("etl").unwrap()).unwrap();

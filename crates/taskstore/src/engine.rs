@@ -42,6 +42,22 @@ pub(crate) trait Engine {
     ) -> Result<T, StoreError>;
 }
 
+impl<E: Engine> gc::Connection for E {
+    fn snapshot<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.read(f)
+    }
+
+    fn commit<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.write(f)
+    }
+}
+
 impl<E: Engine> Store for E {
     fn create(
         &mut self,
@@ -245,6 +261,7 @@ impl<E: Engine> Store for E {
         after: Option<&FlowCursor>,
         limit: u32,
     ) -> Result<Vec<FlowSummary>, StoreError> {
+        let limit = attempts::check_page(limit)?;
         self.read(|tx| flows::list(tx, tenant, after, limit))
     }
 

@@ -26,9 +26,25 @@ use chrono::{DateTime, Utc};
 use taskmodel::flow::MAX_FLOW_JOBS;
 use taskmodel::ids::{TaskId, TenantId};
 
-use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::store::Collected;
+use crate::tx::Tx;
+
+/// The transactions a collection runs: `engine.rs` gives every engine this, so the passes
+/// are written once over both.
+pub(crate) trait Connection {
+    /// Runs `f` in a transaction that reads one snapshot and writes nothing.
+    fn snapshot<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+
+    /// Runs `f` in a write transaction, committed when it returns `Ok`.
+    fn commit<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+}
 
 /// The most resources one view of a collection holds: the ownership graph's view (a
 /// tenant's flows and the tasks that own or are owned, [`StoreError::GcViewTooLarge`]
@@ -49,7 +65,7 @@ const VIEW_PAGE: i64 = 1_000;
 /// [`Store::collect_garbage`](crate::Store::collect_garbage): the four passes, in cleanup
 /// order (attempts, actions, then tasks and flows). A pass that finds a resource changed
 /// since it read it stops there; the others still run, each on its own resources.
-pub(crate) fn collect<E: Engine>(
+pub(crate) fn collect<E: Connection>(
     engine: &mut E,
     tenant: &TenantId,
     now: DateTime<Utc>,

@@ -6,7 +6,6 @@ use taskmodel::flow::FlowStatus;
 use taskmodel::ids::{FlowId, TenantId, Uid};
 
 use super::{corrupt, optional_int};
-use crate::attempts::check_page;
 use crate::columns::clamped_nanos;
 use crate::error::StoreError;
 use crate::tx::{Row, Sql, Tx, Value};
@@ -66,7 +65,8 @@ impl FlowCursor {
 }
 
 /// [`Store::flows`](crate::Store::flows): `ORDER BY` the index and a row-value `WHERE`
-/// after the cursor, never an offset.
+/// after the cursor, never an offset; `limit` is checked by the caller (1 to
+/// [`MAX_READ_PAGE`](crate::MAX_READ_PAGE)).
 pub(crate) fn list(
     tx: &mut dyn Tx,
     tenant: &TenantId,
@@ -78,7 +78,6 @@ pub(crate) fn list(
          FROM flows WHERE tenant = ?1 AND (created_ns, name) > (?2, ?3) \
          ORDER BY created_ns, name LIMIT ?4",
     );
-    let limit = check_page(limit)?;
     // No flow is before (i64::MIN, ""): a name is never empty.
     let (created, name) = after.map_or((i64::MIN, ""), |cursor| {
         (clamped_nanos(cursor.created_at), cursor.name.as_str())

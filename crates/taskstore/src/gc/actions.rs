@@ -9,18 +9,17 @@ use taskmodel::ids::{ActionId, TenantId, Uid};
 use taskmodel::retention::{Lifecycle, Outcome, OwnedResource, ResourceKind, collect};
 use taskmodel::schedule::{Action, ActionState};
 
-use super::{Pass, VIEW_PAGE};
+use super::{Connection, Pass, VIEW_PAGE};
 use crate::columns::clamped_nanos;
-use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::tx::{Sql, Tx, Value};
 
 /// Decides and deletes the finished actions page by page, oldest end first.
-pub(super) fn collect_actions<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+pub(super) fn collect_actions<E: Connection>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     let tenant = pass.tenant;
     let mut after = (i64::MIN, String::new());
     loop {
-        let actions = pass.engine.read(|tx| page(tx, tenant, &after))?;
+        let actions = pass.engine.snapshot(|tx| page(tx, tenant, &after))?;
         let Some(last) = actions.last() else {
             return Ok(());
         };
@@ -37,7 +36,7 @@ pub(super) fn collect_actions<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), S
             .filter_map(|deletion| actions.get(deletion.index()))
             .collect();
         for chunk in doomed.chunks(pass.size) {
-            let deleted = pass.engine.write(|tx| delete_actions(tx, tenant, chunk))?;
+            let deleted = pass.engine.commit(|tx| delete_actions(tx, tenant, chunk))?;
             if deleted.len() < chunk.len() {
                 pass.collected.complete = false;
             }

@@ -9,9 +9,8 @@
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::retention::{Lifecycle, OwnedResource, ResourceKind, RetentionPolicy, collect};
 
-use super::{MAX_GC_VIEW, Pass, VIEW_PAGE};
+use super::{Connection, MAX_GC_VIEW, Pass, VIEW_PAGE};
 use crate::columns::{read_attempt, read_task};
-use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::tx::{Sql, Tx, Value};
 
@@ -19,7 +18,7 @@ use crate::tx::{Sql, Tx, Value};
 type Slot = Option<(TaskId, u32, u32)>;
 
 /// Decides and deletes the attempts past their task's history limits, page by page.
-pub(super) fn collect_attempts<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+pub(super) fn collect_attempts<E: Connection>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     // A task with fewer attempts than the smaller limit keeps them all.
     let Some(limits) = RetentionPolicy::DEFAULT.rule(ResourceKind::Task).history() else {
         return Ok(());
@@ -28,7 +27,9 @@ pub(super) fn collect_attempts<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), 
     let tenant = pass.tenant;
     let mut after = String::new();
     loop {
-        let (views, slots, more) = pass.engine.read(|tx| page(tx, tenant, &after, threshold))?;
+        let (views, slots, more) = pass
+            .engine
+            .snapshot(|tx| page(tx, tenant, &after, threshold))?;
         if let Some(task) = views
             .iter()
             .rev()
@@ -44,7 +45,9 @@ pub(super) fn collect_attempts<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), 
             .filter_map(|deletion| slots.get(deletion.index()).and_then(Option::as_ref))
             .collect();
         for chunk in doomed.chunks(pass.size) {
-            let deleted = pass.engine.write(|tx| delete_attempts(tx, tenant, chunk))?;
+            let deleted = pass
+                .engine
+                .commit(|tx| delete_attempts(tx, tenant, chunk))?;
             if deleted < chunk.len() {
                 pass.collected.complete = false;
             }

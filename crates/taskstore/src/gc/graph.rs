@@ -10,9 +10,8 @@ use taskmodel::ids::{FlowId, TaskId, TenantId, Uid};
 use taskmodel::retention::{Deletion, OwnedResource, Release, ResourceKind, collect};
 use taskmodel::task::{Precondition, Task};
 
-use super::{MAX_GC_VIEW, Pass, VIEW_PAGE, task_id};
+use super::{Connection, MAX_GC_VIEW, Pass, VIEW_PAGE, task_id};
 use crate::columns::{int, read_task};
-use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, load, refused};
 use crate::tasks::{delete, replace_owners};
@@ -31,15 +30,15 @@ pub(super) struct Entry {
 /// The graph's pass: the view in one snapshot, `collect`, then the releases and the
 /// deletions, `size` writes a transaction, stopping at the first resource changed since
 /// the view was read.
-pub(super) fn collect_graph<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+pub(super) fn collect_graph<E: Connection>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     let (tenant, now) = (pass.tenant, pass.now);
-    let (views, entries) = pass.engine.read(|tx| view(tx, tenant))?;
+    let (views, entries) = pass.engine.snapshot(|tx| view(tx, tenant))?;
     let collection = collect(now, &views);
     pass.expires(collection.next_expiry());
     for chunk in collection.releases().chunks(pass.size) {
         let (released, stopped) = pass
             .engine
-            .write(|tx| release_batch(tx, tenant, &entries, chunk, now))?;
+            .commit(|tx| release_batch(tx, tenant, &entries, chunk, now))?;
         pass.collected.released.extend(released);
         if stopped {
             pass.collected.complete = false;
@@ -51,7 +50,7 @@ pub(super) fn collect_graph<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), Sto
 
 /// Writes `deletions` in order, the pass's `size` a transaction; stops at the first
 /// resource changed since it was read (`complete` goes `false`).
-pub(super) fn write_deletions<E: Engine>(
+pub(super) fn write_deletions<E: Connection>(
     pass: &mut Pass<'_, E>,
     entries: &[Entry],
     deletions: &[Deletion<'_>],
@@ -60,7 +59,7 @@ pub(super) fn write_deletions<E: Engine>(
     for chunk in deletions.chunks(pass.size) {
         let (tasks, flows, stopped) = pass
             .engine
-            .write(|tx| delete_batch(tx, tenant, entries, chunk))?;
+            .commit(|tx| delete_batch(tx, tenant, entries, chunk))?;
         pass.collected.deleted_tasks.extend(tasks);
         pass.collected.deleted_flows.extend(flows);
         if stopped {

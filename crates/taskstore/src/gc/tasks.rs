@@ -7,13 +7,12 @@
 use taskmodel::retention::collect;
 
 use super::graph::{task_view, write_deletions};
-use super::{Pass, VIEW_PAGE};
-use crate::engine::Engine;
+use super::{Connection, Pass, VIEW_PAGE};
 use crate::error::StoreError;
 use crate::tx::{Sql, Value};
 
 /// Decides and deletes the standalone finished tasks page by page.
-pub(super) fn collect_tasks<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
+pub(super) fn collect_tasks<E: Connection>(pass: &mut Pass<'_, E>) -> Result<(), StoreError> {
     const PAGE: Sql = Sql::new(
         "SELECT t.id, t.doc FROM tasks t \
          WHERE t.tenant = ?1 AND t.id > ?2 AND t.finished_ns IS NOT NULL \
@@ -24,7 +23,7 @@ pub(super) fn collect_tasks<E: Engine>(pass: &mut Pass<'_, E>) -> Result<(), Sto
     let mut after = String::new();
     loop {
         let tenant = pass.tenant;
-        let (views, entries) = pass.engine.read(|tx| {
+        let (views, entries) = pass.engine.snapshot(|tx| {
             let rows = tx.query(
                 &PAGE,
                 &[

@@ -43,7 +43,10 @@ fn flow(n: u128, jobs: usize) -> FlowSpec {
             TriggerRule::AllSucceeded,
         )
     });
-    FlowSpec::builder(format!("f{n}")).jobs(jobs).build().unwrap()
+    FlowSpec::builder(format!("f{n}"))
+        .jobs(jobs)
+        .build()
+        .unwrap()
 }
 
 fn bench_job_end(c: &mut Criterion) {

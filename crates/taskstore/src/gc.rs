@@ -127,3 +127,6 @@ fn task_id(tenant: &TenantId, name: &str) -> Result<TaskId, StoreError> {
         reason: error.to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -64,7 +64,7 @@ fn bench_job_end(c: &mut Criterion) {
         }
         let mut store = SqliteStore::open(&path).unwrap();
         let (mut flows, mut lease) = (0_u128, 0_u64);
-        let mut claim = |store: &mut SqliteStore, lease: u64| -> Option<Claimed> {
+        let claim = |store: &mut SqliteStore, lease: u64| -> Option<Claimed> {
             let request = ClaimRequest::new(
                 RunnerId::new("r").unwrap(),
                 Labels::new(),

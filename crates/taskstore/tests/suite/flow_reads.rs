@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use taskmodel::SeededRandom;
 use taskmodel::flow::{FailurePolicy, FlowJob, FlowSpec, FlowStatus, JobResult, TriggerRule};
 use taskmodel::ids::{FlowId, JobName, TenantId};
-use taskmodel::task::{AttemptOutcome, AttemptResult, LeaseId};
+use taskmodel::task::{AttemptOutcome, AttemptResult, LeaseId, TaskPhase};
 use taskstore::{FlowCursor, Store, StoreError};
 
 use super::fixtures::*;
@@ -105,6 +105,13 @@ pub fn a_job_result_is_stored_with_the_flow<B: Backend>(backend: &B) {
         .map(|(job, result)| (job.as_str(), result.get("rows")))
         .collect();
     assert_eq!(results, [("extract", Some("120")), ("load", Some("7"))]);
+
+    // A task no flow's job names ends as `report` ends it; its result goes nowhere.
+    create_all(&mut store, &[super::fixtures::task("alone", at(7_000))]);
+    let alone = start_next(&mut store, "r", 4, 7_000);
+    assert_eq!(alone, "alone");
+    let ended = report(&mut store, &alone, 4, AttemptOutcome::Succeeded, "1", 7_002).unwrap();
+    assert_eq!(ended.task.phase(), TaskPhase::Succeeded);
 }
 
 /// Flows list oldest first, then by name, in pages that start after the last one's cursor;

@@ -2,7 +2,7 @@
 //! one transaction.
 //!
 //! What decides whether the runner fits a task is in columns (`kind_name`,
-//! `runner_selector`, `schema.rs` version 4), so a claim decodes only the document of the
+//! `runner_selector`, `schema.rs` version 5), so a claim decodes only the document of the
 //! task it takes. The runner's kinds are filtered in SQL, on the queue index; each distinct
 //! selector text is parsed once per claim and tested against the runner's labels in Rust.
 //! The common case, a head of the queue the runner fits, is one read of one row.

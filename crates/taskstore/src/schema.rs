@@ -8,8 +8,8 @@
 //! `actions` (schedule actions, version 2), `flows` (a flow's spec and run as JSON
 //! documents, with its status, version and times as columns) and `flow_jobs` (each job's
 //! state and the task made for it, version 3).
-//! Version 4 gives `tasks` what a claim decides "the runner fits" by, so a claim reads no
-//! document to pass a task over: `kind_name` (the kind routing matches, empty for an
+//! The claim-columns step gives `tasks` what a claim decides "the runner fits" by, so a
+//! claim reads no document to pass a task over: `kind_name` (the kind routing matches, empty for an
 //! embedded task) and `runner_selector` (the selector's canonical text, empty for one that
 //! matches every runner), filled from each task's document when an older database opens.
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
@@ -27,7 +27,9 @@
 //! - due actions `(tenant, due_ms, id)` over pending ones, and running ones by last update
 //!   (startup recovery);
 //! - a flow's uid, unique in its tenant; the flows in creation order; a finished flow's
-//!   expiry; a job's task, unique in its tenant (the flow a task's end advances).
+//!   expiry; a job's task, unique in its tenant (the flow a task's end advances);
+//! - finished actions by last update `(tenant, updated_ns, id)`, the order garbage
+//!   collection reads them in (the finished-actions step).
 
 use taskmodel::task::Task;
 
@@ -35,8 +37,11 @@ use crate::columns::kind_name;
 use crate::error::StoreError;
 use crate::tx::{Sql, Tx, Value};
 
-/// The newest schema version this build knows.
-pub const SCHEMA_VERSION: i64 = 4;
+/// The newest schema version this build knows: the last migration's.
+pub const SCHEMA_VERSION: i64 = match MIGRATIONS.last() {
+    Some(migration) => migration.version,
+    None => 0,
+};
 
 /// One migration: the version it brings the database to, its statements per engine, and
 /// what it fills in Rust after them (what needs the model to compute), in the same
@@ -71,13 +76,35 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         postgres: V3_POSTGRES,
         fill: None,
     },
-    Migration {
-        version: 4,
-        sqlite: V4_SQLITE,
-        postgres: V4_POSTGRES,
-        fill: Some(fill_claim_columns),
-    },
+    FINISHED_ACTIONS,
+    CLAIM_COLUMNS,
 ];
+
+/// The finished-actions step: an index over finished actions by last update, the order
+/// garbage collection reads them in (`gc/actions.rs`). Its number is the one line to change
+/// when migrations are renumbered.
+const FINISHED_ACTIONS: Migration = Migration {
+    version: 4,
+    sqlite: FINISHED_ACTIONS_SQL,
+    postgres: FINISHED_ACTIONS_SQL,
+    fill: None,
+};
+
+/// The claim-columns step: what a claim decides "the runner fits" by, beside each task's
+/// document (see the module docs), filled by [`fill_claim_columns`]. Its number is the one
+/// line to change when migrations are renumbered.
+const CLAIM_COLUMNS: Migration = Migration {
+    version: 5,
+    sqlite: CLAIM_COLUMNS_SQLITE,
+    postgres: CLAIM_COLUMNS_POSTGRES,
+    fill: Some(fill_claim_columns),
+};
+
+/// The finished-actions step's statement, the same on both engines (the columns' types and
+/// collations come from the table).
+const FINISHED_ACTIONS_SQL: &str = "
+CREATE INDEX actions_finished_idx ON actions (tenant, updated_ns, id) WHERE state IN ('completed', 'failed');
+";
 
 /// The table that records the version.
 pub(crate) const VERSION_TABLE: &str =
@@ -356,18 +383,18 @@ CREATE TABLE flow_jobs (
 CREATE UNIQUE INDEX flow_jobs_task_uq ON flow_jobs (tenant, task_id) WHERE task_id IS NOT NULL;
 "#;
 
-/// Schema version 4 on SQLite: the columns a claim tests a runner against (see the module
-/// docs), and the queue index again with `kind_name` after the order, so a claim filters
-/// the runner's kinds on the index. [`fill_claim_columns`] fills them for the tasks stored.
-const V4_SQLITE: &str = "
+/// The claim-columns step on SQLite: the columns a claim tests a runner against, and the
+/// queue index again with `kind_name` after the order, so a claim filters the runner's
+/// kinds on the index.
+const CLAIM_COLUMNS_SQLITE: &str = "
 ALTER TABLE tasks ADD COLUMN kind_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE tasks ADD COLUMN runner_selector TEXT NOT NULL DEFAULT '';
 DROP INDEX tasks_queue_idx;
 CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id, kind_name) WHERE phase = 'pending';
 ";
 
-/// Schema version 4 on PostgreSQL: the same columns and index.
-const V4_POSTGRES: &str = r#"
+/// The claim-columns step on PostgreSQL: the same columns and index.
+const CLAIM_COLUMNS_POSTGRES: &str = r#"
 ALTER TABLE tasks ADD COLUMN kind_name TEXT COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE tasks ADD COLUMN runner_selector TEXT COLLATE "C" NOT NULL DEFAULT '';
 DROP INDEX tasks_queue_idx;
@@ -377,7 +404,7 @@ CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id, kin
 /// How many tasks one read of [`fill_claim_columns`] decodes.
 const FILL_PAGE: i64 = 1_000;
 
-/// Version 4's fill: `kind_name` and `runner_selector` of every stored task, from its
+/// The claim-columns step's fill: `kind_name` and `runner_selector` of every stored task, from its
 /// document (the selector's canonical text needs the model), in pages of [`FILL_PAGE`] by
 /// `(tenant, id)`.
 fn fill_claim_columns(tx: &mut dyn Tx) -> Result<(), StoreError> {

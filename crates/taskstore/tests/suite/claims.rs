@@ -13,8 +13,10 @@ use super::fixtures::*;
 pub const DEPTH: usize = 1_600;
 
 /// Statements that take a database of this build back to schema version 3 (both engines
-/// read them): the queue index without `kind_name`, and neither claim column.
+/// read them): no index of finished actions, the queue index without `kind_name`, and
+/// neither claim column.
 pub const TO_VERSION_3: &str = "
+DROP INDEX actions_finished_idx;
 DROP INDEX tasks_queue_idx;
 CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';
 ALTER TABLE tasks DROP COLUMN kind_name;

@@ -112,10 +112,6 @@ fn a_database_of_a_newer_schema_is_refused() {
         .iter()
         .map(|row| (row.get(0), row.get(1), row.get(2)))
         .collect();
-    let expected: Vec<(String, String, String)> = suite::VERSION_3_COLUMNS
-        .iter()
-        .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
-        .collect();
-    assert_eq!(columns, expected);
+    assert_eq!(columns, suite::version_3_columns());
     suite::a_version_3_database_migrates_on_open(&mut store, &tasks);
 }

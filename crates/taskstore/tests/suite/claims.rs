@@ -184,8 +184,12 @@ pub fn version_3_tasks() -> Vec<Task> {
 
 /// The claim columns `(id, kind_name, runner_selector)` the migration must fill for
 /// [`version_3_tasks`], by id.
-pub const VERSION_3_COLUMNS: [(&str, &str, &str); 3] = [
-    ("eu", "subprocess", "zone=eu"),
-    ("resize", "images.example.com/v1/Resize", ""),
-    ("us", "subprocess", "zone=us"),
-];
+pub fn version_3_columns() -> Vec<(String, String, String)> {
+    [
+        ("eu", "subprocess", "zone=eu"),
+        ("resize", "images.example.com/v1/Resize", ""),
+        ("us", "subprocess", "zone=us"),
+    ]
+    .map(|(id, kind, selector)| (id.to_owned(), kind.to_owned(), selector.to_owned()))
+    .to_vec()
+}

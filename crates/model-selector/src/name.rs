@@ -89,68 +89,33 @@ fn check_name(name: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// `0x01` in every byte of a word, and the top bit of every byte: the constants of the
-/// word-at-a-time checks below, which test eight bytes with a few integer operations.
-const ONES: u64 = 0x0101_0101_0101_0101;
-const TOPS: u64 = 0x8080_8080_8080_8080;
-
-/// For a word of 7-bit bytes (`v`), the top bit of each byte in `lo..=hi`. No byte sum
-/// carries into the next byte (each is below 0x100), so the bytes are tested independently.
+/// Whether `b` may start or end a prefix's part: a lowercase letter or a digit.
 #[inline(always)]
-fn in_range(v: u64, lo: u8, hi: u8) -> u64 {
-    let at_least_lo = v.wrapping_add(ONES * u64::from(0x80 - lo));
-    let above_hi = v.wrapping_add(ONES * u64::from(0x7f - hi));
-    at_least_lo & !above_hi & TOPS
-}
-
-/// The 8 bytes of `bytes` from `at` as a little-endian word (byte `at` lowest), zero past
-/// the end. Zero is no name byte, so a scan stops at the end of the input.
-#[inline(always)]
-fn load(bytes: &[u8], at: usize) -> u64 {
-    let rest = bytes.get(at..).unwrap_or(&[]);
-    if let Some(chunk) = rest.first_chunk::<8>() {
-        return u64::from_le_bytes(*chunk);
-    }
-    // Fewer than 8 bytes left: the input's last 8 shifted down, or one by one when shorter.
-    match bytes.last_chunk::<8>() {
-        Some(last) => u64::from_le_bytes(*last)
-            .checked_shr(8 * (8 - rest.len() as u32))
-            .unwrap_or(0),
-        None => rest.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b)),
-    }
+fn is_edge(b: Option<&u8>) -> bool {
+    b.is_some_and(|&b| class(b) & (DNS | ALNUM) == DNS | ALNUM)
 }
 
 /// Whether `prefix` is a valid key prefix (a DNS-1123 subdomain of at most
 /// [`MAX_PREFIX_LEN`] bytes): every byte lowercase, a digit, `-` or `.`, and the bytes at
-/// both ends and on both sides of every `.` lowercase letters or digits. Eight bytes a step,
-/// with the last byte's flags carried to the next word; [`check_key`] says why when it is
-/// not.
-#[inline]
+/// both ends and on both sides of every `.` lowercase letters or digits. One pass over the
+/// bytes, keeping the AND of their classes and looking at the neighbours of each `.`;
+/// [`check_key`] says why when it is not. Out of line, so that a parser's scanning loops
+/// keep their registers.
+#[inline(never)]
 pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
-    let len = prefix.len();
-    if len == 0 || len > MAX_PREFIX_LEN || matches!(prefix.last(), Some(b'-' | b'.')) {
-        return false;
+    let mut all = DNS;
+    let mut dots = true;
+    for (i, &b) in prefix.iter().enumerate() {
+        all &= class(b);
+        if b == b'.' {
+            dots &= is_edge(prefix.get(i.wrapping_sub(1))) & is_edge(prefix.get(i + 1));
+        }
     }
-    let mut bad = 0;
-    // A '.' before the first byte, so that a first '-' or '.' is refused like one after a dot.
-    let (mut dot_before, mut punct_before) = (0x80, 0x80);
-    let mut at = 0;
-    while at < len {
-        let w = load(prefix, at);
-        let valid = TOPS >> (8 * (8 - (len - at).min(8)));
-        let v = w & !TOPS;
-        let punct = in_range(v, b'-', b'.') & valid;
-        let dns = (punct | in_range(v, b'0', b'9') | in_range(v, b'a', b'z')) & !w;
-        // '.' is even, '-' odd: the lowest bit of each byte, moved to its top bit.
-        let dot = punct & !(v << 7);
-        bad |= (valid & !dns)
-            | (punct & (dot << 8 | dot_before))
-            | (dot & (punct << 8 | punct_before));
-        dot_before = dot >> 56;
-        punct_before = punct >> 56;
-        at += 8;
-    }
-    bad == 0
+    all & DNS != 0
+        && dots
+        && prefix.len() <= MAX_PREFIX_LEN
+        && is_edge(prefix.first())
+        && is_edge(prefix.last())
 }
 
 fn check_prefix(prefix: &str) -> Result<(), &'static str> {

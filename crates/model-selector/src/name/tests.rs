@@ -1,4 +1,4 @@
-//! The word-at-a-time prefix check against the rules written plainly, byte by byte.
+//! The one-pass prefix check against the rules written plainly, part by part.
 
 use proptest::prelude::*;
 
@@ -39,7 +39,7 @@ fn is_prefix_table() {
         ("a/b", false),
         ("a b", false),
         ("é.io", false),
-        // A bad pair across the boundary of the 8-byte words, each side of it.
+        // A bad pair at and around byte 8.
         ("abcdefg.-b", false),
         ("abcdefgh.-b", false),
         ("abcdefg-.b", false),
@@ -47,7 +47,7 @@ fn is_prefix_table() {
         ("abcdefg..b", false),
         ("abcdefgh..b", false),
         ("abcdefgh.b", true),
-        // A bad byte as the last of a full word and as the first of a partial one.
+        // A bad byte last.
         ("abcdefgH", false),
         ("abcdefghI", false),
     ];

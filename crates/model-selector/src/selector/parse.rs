@@ -61,7 +61,10 @@ fn is_key_byte(b: u8) -> bool {
 #[inline(always)]
 fn name_end(bytes: &[u8], at: usize) -> usize {
     let rest = bytes.get(at..).unwrap_or(&[]);
-    at + rest.iter().position(|&b| !is_name_byte(b)).unwrap_or(rest.len())
+    at + rest
+        .iter()
+        .position(|&b| !is_name_byte(b))
+        .unwrap_or(rest.len())
 }
 
 /// Where the run of name bytes and `/` that starts at `at` ends.
@@ -221,9 +224,9 @@ impl<'a> Parser<'a> {
     fn key(&mut self) -> Result<(usize, usize), SelectorError> {
         let bytes = self.input.as_bytes();
         let start = self.pos;
-        // A name, or a prefix, '/' and a name: each run is scanned once, and only its length
-        // and ends (and the prefix's bytes and dots) are checked after; anything else takes
-        // the full rules (and their reason).
+        // A name, or a prefix, '/' and a name: each run is scanned once for its end, then a
+        // name's length and ends and a prefix's bytes and dots are checked (one pass over
+        // the prefix); anything else takes the full rules (and their reason).
         let mut end = name_end(bytes, start);
         let valid = if bytes.get(end) == Some(&b'/') {
             let name = end + 1;

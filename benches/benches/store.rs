@@ -1,11 +1,14 @@
-//! Measures taskstore on both engines in one run: claims and whole attempts (claim, start, result) per second with 1, 4 and 16 workers, beside each engine's own ceiling at the same client count (SQLite: a bare single-row update loop in this process; PostgreSQL: pgbench's simple-update), and list pages of 100 from 1,000,000 tasks.
+//! Measures taskstore on both engines in one run: claims and whole attempts (claim, start, result) per second with 1, 4 and 16 workers, beside each engine's own ceiling at the same client count (SQLite: a bare single-row update loop in this process; PostgreSQL: pgbench's simple-update), list pages of 100 from 1,000,000 tasks; and the time of one claim behind thousands of queued tasks the runner does not fit (other kinds, selectors its labels do not match, or nothing it fits at all).
 //!
 //! PostgreSQL is measured when `TASKSTORE_POSTGRES_URL` names a server (`cargo xtask
 //! with-postgres cargo bench -p benches --bench store` starts a throwaway one and puts
 //! pgbench on the path). `TASKSTORE_BENCH_SECONDS` sets each measurement's length (default
 //! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000; 0 skips the
-//! listing), `TASKSTORE_BENCH_WORKERS` the worker counts (default `1,4,16`) and
-//! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`).
+//! listing), `TASKSTORE_BENCH_WORKERS` the worker counts (default `1,4,16`),
+//! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`) and
+//! `TASKSTORE_BENCH_DEEP` the depths of the claims behind tasks the runner does not fit
+//! (default `1500,99000`: the deeper one, with the 30 tasks the runner fits behind it, stays within
+//! `MAX_CLAIM_SCAN`; empty skips them).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -24,7 +27,7 @@ use taskmodel::SeededRandom;
 use taskmodel::fleet::KindSet;
 use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{SortKey, SortOrder, TaskQuery};
-use taskmodel::selector::Labels;
+use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::{
     AttemptOutcome, AttemptResult, LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest,
     TaskSpec,
@@ -63,6 +66,16 @@ fn list_tasks() -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1_000_000)
+}
+
+fn depths() -> Vec<usize> {
+    std::env::var("TASKSTORE_BENCH_DEEP")
+        .map(|list| {
+            list.split(',')
+                .filter_map(|n| n.trim().parse().ok())
+                .collect()
+        })
+        .unwrap_or_else(|_| vec![1_500, 99_000])
 }
 
 fn tenant() -> TenantId {
@@ -201,6 +214,96 @@ fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bo
         }
         count
     })
+}
+
+/// Claims measured behind each depth.
+const DEEP_CLAIMS: usize = 30;
+
+/// Task `name` of `kind` with runner selector `selector` at `priority`, created `ms`
+/// milliseconds after t0.
+fn deep_task(name: String, kind: TaskKind, selector: &str, priority: i32, ms: usize) -> Task {
+    let spec = TaskSpec::builder(name.clone(), kind, 60_000)
+        .priority(priority)
+        .runner_selector(selector.parse::<LabelSelector>().unwrap())
+        .build()
+        .unwrap();
+    let uid = Uid::from_u128(u128::from(
+        name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        }),
+    ));
+    Task::create(
+        TaskManifest::named(TaskId::new(name).unwrap(), spec),
+        tenant(),
+        uid,
+        t0() + TimeDelta::milliseconds(ms as i64),
+    )
+    .unwrap()
+}
+
+/// The time of one claim (median and slowest of [`DEEP_CLAIMS`], each by a new runner)
+/// behind `depth` queued tasks the runner does not fit: of another kind, with selectors
+/// its labels do not match (four distinct ones), or the latter with nothing behind them it
+/// fits. `fresh` empties the database before each case.
+fn deep_claims<S: Store>(engine: &str, depth: usize, fresh: &mut dyn FnMut() -> S) {
+    let subprocess = || {
+        TaskKind::subprocess(
+            SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
+            TaskEnv::empty(),
+            None,
+        )
+        .unwrap()
+    };
+    let container = || TaskKind::container("img".into(), vec![], vec![], TaskEnv::empty()).unwrap();
+    let others = ["zone=us", "gpu in (h100)", "ssd,zone=ap", "zone notin (eu)"];
+    for case in ["another kind", "selectors not matched", "nothing fits"] {
+        let mut store = fresh();
+        let mut tasks: Vec<Task> = (0..depth)
+            .map(|n| match case {
+                "another kind" => deep_task(format!("u{n:07}"), container(), "", 1, n),
+                _ => deep_task(
+                    format!("u{n:07}"),
+                    subprocess(),
+                    others[n % others.len()],
+                    1,
+                    n,
+                ),
+            })
+            .collect();
+        if case != "nothing fits" {
+            tasks.extend(
+                (0..DEEP_CLAIMS).map(|n| deep_task(format!("f{n:07}"), subprocess(), "", 0, n)),
+            );
+        }
+        for chunk in tasks.chunks(MAX_IMPORT) {
+            store.import(&tenant(), chunk).unwrap();
+        }
+        let now = t0() + TimeDelta::days(1);
+        let mut claimed = 0;
+        let mut times: Vec<f64> = (0..DEEP_CLAIMS)
+            .map(|n| {
+                let mut request = ClaimRequest::new(
+                    RunnerId::new(format!("deep{n}")).unwrap(),
+                    Labels::from_pairs([("zone", "eu")]).unwrap(),
+                    KindSet::SUBPROCESS,
+                    LeaseId::new(n as u64),
+                    now + TimeDelta::minutes(5),
+                );
+                request.max_concurrent = 1;
+                let started = Instant::now();
+                let found = store.claim(&tenant(), &request, now).unwrap();
+                let elapsed = started.elapsed().as_secs_f64() * 1e3;
+                claimed += usize::from(found.is_some());
+                elapsed
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "| {engine} | claim behind {depth} queued, {case} | {:.3} ms | slowest {:.3} ms | claimed {claimed} of {DEEP_CLAIMS} |",
+            times[DEEP_CLAIMS / 2],
+            times[DEEP_CLAIMS - 1],
+        );
+    }
 }
 
 /// SQLite's ceiling: `workers` threads, each with its own connection (the store's
@@ -424,12 +527,24 @@ fn main() {
                 row("PostgreSQL", name, workers, rate, ceiling);
             }
         }
+        for depth in depths() {
+            deep_claims("PostgreSQL", depth, &mut || {
+                fresh_pg(&mut admin);
+                open_pg()
+            });
+        }
         fresh_pg(&mut admin);
         list_pages(&mut open_pg(), "PostgreSQL");
     } else {
         println!(
             "PostgreSQL not measured: TASKSTORE_POSTGRES_URL is not set (cargo xtask with-postgres cargo bench -p benches --bench store)"
         );
+    }
+    for depth in depths() {
+        deep_claims("SQLite", depth, &mut || {
+            fresh_sqlite();
+            open_sqlite()
+        });
     }
     fresh_sqlite();
     list_pages(&mut open_sqlite(), "SQLite");

@@ -23,9 +23,10 @@ const BATCH: &str = r#"{
   "maxRetries": 3
 }"#;
 
-/// A report any runner takes, at a higher priority. (A selector that only some runners
-/// match would starve the others on the sqlite plane: the store's claim looks at most
-/// `MAX_CLAIM_SCAN` queued tasks deep, and thousands of tasks they may not take come first.)
+/// A report any runner takes, at a higher priority. (Open to every runner, as the measured
+/// case has always been; a selector only some runners match no longer starves the others
+/// on the sqlite plane, whose claim passes over the tasks they may not take without
+/// decoding them.)
 const REPORT: &str = r#"{
   "slot": "report",
   "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/usr/bin/report"}},

@@ -227,6 +227,70 @@ fn mixed(seed: &str, plane: &str, extra: &[&str]) -> common::Run {
     out
 }
 
+/// 1,100 copies of a spec only eu runners take, at a higher priority, before 1,100 of one
+/// any runner takes: the us runner finds its tasks behind the eu ones on both planes (the
+/// store's claim passes over the tasks whose selector it does not match without decoding
+/// them, as deep as the queue goes), so both print the same bytes.
+#[test]
+fn the_planes_agree_when_a_runner_fits_only_tasks_deep_in_the_queue() {
+    let file = |name: &str, text: &str| {
+        let path = temp(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let eu = file(
+        "deep-eu.json",
+        r#"{"slot": "eu", "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/bin/eu"}},
+            "timeoutMs": 60000, "priority": 10, "runnerSelector": {"matchLabels": {"zone": "eu"}}}"#,
+    );
+    let any = file(
+        "deep-any.json",
+        r#"{"slot": "any", "kind": {"type": "subprocess", "mode": {"type": "command", "command": "/bin/any"}},
+            "timeoutMs": 60000}"#,
+    );
+    let runners = file(
+        "deep-runners.json",
+        r#"[{"id": "eu-1", "labels": {"zone": "eu"}, "kinds": ["subprocess"]},
+            {"id": "us-1", "labels": {"zone": "us"}, "kinds": ["subprocess"]}]"#,
+    );
+    let out = |plane: &str| {
+        let out = run(&[
+            "simulate",
+            &eu,
+            &any,
+            "--runners",
+            &runners,
+            "--copies",
+            "1100",
+            "--slots",
+            "1100",
+            "--duration-ms",
+            "5000",
+            "-o",
+            "json",
+            "--plane",
+            plane,
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+        out
+    };
+    let (memory, sqlite) = (out("memory"), out("sqlite"));
+    assert_eq!(memory.stdout, sqlite.stdout);
+    let json = sqlite.json();
+    let busy = json["runnerLoad"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|load| load["runner"] == "us-1")
+        .unwrap()["attempts"]
+        .as_u64()
+        .unwrap();
+    assert!(busy >= 3, "the us runner ran tasks: {json}");
+    for path in [eu, any, runners] {
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
 /// examples/runners.json's eu runners, eu-ssd-1 running two attempts at once.
 const CAPACITY_RUNNERS: &str = r#"[
   {"id": "eu-ssd-1", "labels": {"zone": "eu", "ssd": "true", "arch": "amd64"}, "kinds": ["subprocess", "container"], "maxConcurrent": 2},

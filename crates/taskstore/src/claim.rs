@@ -1,48 +1,107 @@
 //! Claims: the first pending task in queue order that a runner may take, leased to it in
 //! one transaction.
+//!
+//! What decides whether the runner fits a task is in columns (`kind_name`,
+//! `runner_selector`, `schema.rs` version 5), so a claim decodes only the document of the
+//! task it takes. The runner's kinds are filtered in SQL, on the queue index; each distinct
+//! selector text is parsed once per claim and tested against the runner's labels in Rust.
+//! The common case, a head of the queue the runner fits, is one read of one row.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::LazyLock;
 
 use chrono::{DateTime, Utc};
+use taskmodel::fleet::KindSet;
 use taskmodel::ids::TenantId;
+use taskmodel::selector::{LabelSelector, Labels};
 use taskmodel::task::Task;
 
 use crate::columns::{clamped_nanos, read_task, task_keys};
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, current_attempt, refused, save};
 use crate::store::{ClaimRequest, Claimed, MAX_CLAIM_SCAN};
-use crate::tx::{Lock, Sql, Tx, Value};
+use crate::tx::{Lock, Row, Sql, Tx, Value};
 
-/// How many queued tasks one read of the queue returns (and PostgreSQL locks).
-const SCAN_BATCH: i64 = 16;
+/// How many queued tasks one read past the head of the queue returns (none locked).
+const SCAN_BATCH: usize = 256;
 
-/// The queue in order: the tenant's due pending tasks, `priority DESC, queued_ns, id`, on
-/// the partial index over pending tasks. (Whether a task's slot is busy is asked
+/// The most selector texts one claim remembers the answer for, and the most bytes of them:
+/// past either, a selector is parsed each time it is met (a claim's memory stays bounded
+/// however many distinct selectors the queue holds).
+const SELECTOR_CACHE_ENTRIES: usize = 1_024;
+const SELECTOR_CACHE_BYTES: usize = 1 << 20;
+
+/// The most kinds one [`KindSet`] holds: the three built-in kinds and
+/// [`MAX_KIND_SET_EXTENSIONS`](taskmodel::fleet::MAX_KIND_SET_EXTENSIONS) extensions.
+const MAX_KINDS: usize = 3 + taskmodel::fleet::MAX_KIND_SET_EXTENSIONS;
+
+/// The statements for a runner of up to `n` kinds come in sizes of powers of two (the list
+/// padded with its last kind), so each engine prepares a few texts, not one per size.
+const SIZES: usize = MAX_KINDS.next_power_of_two().trailing_zeros() as usize + 1;
+
+/// The tenant's due pending tasks of the runner's kinds, in queue order
+/// (`priority DESC, queued_ns, id`, the partial index over pending tasks, whose
+/// `kind_name` column the kind filter reads). Whether a task's slot is busy is asked
 /// separately, of the unique index over running tasks: as a correlated subquery here,
 /// PostgreSQL may keep a plan, made while no task ran, that reads every running task for
-/// each queued one.)
-macro_rules! queue_head {
-    () => {
-        "SELECT t.priority, t.queued_ns, t.id, t.doc FROM tasks t \
-         WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2"
-    };
-}
-macro_rules! queue_order {
-    () => {
-        " ORDER BY t.priority DESC, t.queued_ns, t.id LIMIT ?3"
-    };
+/// each queued one.
+const QUEUE_FROM: &str =
+    "FROM tasks t WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2";
+const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
+
+/// The statements of one size: the head, and the queue after a position in two parts that
+/// each seek the index to where they start (one `OR` of both would be a filter, and every
+/// read would walk the queue again from its head).
+struct Statements {
+    /// The first task of the runner's kinds with its document, locked (`FOR UPDATE SKIP
+    /// LOCKED` on PostgreSQL: only the one row it returns). Kinds from `?3`.
+    head: Sql,
+    /// Up to `?6` tasks of priority `?3` after `(queued_ns, id)` = `(?4, ?5)`, without their
+    /// documents and unlocked. Kinds from `?7`.
+    same: Sql,
+    /// Up to `?4` tasks of a priority below `?3`, as [`same`](Self::same). Kinds from `?5`.
+    lower: Sql,
 }
 
-/// The head of the queue.
-const QUEUE: Sql = Sql::locked(concat!(queue_head!(), queue_order!()), Lock::SkipLocked);
+/// `?first, ?first+1, ...` for `n` parameters.
+fn marks(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|k| format!("?{k}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
-/// The queue after the position `(priority, queued_ns, id)`.
-const QUEUE_AFTER: Sql = Sql::locked(
-    concat!(
-        queue_head!(),
-        " AND (t.priority < ?4 OR (t.priority = ?4 AND (t.queued_ns, t.id) > (?5, ?6)))",
-        queue_order!()
-    ),
+static STATEMENTS: LazyLock<Vec<Statements>> = LazyLock::new(|| {
+    (0..SIZES)
+        .map(|power| {
+            let n = 1 << power;
+            let columns = "SELECT t.priority, t.queued_ns, t.id, t.slot, t.runner_selector";
+            Statements {
+                head: Sql::built(format!(
+                    "{columns}, t.doc {QUEUE_FROM} AND t.kind_name IN ({}) {QUEUE_ORDER} LIMIT 1",
+                    marks(3, n)
+                ))
+                .locking(Lock::SkipLocked),
+                same: Sql::built(format!(
+                    "{columns} {QUEUE_FROM} AND t.kind_name IN ({}) AND t.priority = ?3 \
+                     AND (t.queued_ns, t.id) > (?4, ?5) {QUEUE_ORDER} LIMIT ?6",
+                    marks(7, n)
+                )),
+                lower: Sql::built(format!(
+                    "{columns} {QUEUE_FROM} AND t.kind_name IN ({}) AND t.priority < ?3 \
+                     {QUEUE_ORDER} LIMIT ?4",
+                    marks(5, n)
+                )),
+            }
+        })
+        .collect()
+});
+
+/// A task found past the head, taken if it is still pending and due, locked (on PostgreSQL,
+/// skipped when another claim holds it).
+const TAKE: Sql = Sql::locked(
+    "SELECT t.doc FROM tasks t WHERE t.tenant = ?1 AND t.id = ?2 AND t.phase = 'pending' \
+     AND t.queued_ns <= ?3",
     Lock::SkipLocked,
 );
 
@@ -110,93 +169,205 @@ fn free_place(
     Ok((0..i64::from(request.max_concurrent)).find(|place| !taken.contains(place)))
 }
 
-/// Whether the runner may take `task`: it supports the kind and its labels match the
-/// task's runner selector (with the model's matcher).
-fn fits(task: &Task, request: &ClaimRequest) -> bool {
-    let kind = task.spec().kind();
-    kind.is_routable()
-        && kind
-            .name()
-            .is_some_and(|name| request.kinds.contains_kind(&name))
-        && task.spec().runner_selector().matches(&request.labels)
+/// The runner's kinds as the statements' parameters, padded with the last one to a size
+/// of [`STATEMENTS`], and that size's statements; `None` for a runner of no kind.
+fn kinds(kinds: &KindSet) -> Option<(Vec<Value>, &'static Statements)> {
+    let mut values: Vec<Value> = kinds.iter().map(|name| name.as_str().into()).collect();
+    let last = values.last()?.clone();
+    let size = values.len().next_power_of_two();
+    values.resize(size, last);
+    let statements = STATEMENTS.get(size.trailing_zeros() as usize)?;
+    Some((values, statements))
 }
 
-/// Walks the queue in order (PostgreSQL skips rows other claims hold) and returns the
-/// first task the runner fits, within [`MAX_CLAIM_SCAN`]. The first read asks for one row:
-/// the head of the queue usually fits, and PostgreSQL then locks only it; later reads ask
-/// for [`SCAN_BATCH`].
+/// The answers of one claim's selector tests: each distinct selector text is parsed once
+/// and tested against the runner's labels (within the cache's bounds).
+struct Selectors<'a> {
+    labels: &'a Labels,
+    seen: HashMap<String, bool>,
+    bytes: usize,
+}
+
+impl<'a> Selectors<'a> {
+    fn new(labels: &'a Labels) -> Self {
+        Self {
+            labels,
+            seen: HashMap::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Whether the runner's labels match the selector written `text` (the empty text, the
+    /// empty selector, matches every runner); text that does not parse is a corrupt row.
+    fn fit(&mut self, text: &str) -> Result<bool, StoreError> {
+        if text.is_empty() {
+            return Ok(true);
+        }
+        if let Some(&fit) = self.seen.get(text) {
+            return Ok(fit);
+        }
+        let selector: LabelSelector = text.parse().map_err(|error| StoreError::Corrupt {
+            what: format!("runner selector \"{text}\""),
+            reason: format!("{error}"),
+        })?;
+        let fit = selector.matches(self.labels);
+        if self.seen.len() < SELECTOR_CACHE_ENTRIES
+            && self.bytes + text.len() <= SELECTOR_CACHE_BYTES
+        {
+            self.bytes += text.len();
+            self.seen.insert(text.to_owned(), fit);
+        }
+        Ok(fit)
+    }
+}
+
+/// A queued task as a claim reads it before deciding: its place in the queue, its slot
+/// and its selector's text.
+struct Queued {
+    priority: i64,
+    queued: i64,
+    id: String,
+    slot: String,
+    selector: String,
+}
+
+impl Queued {
+    fn read(row: &Row) -> Result<Self, StoreError> {
+        Ok(Self {
+            priority: row.int(0)?,
+            queued: row.int(1)?,
+            id: row.text(2)?.to_owned(),
+            slot: row.text(3)?.to_owned(),
+            selector: row.text(4)?.to_owned(),
+        })
+    }
+}
+
+/// The first task in queue order that the runner fits (one of its kinds, a selector its
+/// labels match) and whose slot is free, among the first [`MAX_CLAIM_SCAN`] queued tasks
+/// of its kinds.
+///
+/// The first read asks for the head of the queue with its document, locked: the head
+/// usually fits, and the claim is then one read that locks one row. Past it, reads of
+/// [`SCAN_BATCH`] tasks return their columns only, unlocked; a task that fits is then read
+/// by its id with its document and locked (PostgreSQL skips one another claim holds, and
+/// the claim goes on), so a claim locks only the task it takes (and the head it read).
 fn first_claimable(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     request: &ClaimRequest,
     now: DateTime<Utc>,
 ) -> Result<Option<Task>, StoreError> {
-    let mut position: Option<(i64, i64, String)> = None;
-    let mut scanned = 0;
+    let Some((kinds, statements)) = kinds(&request.kinds) else {
+        return Ok(None);
+    };
+    let now = Value::Int(clamped_nanos(now));
+    let mut selectors = Selectors::new(&request.labels);
+    let mut params: Vec<Value> = vec![tenant.as_str().into(), now.clone()];
+    params.extend(kinds.iter().cloned());
+    let rows = tx.query(&statements.head, &params)?;
+    let Some(row) = rows.first() else {
+        return Ok(None);
+    };
+    let head = Queued::read(row)?;
+    if selectors.fit(&head.selector)? && busy_slots(tx, tenant, [head.slot.as_str()])?.is_empty() {
+        return read_task(row, 5, tenant, None).map(Some);
+    }
+    let mut position = head;
+    let mut scanned = 1;
+    // Whether the reads have passed the last task of `position`'s priority.
+    let mut lower = false;
     while scanned < MAX_CLAIM_SCAN {
-        let batch = if position.is_none() { 1 } else { SCAN_BATCH };
-        let mut params: Vec<Value> = vec![
-            tenant.as_str().into(),
-            Value::Int(clamped_nanos(now)),
-            Value::Int(batch),
-        ];
-        let sql = match &position {
-            None => &QUEUE,
-            Some((priority, queued, id)) => {
-                params.extend([
-                    Value::Int(*priority),
-                    Value::Int(*queued),
-                    id.as_str().into(),
-                ]);
-                &QUEUE_AFTER
-            }
+        let batch = SCAN_BATCH.min(MAX_CLAIM_SCAN - scanned);
+        let limit = Value::Int(i64::try_from(batch).unwrap_or(i64::MAX));
+        let (sql, mut params): (&Sql, Vec<Value>) = if lower {
+            let params = vec![
+                tenant.as_str().into(),
+                now.clone(),
+                Value::Int(position.priority),
+                limit,
+            ];
+            (&statements.lower, params)
+        } else {
+            let params = vec![
+                tenant.as_str().into(),
+                now.clone(),
+                Value::Int(position.priority),
+                Value::Int(position.queued),
+                position.id.as_str().into(),
+                limit,
+            ];
+            (&statements.same, params)
         };
+        params.extend(kinds.iter().cloned());
         let rows = tx.query(sql, &params)?;
         let mut fitting = Vec::new();
         for row in &rows {
-            let task = read_task(row, 3, tenant, None)?;
-            if fits(&task, request) {
-                fitting.push(task);
+            let queued = Queued::read(row)?;
+            if selectors.fit(&queued.selector)? {
+                fitting.push(queued);
             }
-            position = Some((row.int(0)?, row.int(1)?, row.text(2)?.to_owned()));
         }
-        let busy = busy_slots(tx, tenant, &fitting)?;
-        if let Some(task) = fitting
-            .into_iter()
-            .find(|task| !busy.contains(task.spec().slot().as_str()))
-        {
-            return Ok(Some(task));
+        let busy = busy_slots(
+            tx,
+            tenant,
+            fitting.iter().map(|queued| queued.slot.as_str()),
+        )?;
+        for queued in fitting.iter().filter(|queued| !busy.contains(&queued.slot)) {
+            let taken = tx.query(
+                &TAKE,
+                &[
+                    tenant.as_str().into(),
+                    queued.id.as_str().into(),
+                    now.clone(),
+                ],
+            )?;
+            if let Some(row) = taken.first() {
+                return read_task(row, 0, tenant, None).map(Some);
+            }
         }
         scanned += rows.len();
-        if rows.len() < usize::try_from(batch).unwrap_or(usize::MAX) {
+        if let Some(last) = rows.last() {
+            position = Queued::read(last)?;
+        }
+        if rows.len() == batch {
+            // More may follow in the last task's priority.
+            lower = false;
+        } else if lower {
+            // The lower priorities have ended: so has the queue.
             break;
+        } else {
+            // The position's priority has ended; the lower ones come next.
+            lower = true;
         }
     }
     Ok(None)
 }
 
-/// Which of the tasks' slots have a running task (one task runs at a time in a slot).
-fn busy_slots(
+/// Which of `slots` have a running task (one task runs at a time in a slot).
+fn busy_slots<'s>(
     tx: &mut dyn Tx,
     tenant: &TenantId,
-    tasks: &[Task],
+    slots: impl IntoIterator<Item = &'s str>,
 ) -> Result<BTreeSet<String>, StoreError> {
-    if tasks.is_empty() {
+    let slots: BTreeSet<&str> = slots.into_iter().collect();
+    let Some(&last) = slots.last() else {
         return Ok(BTreeSet::new());
-    }
-    let slots: BTreeSet<&str> = tasks
-        .iter()
-        .map(|task| task.spec().slot().as_str())
-        .collect();
-    let marks: Vec<String> = (2..slots.len() + 2).map(|n| format!("?{n}")).collect();
+    };
+    // Padded with the last slot to a power of two, so each engine prepares a few texts.
+    let size = slots.len().next_power_of_two();
     let sql = Sql::built(format!(
         "SELECT slot FROM tasks WHERE tenant = ?1 AND phase = 'running' AND slot IN ({})",
-        marks.join(", ")
+        marks(2, size)
     ));
     let mut params: Vec<Value> = vec![tenant.as_str().into()];
     params.extend(slots.into_iter().map(Value::from));
+    params.resize(size + 1, last.into());
     let rows = tx.query(&sql, &params)?;
     rows.iter()
         .map(|row| row.text(0).map(str::to_owned))
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

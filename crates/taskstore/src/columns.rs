@@ -46,17 +46,41 @@ pub(crate) struct TaskColumns {
     doc: String,
 }
 
-/// The columns of a task row between `id` and `doc`: `uid, slot, phase, kind, priority,
-/// queued_ns, finished_ns, expires_ns, created_ns, updated_ns, resource_version,
-/// generation, attempt`. Cheap to compute (no document), so a write can compare a task's
-/// keys before and after the model's decision and write only the columns that changed.
+/// The columns of a task row between `id` and `doc`: `uid, slot, phase, kind, kind_name,
+/// runner_selector, priority, queued_ns, finished_ns, expires_ns, created_ns, updated_ns,
+/// resource_version, generation, attempt`. Cheap to compute (no document), so a write can
+/// compare a task's keys before and after the model's decision and write only the columns
+/// that changed.
 pub(crate) type TaskKeys = [Value; TASK_KEYS];
 
 /// How many columns [`TaskKeys`] holds.
-pub(crate) const TASK_KEYS: usize = 13;
+pub(crate) const TASK_KEYS: usize = 15;
 
 /// How many columns [`TaskColumns`] holds: the keys and the document.
 pub(crate) const TASK_COLUMNS: usize = TASK_KEYS + 1;
+
+/// The columns of `tasks` in the order of a row's values: `tenant, id`, the [`TaskKeys`],
+/// then `doc`.
+pub(crate) const TASK_COLUMN_NAMES: [&str; TASK_COLUMNS + 2] = [
+    "tenant",
+    "id",
+    "uid",
+    "slot",
+    "phase",
+    "kind",
+    "kind_name",
+    "runner_selector",
+    "priority",
+    "queued_ns",
+    "finished_ns",
+    "expires_ns",
+    "created_ns",
+    "updated_ns",
+    "resource_version",
+    "generation",
+    "attempt",
+    "doc",
+];
 
 /// The keys of `task`.
 ///
@@ -66,6 +90,15 @@ pub(crate) const TASK_COLUMNS: usize = TASK_KEYS + 1;
 /// pending. `finished_ns` is `finishedAt`, set exactly in a final phase, and `expires_ns`
 /// when garbage collection may take the task: `finishedAt` plus its `ttlAfterFinishedMs`,
 /// when it has one.
+///
+/// What a claim decides "the runner fits" by, so it reads no document to decide it:
+/// `kind_name` is the kind routing matches runners by ([`KindName`]'s text: a built-in
+/// kind's wire name, an extension's `apiVersion/kind`; empty for an embedded task, which
+/// no runner takes, as no kind's name is empty), and `runner_selector` the task's runner selector in its canonical
+/// string syntax (empty when it matches every runner), which parses back to an equal
+/// selector.
+///
+/// [`KindName`]: taskmodel::task::KindName
 pub(crate) fn task_keys(task: &Task) -> Result<TaskKeys, StoreError> {
     let meta = task.metadata();
     let status = task.status();
@@ -78,6 +111,8 @@ pub(crate) fn task_keys(task: &Task) -> Result<TaskKeys, StoreError> {
         task.spec().slot().as_str().into(),
         task.phase().as_str().into(),
         task.spec().kind().type_name().into(),
+        kind_name(task),
+        task.spec().runner_selector().to_string().into(),
         Value::Int(i64::from(task.spec().priority())),
         status.queued_at().map(clamped_nanos).into(),
         finished.map(clamped_nanos).into(),
@@ -88,6 +123,14 @@ pub(crate) fn task_keys(task: &Task) -> Result<TaskKeys, StoreError> {
         Value::Int(int("metadata.generation", meta.generation())?),
         Value::Int(i64::from(status.attempt())),
     ])
+}
+
+/// The `kind_name` column of `task` (see [`task_keys`]).
+pub(crate) fn kind_name(task: &Task) -> Value {
+    task.spec()
+        .kind()
+        .name()
+        .map_or_else(|| "".into(), |name| name.as_str().into())
 }
 
 impl TaskColumns {

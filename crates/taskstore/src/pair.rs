@@ -6,7 +6,7 @@ use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::{Task, TaskError, TaskRun};
 
 use crate::columns::{
-    TASK_COLUMNS, TaskColumns, TaskKeys, attempt_values, int, owner_values, read_attempt,
+    TASK_COLUMN_NAMES, TaskColumns, TaskKeys, attempt_values, int, owner_values, read_attempt,
     read_task, task_keys,
 };
 use crate::error::StoreError;
@@ -112,27 +112,7 @@ pub(crate) enum AttemptWrite<'a> {
     Update(&'a TaskRun),
 }
 
-/// The columns of `tasks`, in [`TaskColumns`] order after `tenant, id`.
-const TASK_COLUMN_NAMES: [&str; TASK_COLUMNS + 2] = [
-    "tenant",
-    "id",
-    "uid",
-    "slot",
-    "phase",
-    "kind",
-    "priority",
-    "queued_ns",
-    "finished_ns",
-    "expires_ns",
-    "created_ns",
-    "updated_ns",
-    "resource_version",
-    "generation",
-    "attempt",
-    "doc",
-];
-
-/// The most rows one `INSERT` of [`insert_tasks`] writes (16 placeholders each, and 6 for
+/// The most rows one `INSERT` of [`insert_tasks`] writes (18 placeholders each, and 6 for
 /// each of at most 16 owners, well under both engines' limits).
 const INSERT_ROWS: usize = 100;
 

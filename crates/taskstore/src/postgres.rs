@@ -61,25 +61,34 @@ impl PostgresStore {
 
     /// Applies the migrations the database lacks, in one transaction.
     fn migrate(&mut self) -> Result<(), StoreError> {
-        let mut tx = self.client.transaction().map_err(postgres)?;
-        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        let Self { client, statements } = self;
+        let tx = client.transaction().map_err(postgres)?;
+        let mut tx = PostgresTx { tx, statements };
+        tx.tx
+            .execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
             .map_err(postgres)?;
-        tx.batch_execute(VERSION_TABLE).map_err(postgres)?;
+        tx.tx.batch_execute(VERSION_TABLE).map_err(postgres)?;
         let found: Option<i64> = tx
+            .tx
             .query_one("SELECT max(version) FROM schema_version", &[])
             .and_then(|row| row.try_get(0))
             .map_err(postgres)?;
         for migration in pending(found.unwrap_or(0))? {
-            tx.batch_execute(migration.postgres).map_err(postgres)?;
-            tx.execute("DELETE FROM schema_version", &[])
+            tx.tx.batch_execute(migration.postgres).map_err(postgres)?;
+            if let Some(fill) = migration.fill {
+                fill(&mut tx)?;
+            }
+            tx.tx
+                .execute("DELETE FROM schema_version", &[])
                 .map_err(postgres)?;
-            tx.execute(
-                "INSERT INTO schema_version (version) VALUES ($1)",
-                &[&migration.version],
-            )
-            .map_err(postgres)?;
+            tx.tx
+                .execute(
+                    "INSERT INTO schema_version (version) VALUES ($1)",
+                    &[&migration.version],
+                )
+                .map_err(postgres)?;
         }
-        tx.commit().map_err(postgres)
+        tx.tx.commit().map_err(postgres)
     }
 }
 

@@ -8,12 +8,17 @@
 //! `actions` (schedule actions, version 2), `flows` (a flow's spec and run as JSON
 //! documents, with its status, version and times as columns) and `flow_jobs` (each job's
 //! state and the task made for it, version 3).
+//! The claim-columns step gives `tasks` what a claim decides "the runner fits" by, so a
+//! claim reads no document to pass a task over: `kind_name` (the kind routing matches, empty for an
+//! embedded task) and `runner_selector` (the selector's canonical text, empty for one that
+//! matches every runner), filled from each task's document when an older database opens.
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
 //!
 //! - one active attempt per task, and one active attempt per runner place
 //!   (`(runner, runner_slot)`, places `0..maxConcurrent`): partial unique indexes;
 //! - one running task per slot: a partial unique index;
-//! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`;
+//! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`, with each
+//!   task's `kind_name` in the index so a claim passes over other kinds on the index alone;
 //! - lease expiry over active attempts;
 //! - each listing order, `(tenant, created_ns, id)` alone and after a slot or a phase;
 //! - a task's uid, unique in its tenant; a finished task's expiry (`finishedAt` plus
@@ -26,7 +31,11 @@
 //! - finished actions by last update `(tenant, updated_ns, id)`, the order garbage
 //!   collection reads them in (the finished-actions step).
 
+use taskmodel::task::Task;
+
+use crate::columns::kind_name;
 use crate::error::StoreError;
+use crate::tx::{Sql, Tx, Value};
 
 /// The newest schema version this build knows: the last migration's.
 pub const SCHEMA_VERSION: i64 = match MIGRATIONS.last() {
@@ -34,12 +43,18 @@ pub const SCHEMA_VERSION: i64 = match MIGRATIONS.last() {
     None => 0,
 };
 
-/// One migration: the version it brings the database to and its statements per engine.
+/// One migration: the version it brings the database to, its statements per engine, and
+/// what it fills in Rust after them (what needs the model to compute), in the same
+/// transaction.
 pub(crate) struct Migration {
     pub(crate) version: i64,
     pub(crate) sqlite: &'static str,
     pub(crate) postgres: &'static str,
+    pub(crate) fill: Option<Fill>,
 }
+
+/// What a migration computes in Rust, over the migration's transaction.
+pub(crate) type Fill = fn(&mut dyn Tx) -> Result<(), StoreError>;
 
 /// Every migration, in order; the last one's version is [`SCHEMA_VERSION`].
 pub(crate) const MIGRATIONS: &[Migration] = &[
@@ -47,18 +62,22 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         version: 1,
         sqlite: V1_SQLITE,
         postgres: V1_POSTGRES,
+        fill: None,
     },
     Migration {
         version: 2,
         sqlite: V2_SQLITE,
         postgres: V2_POSTGRES,
+        fill: None,
     },
     Migration {
         version: 3,
         sqlite: V3_SQLITE,
         postgres: V3_POSTGRES,
+        fill: None,
     },
     FINISHED_ACTIONS,
+    CLAIM_COLUMNS,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -68,6 +87,17 @@ const FINISHED_ACTIONS: Migration = Migration {
     version: 4,
     sqlite: FINISHED_ACTIONS_SQL,
     postgres: FINISHED_ACTIONS_SQL,
+    fill: None,
+};
+
+/// The claim-columns step: what a claim decides "the runner fits" by, beside each task's
+/// document (see the module docs), filled by [`fill_claim_columns`]. Its number is the one
+/// line to change when migrations are renumbered.
+const CLAIM_COLUMNS: Migration = Migration {
+    version: 5,
+    sqlite: CLAIM_COLUMNS_SQLITE,
+    postgres: CLAIM_COLUMNS_POSTGRES,
+    fill: Some(fill_claim_columns),
 };
 
 /// The finished-actions step's statement, the same on both engines (the columns' types and
@@ -352,6 +382,72 @@ CREATE TABLE flow_jobs (
 );
 CREATE UNIQUE INDEX flow_jobs_task_uq ON flow_jobs (tenant, task_id) WHERE task_id IS NOT NULL;
 "#;
+
+/// The claim-columns step on SQLite: the columns a claim tests a runner against, and the
+/// queue index again with `kind_name` after the order, so a claim filters the runner's
+/// kinds on the index.
+const CLAIM_COLUMNS_SQLITE: &str = "
+ALTER TABLE tasks ADD COLUMN kind_name TEXT NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN runner_selector TEXT NOT NULL DEFAULT '';
+DROP INDEX tasks_queue_idx;
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id, kind_name) WHERE phase = 'pending';
+";
+
+/// The claim-columns step on PostgreSQL: the same columns and index.
+const CLAIM_COLUMNS_POSTGRES: &str = r#"
+ALTER TABLE tasks ADD COLUMN kind_name TEXT COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE tasks ADD COLUMN runner_selector TEXT COLLATE "C" NOT NULL DEFAULT '';
+DROP INDEX tasks_queue_idx;
+CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id, kind_name) WHERE phase = 'pending';
+"#;
+
+/// How many tasks one read of [`fill_claim_columns`] decodes.
+const FILL_PAGE: i64 = 1_000;
+
+/// The claim-columns step's fill: `kind_name` and `runner_selector` of every stored task, from its
+/// document (the selector's canonical text needs the model), in pages of [`FILL_PAGE`] by
+/// `(tenant, id)`.
+fn fill_claim_columns(tx: &mut dyn Tx) -> Result<(), StoreError> {
+    const PAGE: Sql = Sql::new(
+        "SELECT tenant, id, doc FROM tasks WHERE (tenant, id) > (?1, ?2) \
+         ORDER BY tenant, id LIMIT ?3",
+    );
+    const SET: Sql = Sql::new(
+        "UPDATE tasks SET kind_name = ?3, runner_selector = ?4 WHERE tenant = ?1 AND id = ?2",
+    );
+    let mut after = (String::new(), String::new());
+    loop {
+        let rows = tx.query(
+            &PAGE,
+            &[
+                after.0.as_str().into(),
+                after.1.as_str().into(),
+                Value::Int(FILL_PAGE),
+            ],
+        )?;
+        for row in &rows {
+            let (tenant, id) = (row.text(0)?, row.text(1)?);
+            let task: Task =
+                serde_json::from_str(row.text(2)?).map_err(|error| StoreError::Corrupt {
+                    what: format!("task \"{id}\" of tenant \"{tenant}\""),
+                    reason: error.to_string(),
+                })?;
+            tx.execute(
+                &SET,
+                &[
+                    tenant.into(),
+                    id.into(),
+                    kind_name(&task),
+                    task.spec().runner_selector().to_string().into(),
+                ],
+            )?;
+            after = (tenant.to_owned(), id.to_owned());
+        }
+        if rows.len() < usize::try_from(FILL_PAGE).unwrap_or(usize::MAX) {
+            return Ok(());
+        }
+    }
+}
 
 /// The migrations a database at version `found` (0 for an empty one) still needs, or
 /// [`StoreError::SchemaTooNew`] when it is newer than this build.

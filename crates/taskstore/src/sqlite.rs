@@ -103,27 +103,31 @@ impl SqliteStore {
     /// Applies the migrations the database lacks, in one transaction.
     fn migrate(&mut self) -> Result<(), StoreError> {
         self.conn.execute_batch(VERSION_TABLE).map_err(sqlite)?;
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(sqlite)?;
-        let found: Option<i64> = tx
-            .query_row("SELECT max(version) FROM schema_version", [], |row| {
+        let mut tx = SqliteTx(
+            self.conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(sqlite)?,
+        );
+        let found: Option<i64> =
+            tx.0.query_row("SELECT max(version) FROM schema_version", [], |row| {
                 row.get(0)
             })
             .map_err(sqlite)?;
         let todo = pending(found.unwrap_or(0))?;
         for migration in todo {
-            tx.execute_batch(migration.sqlite).map_err(sqlite)?;
-            tx.execute("DELETE FROM schema_version", [])
+            tx.0.execute_batch(migration.sqlite).map_err(sqlite)?;
+            if let Some(fill) = migration.fill {
+                fill(&mut tx)?;
+            }
+            tx.0.execute("DELETE FROM schema_version", [])
                 .map_err(sqlite)?;
-            tx.execute(
+            tx.0.execute(
                 "INSERT INTO schema_version (version) VALUES (?1)",
                 [migration.version],
             )
             .map_err(sqlite)?;
         }
-        tx.commit().map_err(sqlite)
+        tx.0.commit().map_err(sqlite)
     }
 
     fn run<T>(

@@ -90,8 +90,28 @@ fn a_database_of_a_newer_schema_is_refused() {
     store.create(&suite::tenant(), &task, suite::at(0)).unwrap();
     drop(store);
     let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    client.batch_execute(suite::TO_VERSION_3).unwrap();
     client
         .batch_execute("DROP TABLE flow_jobs; DROP TABLE flows; DROP TABLE actions; UPDATE schema_version SET version = 1")
         .unwrap();
     suite::a_version_1_database_migrates_on_open(&mut backend.open(), &task);
+    // A database at version 3 (before the claim columns) gains them, filled from each
+    // task's document.
+    let backend = postgres("version_3").unwrap();
+    let tasks = suite::version_3_tasks();
+    backend.open().import(&suite::tenant(), &tasks).unwrap();
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    client.batch_execute(suite::TO_VERSION_3).unwrap();
+    let mut store = backend.open();
+    let columns: Vec<(String, String, String)> = client
+        .query(
+            "SELECT id, kind_name, runner_selector FROM tasks ORDER BY id",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|row| (row.get(0), row.get(1), row.get(2)))
+        .collect();
+    assert_eq!(columns, suite::version_3_columns());
+    suite::a_version_3_database_migrates_on_open(&mut store, &tasks);
 }

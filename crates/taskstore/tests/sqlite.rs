@@ -76,10 +76,33 @@ fn a_database_of_a_newer_schema_is_refused() {
     store.create(&suite::tenant(), &task, suite::at(0)).unwrap();
     drop(store);
     let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(suite::TO_VERSION_3).unwrap();
     conn.execute_batch("DROP TABLE flow_jobs; DROP TABLE flows; DROP TABLE actions; UPDATE schema_version SET version = 1")
         .unwrap();
     drop(conn);
     suite::a_version_1_database_migrates_on_open(&mut SqliteStore::open(&path).unwrap(), &task);
+    // A database at version 3 (before the claim columns) gains them, filled from each
+    // task's document.
+    let path = fresh("version_3");
+    let tasks = suite::version_3_tasks();
+    let mut store = SqliteStore::open(&path).unwrap();
+    store.import(&suite::tenant(), &tasks).unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(suite::TO_VERSION_3).unwrap();
+    drop(conn);
+    let mut store = SqliteStore::open(&path).unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let mut statement = conn
+        .prepare("SELECT id, kind_name, runner_selector FROM tasks ORDER BY id")
+        .unwrap();
+    let columns: Vec<(String, String, String)> = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(columns, suite::version_3_columns());
+    suite::a_version_3_database_migrates_on_open(&mut store, &tasks);
     // Opening again at the same version migrates nothing and keeps the data.
     let path = fresh("same_schema");
     drop(SqliteStore::open(&path).unwrap());

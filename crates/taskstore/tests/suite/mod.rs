@@ -9,6 +9,7 @@
 
 mod actions;
 mod apply;
+mod claims;
 mod fields;
 mod fixtures;
 mod flow_reads;
@@ -22,6 +23,7 @@ mod scenarios;
 
 pub use actions::*;
 pub use apply::*;
+pub use claims::*;
 pub use fields::*;
 pub use fixtures::*;
 pub use flow_reads::*;
@@ -58,6 +60,8 @@ macro_rules! conformance {
             one_task_runs_at_a_time_in_a_slot,
             admission_drops_queues_and_replaces,
             claims_follow_the_runner_selector_and_kinds,
+            a_runner_behind_other_kinds_claims_its_task,
+            a_runner_behind_selectors_it_does_not_match_claims_in_queue_order,
             a_restart_is_not_claimed_before_it_is_due,
             attempt_history_lists_every_attempt,
             delete_refuses_a_running_task_and_removes_the_rest,

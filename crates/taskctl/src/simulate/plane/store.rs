@@ -7,9 +7,11 @@
 //! plane keeps only what a control plane keeps beside its store: the runners it knows, and
 //! when the next lease expires and the next retry is due (to know when to wake).
 //!
-//! Where it differs from [`MemoryPlane`](super::MemoryPlane): the store's claim looks at
-//! most `MAX_CLAIM_SCAN` queued tasks deep (`docs/taskctl.md`, "Planes"). Tasks enter with
-//! `import`, the store's bulk load without the admission policy, as the memory plane does.
+//! Both planes claim the same task: the store's claim looks up to `MAX_CLAIM_SCAN`
+//! (100,000) queued tasks of the runner's kinds deep, so a runner behind thousands of tasks
+//! it may not take finds its own, as [`MemoryPlane`](super::MemoryPlane)'s does (`docs/taskctl.md`,
+//! "Planes"). Tasks enter with `import`, the store's bulk load without the admission
+//! policy, as the memory plane does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

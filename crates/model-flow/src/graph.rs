@@ -14,7 +14,9 @@ use model_ids::text::shorten;
 
 use crate::error::FlowError;
 use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
+use crate::names::JobNames;
 use crate::rule::TriggerRule;
+use crate::wire::DependsOnRaw;
 
 /// The dependency graph of a flow's jobs, validated: at least one job, unique names, every
 /// dependency names another job of the flow once, and no cycle.
@@ -122,6 +124,36 @@ impl Name for &JobName {
     }
 }
 
+/// A job's dependencies as the graph is built from them: a [`JobNames`] list, and each
+/// entry as written for an error (an entry read from the wire that is no job name is kept
+/// aside, its place in the list left empty).
+pub(crate) trait Listed {
+    /// The entries.
+    fn names(&self) -> &JobNames;
+    /// Entry `j` as written.
+    fn written(&self, j: usize) -> Option<&str>;
+}
+
+impl Listed for &JobNames {
+    fn names(&self) -> &JobNames {
+        self
+    }
+
+    fn written(&self, j: usize) -> Option<&str> {
+        self.get(j)
+    }
+}
+
+impl Listed for DependsOnRaw {
+    fn names(&self) -> &JobNames {
+        &self.names
+    }
+
+    fn written(&self, j: usize) -> Option<&str> {
+        DependsOnRaw::written(self, j)
+    }
+}
+
 impl FlowGraph {
     /// Validates and builds the graph of `jobs`, each given as its name, its dependencies
     /// and its rule, in declaration order: what [`FlowSpec`](crate::FlowSpec) checks of its
@@ -129,16 +161,17 @@ impl FlowGraph {
     /// Errors name the field path as in a flow (`jobs[3].dependsOn[0]`).
     ///
     /// ```
-    /// use model_flow::{FlowGraph, TriggerRule};
+    /// use model_flow::{FlowGraph, JobNames, TriggerRule};
     /// use model_ids::JobName;
     ///
     /// let [a, b] = ["a", "b"].map(|n| JobName::new(n).unwrap());
-    /// let jobs = [(&a, &[b.clone()][..], TriggerRule::AllSucceeded), (&b, &[a.clone()][..], TriggerRule::AllDone)];
+    /// let (after_b, after_a) = (JobNames::from_iter([&b]), JobNames::from_iter([&a]));
+    /// let jobs = [(&a, &after_b, TriggerRule::AllSucceeded), (&b, &after_a, TriggerRule::AllDone)];
     /// let err = FlowGraph::new(jobs).unwrap_err();
     /// assert_eq!(err.to_string(), "jobs[0].dependsOn[0]: jobs form a cycle: a -> b -> a");
     /// ```
     pub fn new<'a>(
-        jobs: impl IntoIterator<Item = (&'a JobName, &'a [JobName], TriggerRule)>,
+        jobs: impl IntoIterator<Item = (&'a JobName, &'a JobNames, TriggerRule)>,
     ) -> Result<Self, FlowError> {
         let mut names = Vec::new();
         let mut rules = Vec::new();
@@ -154,7 +187,7 @@ impl FlowGraph {
     /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
     /// depending on the jobs named in `lists[i]`. Errors name the field path from the
     /// flow's root.
-    pub(crate) fn build<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+    pub(crate) fn build<N: Name, L: Listed>(
         names: Vec<N>,
         rules: Vec<TriggerRule>,
         lists: &[L],
@@ -172,7 +205,7 @@ impl FlowGraph {
                 max: MAX_FLOW_JOBS,
             });
         }
-        let total = lists.iter().map(|list| list.as_ref().len()).sum::<usize>();
+        let total = lists.iter().map(|list| list.names().len()).sum::<usize>();
         if total > MAX_FLOW_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: "jobs[*].dependsOn".into(),
@@ -180,7 +213,7 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        let dep_start = starts(lists.iter().map(|list| list.as_ref().len()));
+        let dep_start = starts(lists.iter().map(|list| list.names().len()));
         // The names' texts side by side, for the lookups: a name's length and pointer in one
         // array of its own, wherever the caller keeps its names.
         let texts: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
@@ -350,7 +383,7 @@ fn name_of<N: Name>(names: &[N], i: usize) -> String {
 
 /// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
 /// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
-fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+fn resolve<N: Name, L: Listed>(
     names: &[N],
     texts: &[&str],
     index: &NameIndex,
@@ -358,32 +391,32 @@ fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
     let lists = lists.get(..checked).unwrap_or_default();
-    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.as_ref().len()).sum());
-    index.get_all(texts, lists.iter().map(AsRef::as_ref), &mut deps);
+    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.names().len()).sum());
+    index.get_all(texts, lists.iter().flat_map(|list| list.names().iter()), &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
     let mut from = 0;
     for (i, listed) in lists.iter().enumerate() {
-        let listed = listed.as_ref();
-        let targets = deps.get(from..from + listed.len()).unwrap_or_default();
-        from += listed.len();
-        if listed.len() > MAX_JOB_DEPENDENCIES {
+        let count = listed.names().len();
+        let targets = deps.get(from..from + count).unwrap_or_default();
+        from += count;
+        if count > MAX_JOB_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: format!("jobs[{i}].dependsOn"),
-                len: listed.len(),
+                len: count,
                 max: MAX_JOB_DEPENDENCIES,
             });
         }
-        let many = listed.len() > FEW_DEPENDENCIES;
+        let many = count > FEW_DEPENDENCIES;
         if many && seen.is_empty() {
             seen = vec![0; names.len()];
         }
         let stamp = i as u32 + 1;
-        for (j, (dep, &target)) in listed.iter().zip(targets).enumerate() {
-            let dep = dep.as_ref();
+        for (j, &target) in targets.iter().enumerate() {
             let path = || format!("jobs[{i}].dependsOn[{j}]");
             if target == UNKNOWN {
+                let dep = listed.written(j).unwrap_or_default();
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),
@@ -405,9 +438,10 @@ fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
                     .is_some_and(|before| before.contains(&target))
             };
             if repeated {
-                let first = listed
+                // Equal positions are equal names: the index holds each name once.
+                let first = targets
                     .iter()
-                    .position(|d| d.as_ref() == dep)
+                    .position(|&t| t == target)
                     .unwrap_or_default();
                 return Err(FlowError::RepeatedDependency {
                     path: path(),

@@ -43,6 +43,7 @@ mod error;
 mod graph;
 mod keys;
 mod limits;
+mod names;
 mod parsed;
 mod rule;
 mod run;
@@ -61,6 +62,7 @@ pub use crate::{
         MAX_JOB_DEPENDENCIES, MAX_REPORTED_CYCLES, MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES,
         MAX_RESULT_VALUE_BYTES,
     },
+    names::JobNames,
     parsed::Parsed,
     rule::{FailurePolicy, TriggerRule},
     run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult},

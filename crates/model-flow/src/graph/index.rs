@@ -76,20 +76,20 @@ impl NameIndex {
         self.find(names, name, self.hasher.hash_one(name)).ok()
     }
 
-    /// Appends the position of each name of each list to `out` ([`UNKNOWN`] for a name
-    /// not indexed), as [`NameIndex::get`] would give it.
+    /// Appends the position of each of `keys` to `out` ([`UNKNOWN`] for a name not
+    /// indexed), as [`NameIndex::get`] would give it.
     ///
     /// Lookups go in batches: first every hash of the batch, then every candidate slot, then
     /// every candidate's length, each step a loop of independent loads, so the processor
     /// waits for many cache misses at once instead of one after the other.
-    pub(super) fn get_all<'a, N, L, D>(&self, names: &[N], lists: L, out: &mut Vec<u32>)
-    where
-        N: AsRef<str>,
-        L: IntoIterator<Item = &'a [D]>,
-        D: AsRef<str> + 'a,
-    {
+    pub(super) fn get_all<'a, N: AsRef<str>>(
+        &self,
+        names: &[N],
+        keys: impl IntoIterator<Item = &'a str>,
+        out: &mut Vec<u32>,
+    ) {
         const BATCH: usize = 16;
-        let mut keys = lists.into_iter().flatten().map(AsRef::as_ref).peekable();
+        let mut keys = keys.into_iter().peekable();
         while keys.peek().is_some() {
             let mut batch = [""; BATCH];
             let mut len = 0;

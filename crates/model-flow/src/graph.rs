@@ -14,7 +14,7 @@ use model_ids::text::shorten;
 
 use crate::error::FlowError;
 use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
-use crate::names::JobNames;
+use crate::names::{JobNames, entries};
 use crate::rule::TriggerRule;
 use crate::wire::DependsOnRaw;
 
@@ -114,39 +114,60 @@ impl Name for JobName {
     }
 }
 
-impl Name for &JobName {
-    fn job_name(&self) -> &JobName {
-        self
-    }
+/// A name borrowed from the caller's jobs, with its text at hand: the lookups read it from
+/// one compact array rather than through the caller's job, each job's memory being read
+/// once.
+pub(crate) struct Borrowed<'a> {
+    name: &'a JobName,
+    text: &'a str,
+}
 
-    fn into_job_name(self) -> JobName {
-        self.clone()
+impl AsRef<str> for Borrowed<'_> {
+    fn as_ref(&self) -> &str {
+        self.text
     }
 }
 
-/// A job's dependencies as the graph is built from them: a [`JobNames`] list, and each
-/// entry as written for an error (an entry read from the wire that is no job name is kept
-/// aside, its place in the list left empty).
+impl Name for Borrowed<'_> {
+    fn job_name(&self) -> &JobName {
+        self.name
+    }
+
+    fn into_job_name(self) -> JobName {
+        self.name.clone()
+    }
+}
+
+/// A job's dependencies as the graph is built from them: its entries as a [`JobNames`]
+/// stores them, and each entry as written, for an error (an entry read from the wire that
+/// is no job name is kept aside, its place in the list left empty).
 pub(crate) trait Listed {
-    /// The entries.
-    fn names(&self) -> &JobNames;
+    /// The entries as stored ([`JobNames::as_encoded`]) and how many they are.
+    fn entries(&self) -> (&str, usize);
     /// Entry `j` as written.
     fn written(&self, j: usize) -> Option<&str>;
 }
 
-impl Listed for &JobNames {
-    fn names(&self) -> &JobNames {
-        self
+/// A list borrowed from the caller's jobs, with its entries at hand (as [`Borrowed`]).
+pub(crate) struct BorrowedList<'a> {
+    list: &'a JobNames,
+    encoded: &'a str,
+    len: usize,
+}
+
+impl Listed for BorrowedList<'_> {
+    fn entries(&self) -> (&str, usize) {
+        (self.encoded, self.len)
     }
 
     fn written(&self, j: usize) -> Option<&str> {
-        self.get(j)
+        self.list.get(j)
     }
 }
 
 impl Listed for DependsOnRaw {
-    fn names(&self) -> &JobNames {
-        &self.names
+    fn entries(&self) -> (&str, usize) {
+        (self.names.as_encoded(), self.names.len())
     }
 
     fn written(&self, j: usize) -> Option<&str> {
@@ -173,13 +194,22 @@ impl FlowGraph {
     pub fn new<'a>(
         jobs: impl IntoIterator<Item = (&'a JobName, &'a JobNames, TriggerRule)>,
     ) -> Result<Self, FlowError> {
-        let mut names = Vec::new();
-        let mut rules = Vec::new();
-        let mut lists = Vec::new();
-        for (name, deps, rule) in jobs {
-            names.push(name);
+        let jobs = jobs.into_iter();
+        let expected = jobs.size_hint().0.min(MAX_FLOW_JOBS);
+        let mut names = Vec::with_capacity(expected);
+        let mut rules = Vec::with_capacity(expected);
+        let mut lists = Vec::with_capacity(expected);
+        for (name, list, rule) in jobs {
+            names.push(Borrowed {
+                name,
+                text: name.as_str(),
+            });
             rules.push(rule);
-            lists.push(deps);
+            lists.push(BorrowedList {
+                list,
+                encoded: list.as_encoded(),
+                len: list.len(),
+            });
         }
         Self::build(names, rules, &lists)
     }
@@ -205,7 +235,14 @@ impl FlowGraph {
                 max: MAX_FLOW_JOBS,
             });
         }
-        let total = lists.iter().map(|list| list.names().len()).sum::<usize>();
+        // One pass over the lists: each one's entries as stored, and where each starts in
+        // the flow's.
+        let mut encoded = Vec::with_capacity(jobs);
+        let (dep_start, total) = starts(lists.iter().map(|list| {
+            let (entries, len) = list.entries();
+            encoded.push(entries);
+            len
+        }));
         if total > MAX_FLOW_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: "jobs[*].dependsOn".into(),
@@ -213,7 +250,6 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        let dep_start = starts(lists.iter().map(|list| list.names().len()));
         // The names' texts side by side, for the lookups: a name's length and pointer in one
         // array of its own, wherever the caller keeps its names.
         let texts: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
@@ -221,7 +257,13 @@ impl FlowGraph {
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let deps = resolve(&names, &texts, &index, lists, checked)?;
+        let listing = Listing {
+            lists,
+            encoded: &encoded,
+            dep_start: &dep_start,
+        };
+        let deps = resolve(&names, &texts, &index, &listing, checked)?;
+        drop(encoded);
         drop(texts);
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
@@ -354,16 +396,17 @@ impl PartialEq for FlowGraph {
 impl Eq for FlowGraph {}
 
 /// Where each job's dependencies start in the flat list, from each job's count: one entry
-/// more than jobs. Totals past `u32::MAX` saturate ([`FlowGraph::build`] refuses any total
-/// past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
-pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> Vec<u32> {
+/// more than jobs, and the total. Starts past `u32::MAX` saturate ([`FlowGraph::build`]
+/// refuses any total past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
+pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
     let mut total = 0usize;
-    let mut dep_start = vec![0];
+    let mut dep_start = Vec::with_capacity(counts.size_hint().0 + 1);
+    dep_start.push(0);
     for count in counts {
         total = total.saturating_add(count);
         dep_start.push(u32::try_from(total).unwrap_or(u32::MAX));
     }
-    dep_start
+    (dep_start, total)
 }
 
 /// `items[start[i]..start[i + 1]]`, or nothing when out of range.
@@ -381,24 +424,42 @@ fn name_of<N: Name>(names: &[N], i: usize) -> String {
         .unwrap_or_default()
 }
 
-/// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
-/// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
+/// The jobs' dependency lists as [`resolve`] reads them: each list's entries as stored (one
+/// compact array, read in order) and where each starts; the lists themselves only for an
+/// error's text.
+struct Listing<'a, L> {
+    lists: &'a [L],
+    encoded: &'a [&'a str],
+    dep_start: &'a [u32],
+}
+
+/// Resolves the dependencies of jobs `0..checked` to positions, checking each names another
+/// job once. At most `MAX_FLOW_DEPENDENCIES` names.
 fn resolve<N: Name, L: Listed>(
     names: &[N],
     texts: &[&str],
     index: &NameIndex,
-    lists: &[L],
+    listing: &Listing<'_, L>,
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
-    let lists = lists.get(..checked).unwrap_or_default();
-    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.names().len()).sum());
-    index.get_all(texts, lists.iter().flat_map(|list| list.names().iter()), &mut deps);
+    let count = |i: usize| {
+        let at = |i: usize| listing.dep_start.get(i).map_or(0, |&s| s as usize);
+        at(i + 1).saturating_sub(at(i))
+    };
+    let encoded = listing.encoded.get(..checked).unwrap_or_default();
+    let total = listing.dep_start.get(checked).map_or(0, |&s| s as usize);
+    let mut deps = Vec::with_capacity(total);
+    let keys = encoded
+        .iter()
+        .enumerate()
+        .flat_map(|(i, list)| entries(list, count(i)));
+    index.get_all(texts, keys, &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
     let mut from = 0;
-    for (i, listed) in lists.iter().enumerate() {
-        let count = listed.names().len();
+    for i in 0..checked {
+        let count = count(i);
         let targets = deps.get(from..from + count).unwrap_or_default();
         from += count;
         if count > MAX_JOB_DEPENDENCIES {
@@ -416,7 +477,8 @@ fn resolve<N: Name, L: Listed>(
         for (j, &target) in targets.iter().enumerate() {
             let path = || format!("jobs[{i}].dependsOn[{j}]");
             if target == UNKNOWN {
-                let dep = listed.written(j).unwrap_or_default();
+                let listed = listing.lists.get(i);
+                let dep = listed.and_then(|l| l.written(j)).unwrap_or_default();
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),

@@ -107,6 +107,21 @@ impl JobNames {
     }
 }
 
+impl JobNames {
+    /// The entries as stored, for [`entries`].
+    pub(crate) fn as_encoded(&self) -> &str {
+        &self.text
+    }
+}
+
+/// The `len` entries of a list stored as `encoded` ([`JobNames::as_encoded`]).
+pub(crate) fn entries(encoded: &str, len: usize) -> impl Iterator<Item = &str> {
+    Entries {
+        rest: encoded,
+        left: len,
+    }
+}
+
 impl fmt::Debug for JobNames {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()

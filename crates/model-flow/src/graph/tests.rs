@@ -316,8 +316,11 @@ fn bounds_are_exact() {
 
 #[test]
 fn starts_saturate() {
-    assert_eq!(starts([2, 0, 3].into_iter()), [0, 2, 2, 5]);
-    assert_eq!(starts([usize::MAX, 1].into_iter()), [0, u32::MAX, u32::MAX]);
+    assert_eq!(starts([2, 0, 3].into_iter()), (vec![0, 2, 2, 5], 5));
+    assert_eq!(
+        starts([usize::MAX, 1].into_iter()),
+        (vec![0, u32::MAX, u32::MAX], usize::MAX)
+    );
 }
 
 #[test]

@@ -250,10 +250,7 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        // The names' texts side by side, for the lookups: a name's length and pointer in one
-        // array of its own, wherever the caller keeps its names.
-        let texts: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-        let (index, duplicate) = NameIndex::new(&texts);
+        let (index, duplicate) = NameIndex::new(&names);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
@@ -262,9 +259,8 @@ impl FlowGraph {
             encoded: &encoded,
             dep_start: &dep_start,
         };
-        let deps = resolve(&names, &texts, &index, &listing, checked)?;
+        let deps = resolve(&names, &index, &listing, checked)?;
         drop(encoded);
-        drop(texts);
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -437,7 +433,6 @@ struct Listing<'a, L> {
 /// job once. At most `MAX_FLOW_DEPENDENCIES` names.
 fn resolve<N: Name, L: Listed>(
     names: &[N],
-    texts: &[&str],
     index: &NameIndex,
     listing: &Listing<'_, L>,
     checked: usize,
@@ -451,9 +446,8 @@ fn resolve<N: Name, L: Listed>(
     let mut deps = Vec::with_capacity(total);
     let keys = encoded
         .iter()
-        .enumerate()
-        .flat_map(|(i, list)| entries(list, count(i)));
-    index.get_all(texts, keys, &mut deps);
+        .flat_map(|list| entries(list));
+    index.get_all(names, keys, &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();

@@ -114,12 +114,15 @@ impl JobNames {
     }
 }
 
-/// The `len` entries of a list stored as `encoded` ([`JobNames::as_encoded`]).
-pub(crate) fn entries(encoded: &str, len: usize) -> impl Iterator<Item = &str> {
-    Entries {
-        rest: encoded,
-        left: len,
-    }
+/// The entries of a list stored as `encoded` ([`JobNames::as_encoded`]), as bytes.
+pub(crate) fn entries(encoded: &str) -> impl Iterator<Item = &[u8]> {
+    let mut rest = encoded.as_bytes();
+    std::iter::from_fn(move || {
+        let (&len, after) = rest.split_first()?;
+        let (name, next) = after.split_at_checked(usize::from(len))?;
+        rest = next;
+        Some(name)
+    })
 }
 
 impl fmt::Debug for JobNames {

@@ -382,6 +382,9 @@ fn names_sharing_their_first_bytes_resolve_to_themselves() {
         "b".repeat(21),
         "abcdefghj".into(),
         "abcdefgh-bcdefghj".into(),
+        // Text no job name can be: non-ASCII, or longer than a job name.
+        format!("{}é", "b".repeat(7)),
+        "b".repeat(model_ids::JOB_NAME_MAX_LEN + 1),
     ] {
         assert_eq!(graph.position(&unknown), None, "{unknown}");
     }

@@ -226,7 +226,12 @@ mod peer {
         let named: Vec<Vec<JobName>> = flow
             .jobs()
             .iter()
-            .map(|j| j.depends_on().iter().map(|d| JobName::new(d).unwrap()).collect())
+            .map(|j| {
+                j.depends_on()
+                    .iter()
+                    .map(|d| JobName::new(d).unwrap())
+                    .collect()
+            })
             .collect();
         assert_eq!(from_names(&names, &named), Some(names.len()));
         group.bench_function(

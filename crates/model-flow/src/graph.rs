@@ -444,9 +444,7 @@ fn resolve<N: Name, L: Listed>(
     let encoded = listing.encoded.get(..checked).unwrap_or_default();
     let total = listing.dep_start.get(checked).map_or(0, |&s| s as usize);
     let mut deps = Vec::with_capacity(total);
-    let keys = encoded
-        .iter()
-        .flat_map(|list| entries(list));
+    let keys = encoded.iter().flat_map(|list| entries(list));
     index.get_all(names, keys, &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.

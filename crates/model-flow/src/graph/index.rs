@@ -128,7 +128,12 @@ impl NameIndex {
                 }
             }
             let mut positions = [UNKNOWN; BATCH];
-            let lookups = batch.iter().zip(&hashes).zip(&entries).zip(&wanted).zip(&found);
+            let lookups = batch
+                .iter()
+                .zip(&hashes)
+                .zip(&entries)
+                .zip(&wanted)
+                .zip(&found);
             for (position, ((((name, &hash), &entry), &key), found)) in
                 positions.iter_mut().zip(lookups)
             {

@@ -10,7 +10,10 @@ fn graph(jobs: &[(&str, &[&str])]) -> Result<FlowGraph, FlowError> {
         .map(|(name, _)| JobName::new(name).unwrap())
         .collect();
     let rules = vec![TriggerRule::default(); jobs.len()];
-    let lists: Vec<DependsOnRaw> = jobs.iter().map(|(_, deps)| DependsOnRaw::of(*deps)).collect();
+    let lists: Vec<DependsOnRaw> = jobs
+        .iter()
+        .map(|(_, deps)| DependsOnRaw::of(*deps))
+        .collect();
     FlowGraph::build(names, rules, &lists)
 }
 
@@ -269,7 +272,11 @@ fn a_long_cycle_is_kept_whole_and_shown_shortened() {
 fn bounds_are_exact() {
     let name = |i: usize| JobName::new(format!("j{i}")).unwrap();
     let none: Vec<DependsOnRaw> = Vec::new();
-    let empty = |jobs: usize| (0..jobs).map(|_| DependsOnRaw::default()).collect::<Vec<_>>();
+    let empty = |jobs: usize| {
+        (0..jobs)
+            .map(|_| DependsOnRaw::default())
+            .collect::<Vec<_>>()
+    };
     // MAX_FLOW_JOBS jobs are accepted, one more is not.
     for (jobs, ok) in [(MAX_FLOW_JOBS, true), (MAX_FLOW_JOBS + 1, false)] {
         let names: Vec<JobName> = (0..jobs).map(name).collect();

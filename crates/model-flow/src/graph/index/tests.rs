@@ -28,6 +28,10 @@ fn keys_differ_with_the_length_and_the_first_bytes() {
         ("", "", true),
     ];
     for &(a, b, equal) in table {
-        assert_eq!(Key::of(a.as_bytes()) == Key::of(b.as_bytes()), equal, "{a:?} {b:?}");
+        assert_eq!(
+            Key::of(a.as_bytes()) == Key::of(b.as_bytes()),
+            equal,
+            "{a:?} {b:?}"
+        );
     }
 }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use benches::Rng;
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use model_flow::{FlowError, FlowGraph, FlowJob, FlowRun, FlowSpec, TriggerRule};
+use model_flow::{FlowError, FlowGraph, FlowJob, FlowRun, FlowSpec, JobNames, TriggerRule};
 use model_ids::JobName;
 use model_task::{RestartDecision, SubprocessMode, TaskEnv, TaskKind, TaskPhase, TaskSpec};
 
@@ -71,18 +71,22 @@ fn spec() -> TaskSpec {
     TaskSpec::builder("etl", kind, 60_000).build().unwrap()
 }
 
-/// The flow's jobs; each dependency is a name of its own, as reading a document gives.
+/// The flow's jobs; each job's dependencies are its own list of names, built name by name
+/// as reading a document builds it.
 fn jobs(deps: &[Vec<usize>]) -> Vec<FlowJob> {
     let spec = spec();
     let names: Vec<JobName> = (0..deps.len()).map(name).collect();
     deps.iter()
         .enumerate()
         .map(|(i, ds)| {
-            let ds = ds.iter().map(|&d| name(d)).collect();
+            let mut list = JobNames::new();
+            for &d in ds {
+                list.push(&names[d]);
+            }
             FlowJob::new(
                 names[i].clone(),
                 spec.clone(),
-                ds,
+                list,
                 TriggerRule::AllSucceeded,
             )
         })
@@ -222,7 +226,12 @@ mod peer {
         let named: Vec<Vec<JobName>> = flow
             .jobs()
             .iter()
-            .map(|j| j.depends_on().to_vec())
+            .map(|j| {
+                j.depends_on()
+                    .iter()
+                    .map(|d| JobName::new(d).unwrap())
+                    .collect()
+            })
             .collect();
         assert_eq!(from_names(&names, &named), Some(names.len()));
         group.bench_function(
@@ -241,9 +250,9 @@ fn fan(fanout: usize) -> FlowRun {
     let root = name(0);
     let jobs = (0..=10_000).map(|i| {
         let deps = if i >= 1 && i <= fanout {
-            vec![root.clone()]
+            JobNames::from_iter([&root])
         } else {
-            vec![]
+            JobNames::new()
         };
         FlowJob::new(name(i), spec.clone(), deps, TriggerRule::AllSucceeded)
     });

@@ -13,7 +13,7 @@ use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use taskmodel::SeededRandom;
 use taskmodel::fleet::KindSet;
-use taskmodel::flow::{FlowJob, FlowSpec, TriggerRule};
+use taskmodel::flow::{FlowJob, FlowSpec, JobNames, TriggerRule};
 use taskmodel::ids::{JobName, RunnerId, TenantId, Uid};
 use taskmodel::selector::Labels;
 use taskmodel::task::{
@@ -39,7 +39,7 @@ fn flow(n: u128, jobs: usize) -> FlowSpec {
             TaskSpec::builder(format!("s{i}"), kind.clone(), 60_000)
                 .build()
                 .unwrap(),
-            vec![],
+            JobNames::new(),
             TriggerRule::AllSucceeded,
         )
     });

@@ -14,7 +14,9 @@ use model_ids::text::shorten;
 
 use crate::error::FlowError;
 use crate::limits::{MAX_FLOW_DEPENDENCIES, MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
+use crate::names::{JobNames, entries};
 use crate::rule::TriggerRule;
+use crate::wire::DependsOnRaw;
 
 /// The dependency graph of a flow's jobs, validated: at least one job, unique names, every
 /// dependency names another job of the flow once, and no cycle.
@@ -112,13 +114,64 @@ impl Name for JobName {
     }
 }
 
-impl Name for &JobName {
+/// A name borrowed from the caller's jobs, with its text at hand: the lookups read it from
+/// one compact array rather than through the caller's job, each job's memory being read
+/// once.
+pub(crate) struct Borrowed<'a> {
+    name: &'a JobName,
+    text: &'a str,
+}
+
+impl AsRef<str> for Borrowed<'_> {
+    fn as_ref(&self) -> &str {
+        self.text
+    }
+}
+
+impl Name for Borrowed<'_> {
     fn job_name(&self) -> &JobName {
-        self
+        self.name
     }
 
     fn into_job_name(self) -> JobName {
-        self.clone()
+        self.name.clone()
+    }
+}
+
+/// A job's dependencies as the graph is built from them: its entries as a [`JobNames`]
+/// stores them, and each entry as written, for an error (an entry read from the wire that
+/// is no job name is kept aside, its place in the list left empty).
+pub(crate) trait Listed {
+    /// The entries as stored ([`JobNames::as_encoded`]) and how many they are.
+    fn entries(&self) -> (&str, usize);
+    /// Entry `j` as written.
+    fn written(&self, j: usize) -> Option<&str>;
+}
+
+/// A list borrowed from the caller's jobs, with its entries at hand (as [`Borrowed`]).
+pub(crate) struct BorrowedList<'a> {
+    list: &'a JobNames,
+    encoded: &'a str,
+    len: usize,
+}
+
+impl Listed for BorrowedList<'_> {
+    fn entries(&self) -> (&str, usize) {
+        (self.encoded, self.len)
+    }
+
+    fn written(&self, j: usize) -> Option<&str> {
+        self.list.get(j)
+    }
+}
+
+impl Listed for DependsOnRaw {
+    fn entries(&self) -> (&str, usize) {
+        (self.names.as_encoded(), self.names.len())
+    }
+
+    fn written(&self, j: usize) -> Option<&str> {
+        DependsOnRaw::written(self, j)
     }
 }
 
@@ -129,24 +182,34 @@ impl FlowGraph {
     /// Errors name the field path as in a flow (`jobs[3].dependsOn[0]`).
     ///
     /// ```
-    /// use model_flow::{FlowGraph, TriggerRule};
+    /// use model_flow::{FlowGraph, JobNames, TriggerRule};
     /// use model_ids::JobName;
     ///
     /// let [a, b] = ["a", "b"].map(|n| JobName::new(n).unwrap());
-    /// let jobs = [(&a, &[b.clone()][..], TriggerRule::AllSucceeded), (&b, &[a.clone()][..], TriggerRule::AllDone)];
+    /// let (after_b, after_a) = (JobNames::from_iter([&b]), JobNames::from_iter([&a]));
+    /// let jobs = [(&a, &after_b, TriggerRule::AllSucceeded), (&b, &after_a, TriggerRule::AllDone)];
     /// let err = FlowGraph::new(jobs).unwrap_err();
     /// assert_eq!(err.to_string(), "jobs[0].dependsOn[0]: jobs form a cycle: a -> b -> a");
     /// ```
     pub fn new<'a>(
-        jobs: impl IntoIterator<Item = (&'a JobName, &'a [JobName], TriggerRule)>,
+        jobs: impl IntoIterator<Item = (&'a JobName, &'a JobNames, TriggerRule)>,
     ) -> Result<Self, FlowError> {
-        let mut names = Vec::new();
-        let mut rules = Vec::new();
-        let mut lists = Vec::new();
-        for (name, deps, rule) in jobs {
-            names.push(name);
+        let jobs = jobs.into_iter();
+        let expected = jobs.size_hint().0.min(MAX_FLOW_JOBS);
+        let mut names = Vec::with_capacity(expected);
+        let mut rules = Vec::with_capacity(expected);
+        let mut lists = Vec::with_capacity(expected);
+        for (name, list, rule) in jobs {
+            names.push(Borrowed {
+                name,
+                text: name.as_str(),
+            });
             rules.push(rule);
-            lists.push(deps);
+            lists.push(BorrowedList {
+                list,
+                encoded: list.as_encoded(),
+                len: list.len(),
+            });
         }
         Self::build(names, rules, &lists)
     }
@@ -154,7 +217,7 @@ impl FlowGraph {
     /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
     /// depending on the jobs named in `lists[i]`. Errors name the field path from the
     /// flow's root.
-    pub(crate) fn build<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+    pub(crate) fn build<N: Name, L: Listed>(
         names: Vec<N>,
         rules: Vec<TriggerRule>,
         lists: &[L],
@@ -172,7 +235,14 @@ impl FlowGraph {
                 max: MAX_FLOW_JOBS,
             });
         }
-        let total = lists.iter().map(|list| list.as_ref().len()).sum::<usize>();
+        // One pass over the lists: each one's entries as stored, and where each starts in
+        // the flow's.
+        let mut encoded = Vec::with_capacity(jobs);
+        let (dep_start, total) = starts(lists.iter().map(|list| {
+            let (entries, len) = list.entries();
+            encoded.push(entries);
+            len
+        }));
         if total > MAX_FLOW_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: "jobs[*].dependsOn".into(),
@@ -180,16 +250,17 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        let dep_start = starts(lists.iter().map(|list| list.as_ref().len()));
-        // The names' texts side by side, for the lookups: a name's length and pointer in one
-        // array of its own, wherever the caller keeps its names.
-        let texts: Vec<&str> = names.iter().map(AsRef::as_ref).collect();
-        let (index, duplicate) = NameIndex::new(&texts);
+        let (index, duplicate) = NameIndex::new(&names);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let deps = resolve(&names, &texts, &index, lists, checked)?;
-        drop(texts);
+        let listing = Listing {
+            lists,
+            encoded: &encoded,
+            dep_start: &dep_start,
+        };
+        let deps = resolve(&names, &index, &listing, checked)?;
+        drop(encoded);
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -321,16 +392,17 @@ impl PartialEq for FlowGraph {
 impl Eq for FlowGraph {}
 
 /// Where each job's dependencies start in the flat list, from each job's count: one entry
-/// more than jobs. Totals past `u32::MAX` saturate ([`FlowGraph::build`] refuses any total
-/// past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
-pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> Vec<u32> {
+/// more than jobs, and the total. Starts past `u32::MAX` saturate ([`FlowGraph::build`]
+/// refuses any total past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
+pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
     let mut total = 0usize;
-    let mut dep_start = vec![0];
+    let mut dep_start = Vec::with_capacity(counts.size_hint().0 + 1);
+    dep_start.push(0);
     for count in counts {
         total = total.saturating_add(count);
         dep_start.push(u32::try_from(total).unwrap_or(u32::MAX));
     }
-    dep_start
+    (dep_start, total)
 }
 
 /// `items[start[i]..start[i + 1]]`, or nothing when out of range.
@@ -348,42 +420,57 @@ fn name_of<N: Name>(names: &[N], i: usize) -> String {
         .unwrap_or_default()
 }
 
-/// Resolves the dependencies of jobs `0..checked` (`lists[i]` names job `i`'s) to
-/// positions, checking each names another job once. At most `MAX_FLOW_DEPENDENCIES` names.
-fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
+/// The jobs' dependency lists as [`resolve`] reads them: each list's entries as stored (one
+/// compact array, read in order) and where each starts; the lists themselves only for an
+/// error's text.
+struct Listing<'a, L> {
+    lists: &'a [L],
+    encoded: &'a [&'a str],
+    dep_start: &'a [u32],
+}
+
+/// Resolves the dependencies of jobs `0..checked` to positions, checking each names another
+/// job once. At most `MAX_FLOW_DEPENDENCIES` names.
+fn resolve<N: Name, L: Listed>(
     names: &[N],
-    texts: &[&str],
     index: &NameIndex,
-    lists: &[L],
+    listing: &Listing<'_, L>,
     checked: usize,
 ) -> Result<Vec<u32>, FlowError> {
-    let lists = lists.get(..checked).unwrap_or_default();
-    let mut deps = Vec::with_capacity(lists.iter().map(|list| list.as_ref().len()).sum());
-    index.get_all(texts, lists.iter().map(AsRef::as_ref), &mut deps);
+    let count = |i: usize| {
+        let at = |i: usize| listing.dep_start.get(i).map_or(0, |&s| s as usize);
+        at(i + 1).saturating_sub(at(i))
+    };
+    let encoded = listing.encoded.get(..checked).unwrap_or_default();
+    let total = listing.dep_start.get(checked).map_or(0, |&s| s as usize);
+    let mut deps = Vec::with_capacity(total);
+    let keys = encoded.iter().flat_map(|list| entries(list));
+    index.get_all(names, keys, &mut deps);
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
     let mut from = 0;
-    for (i, listed) in lists.iter().enumerate() {
-        let listed = listed.as_ref();
-        let targets = deps.get(from..from + listed.len()).unwrap_or_default();
-        from += listed.len();
-        if listed.len() > MAX_JOB_DEPENDENCIES {
+    for i in 0..checked {
+        let count = count(i);
+        let targets = deps.get(from..from + count).unwrap_or_default();
+        from += count;
+        if count > MAX_JOB_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: format!("jobs[{i}].dependsOn"),
-                len: listed.len(),
+                len: count,
                 max: MAX_JOB_DEPENDENCIES,
             });
         }
-        let many = listed.len() > FEW_DEPENDENCIES;
+        let many = count > FEW_DEPENDENCIES;
         if many && seen.is_empty() {
             seen = vec![0; names.len()];
         }
         let stamp = i as u32 + 1;
-        for (j, (dep, &target)) in listed.iter().zip(targets).enumerate() {
-            let dep = dep.as_ref();
+        for (j, &target) in targets.iter().enumerate() {
             let path = || format!("jobs[{i}].dependsOn[{j}]");
             if target == UNKNOWN {
+                let listed = listing.lists.get(i);
+                let dep = listed.and_then(|l| l.written(j)).unwrap_or_default();
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),
@@ -405,9 +492,10 @@ fn resolve<N: Name, L: AsRef<[D]>, D: AsRef<str>>(
                     .is_some_and(|before| before.contains(&target))
             };
             if repeated {
-                let first = listed
+                // Equal positions are equal names: the index holds each name once.
+                let first = targets
                     .iter()
-                    .position(|d| d.as_ref() == dep)
+                    .position(|&t| t == target)
                     .unwrap_or_default();
                 return Err(FlowError::RepeatedDependency {
                     path: path(),

@@ -12,7 +12,8 @@
 //! A [`FlowSpec`] is a named set of [`FlowJob`]s, each a [`TaskSpec`](model_task::TaskSpec)
 //! with the jobs it depends on (`dependsOn`) and a [`TriggerRule`] (`when`, after Airflow's
 //! trigger rules); the flow's environment is merged into each job's by [`merge_flow_env`]
-//! (the job wins), and its [`FailurePolicy`] says what a failure does to the rest. Parsing
+//! (the job wins), and its [`FailurePolicy`] says what a failure does to the rest. A job's
+//! `dependsOn` is a [`JobNames`]: its names back to back in one buffer. Parsing
 //! and [`FlowSpec::builder`] check everything and name the field path of the first problem
 //! ([`FlowError`]); cycles are all reported, each with its path
 //! (`jobs[3].dependsOn[0]: jobs form a cycle: extract -> transform -> load -> extract`).
@@ -43,6 +44,7 @@ mod error;
 mod graph;
 mod keys;
 mod limits;
+mod names;
 mod parsed;
 mod rule;
 mod run;
@@ -61,6 +63,7 @@ pub use crate::{
         MAX_JOB_DEPENDENCIES, MAX_REPORTED_CYCLES, MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES,
         MAX_RESULT_VALUE_BYTES,
     },
+    names::JobNames,
     parsed::Parsed,
     rule::{FailurePolicy, TriggerRule},
     run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult},

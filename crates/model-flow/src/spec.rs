@@ -16,6 +16,7 @@ pub use self::env::merge_flow_env;
 pub(crate) use self::wire::FlowSpecRaw;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
+use crate::names::JobNames;
 use crate::rule::{FailurePolicy, TriggerRule};
 
 /// A flow: jobs that run as their dependencies and trigger rules allow, sharing an
@@ -90,15 +91,15 @@ pub struct FlowSpec {
 pub struct FlowJob {
     name: JobName,
     spec: TaskSpec,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    depends_on: Vec<JobName>,
+    #[serde(skip_serializing_if = "JobNames::is_empty")]
+    depends_on: JobNames,
     #[serde(skip_serializing_if = "is_default_rule")]
     when: TriggerRule,
 }
 
 impl FlowJob {
     /// A job named `name` running `spec`, after the jobs `depends_on`, when `when` holds.
-    pub fn new(name: JobName, spec: TaskSpec, depends_on: Vec<JobName>, when: TriggerRule) -> Self {
+    pub fn new(name: JobName, spec: TaskSpec, depends_on: JobNames, when: TriggerRule) -> Self {
         Self {
             name,
             spec,
@@ -119,7 +120,7 @@ impl FlowJob {
     }
 
     /// The jobs this one depends on, in the order given.
-    pub fn depends_on(&self) -> &[JobName] {
+    pub fn depends_on(&self) -> &JobNames {
         &self.depends_on
     }
 
@@ -242,7 +243,7 @@ impl FlowSpec {
         }
         let graph = FlowGraph::new(
             jobs.iter()
-                .map(|job| (&job.name, job.depends_on.as_slice(), job.when)),
+                .map(|job| (&job.name, &job.depends_on, job.when)),
         )?;
         Ok(Self {
             name,
@@ -275,7 +276,7 @@ pub(crate) fn check_ttl(ttl_ms: Option<u64>) -> Result<(), FlowError> {
 /// variables, no labels, `failFast`, no jobs, which `build` refuses).
 ///
 /// ```
-/// use model_flow::{FlowJob, FlowSpec, TriggerRule};
+/// use model_flow::{FlowJob, FlowSpec, JobNames, TriggerRule};
 /// use model_ids::JobName;
 /// use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
 ///
@@ -283,8 +284,8 @@ pub(crate) fn check_ttl(ttl_ms: Option<u64>) -> Result<(), FlowError> {
 /// let spec = TaskSpec::builder("etl", kind, 60_000).build()?;
 /// let extract = JobName::new("extract")?;
 /// let flow = FlowSpec::builder("nightly")
-///     .job(FlowJob::new(extract.clone(), spec.clone(), vec![], TriggerRule::AllSucceeded))
-///     .job(FlowJob::new(JobName::new("notify")?, spec, vec![extract], TriggerRule::AllDone))
+///     .job(FlowJob::new(extract.clone(), spec.clone(), JobNames::new(), TriggerRule::AllSucceeded))
+///     .job(FlowJob::new(JobName::new("notify")?, spec, JobNames::from_iter([extract]), TriggerRule::AllDone))
 ///     .build()?;
 /// assert_eq!(flow.graph().levels().len(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())

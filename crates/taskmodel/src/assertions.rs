@@ -84,6 +84,7 @@ const _: () = {
     send_sync::<crate::FlowGraph>();
     send_sync::<crate::FlowRun>();
     send_sync::<model_flow::FlowChanges>();
+    send_sync::<model_flow::JobNames>();
     send_sync::<model_flow::FlowError>();
     send_sync::<crate::OwnedResource>();
     send_sync::<crate::RetentionPolicy>();

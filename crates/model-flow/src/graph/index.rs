@@ -4,18 +4,21 @@
 //! A slot is four bytes: the position and 15 bits of the name's hash, so a probe compares
 //! a name only when those bits match, and the table for 100,000 jobs takes 1 MiB (it stays
 //! in a core's cache more than a table of keys would; a table of 24-byte slots holding each
-//! name's first bytes measured slower). Beside it, each name's first 16 bytes by position
-//! (1.6 MB at 100,000 jobs): a probe compares those and the name's length, and reads the
-//! name's own text (an allocation of its own, a cache miss away) only past its 16th byte, so
-//! nearly every lookup is a slot and one entry of an array. The hash is foldhash with
-//! a random seed per index: several times faster than std's SipHash on short names, and a
-//! flow cannot be written to collide without knowing the seed. The seed decides only where a
-//! name sits in the table: no position, order, error or `Debug` output depends on it. The
-//! table is at most three quarters full, and probing is linear.
+//! name's first bytes measured slower). Beside it, each name's [`Key`] by position (1.6 MB
+//! at 100,000 jobs): its first 16 bytes with its length folded into their free top bits, so
+//! a probe compares one entry of that array, and reads the name's own text (a cache miss
+//! away) only past its 16th byte: nearly every lookup is a slot and one key. The hash is
+//! foldhash with a random seed per index, of the key's two words for a name of up to 16
+//! bytes (the words the lookup reads anyway) and of the whole name past that: several
+//! times faster than std's SipHash, and a flow cannot be written to collide without knowing
+//! the seed. The seed decides only where a name sits in the table: no position, order,
+//! error or `Debug` output depends on it. The table is at most three quarters full, and
+//! probing is linear.
 
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
+use model_ids::JOB_NAME_MAX_LEN;
 
 use crate::limits::MAX_FLOW_JOBS;
 
@@ -36,14 +39,14 @@ pub(super) struct NameIndex {
     /// 0 for an empty slot, else `tag << POSITION_BITS | (position + 1)`.
     slots: Vec<u32>,
     mask: usize,
-    /// Each name's first bytes by position ([`head`]), so a lookup compares them here
-    /// rather than following the name's pointer to its text.
-    heads: Vec<[u64; 2]>,
+    /// Each name's key by position, so a lookup compares it here rather than following the
+    /// name's pointer to its text.
+    keys: Vec<Key>,
 }
 
 impl NameIndex {
-    /// Indexes `names` (at most `MAX_FLOW_JOBS`); also returns the first name given twice,
-    /// as `(later, first)` positions.
+    /// Indexes `names` (job names: at most `MAX_FLOW_JOBS`); also returns the first name
+    /// given twice, as `(later, first)` positions.
     pub(super) fn new<N: AsRef<str>>(names: &[N]) -> (Self, Option<(usize, usize)>) {
         let capacity = (names.len() + names.len() / 3 + 1)
             .next_power_of_two()
@@ -52,14 +55,15 @@ impl NameIndex {
             hasher: RandomState::default(),
             slots: vec![0; capacity],
             mask: capacity - 1,
-            heads: Vec::with_capacity(names.len()),
+            keys: Vec::with_capacity(names.len()),
         };
         let mut duplicate = None;
         for (position, name) in names.iter().enumerate() {
-            let name = name.as_ref();
-            index.heads.push(head(name.as_bytes()));
-            let hash = index.hasher.hash_one(name);
-            match index.find(names, name, hash) {
+            let name = name.as_ref().as_bytes();
+            let key = Key::of(name);
+            index.keys.push(key);
+            let hash = index.hash(key, name);
+            match index.find(names, key, name, hash) {
                 Ok(first) => duplicate = duplicate.or(Some((position, first as usize))),
                 Err(slot) => {
                     if let Some(empty) = index.slots.get_mut(slot) {
@@ -73,73 +77,91 @@ impl NameIndex {
 
     /// The position of `name` among `names` (the names this index was built over).
     pub(super) fn get<N: AsRef<str>>(&self, names: &[N], name: &str) -> Option<u32> {
-        self.find(names, name, self.hasher.hash_one(name)).ok()
+        // A key stands for its name only among job names (ASCII, at most JOB_NAME_MAX_LEN).
+        if !is_job_name_shaped(name) {
+            return None;
+        }
+        let name = name.as_bytes();
+        let key = Key::of(name);
+        self.find(names, key, name, self.hash(key, name)).ok()
     }
 
-    /// Appends the position of each name of each list to `out` ([`UNKNOWN`] for a name
-    /// not indexed), as [`NameIndex::get`] would give it.
+    /// Appends the position of each of `keys` to `out` ([`UNKNOWN`] for a name not
+    /// indexed), as [`NameIndex::get`] would give it. Each key is a job name or empty, as
+    /// a [`JobNames`](crate::JobNames) holds them.
     ///
-    /// Lookups go in batches: first every hash of the batch, then every candidate slot, then
-    /// every candidate's length, each step a loop of independent loads, so the processor
-    /// waits for many cache misses at once instead of one after the other.
-    pub(super) fn get_all<'a, N, L, D>(&self, names: &[N], lists: L, out: &mut Vec<u32>)
-    where
-        N: AsRef<str>,
-        L: IntoIterator<Item = &'a [D]>,
-        D: AsRef<str> + 'a,
-    {
+    /// Lookups go in batches: first every key and hash of the batch, then every candidate
+    /// slot, then every candidate's key, each step a loop of independent loads, so the
+    /// processor waits for many cache misses at once instead of one after the other.
+    pub(super) fn get_all<'a, N: AsRef<str>>(
+        &self,
+        names: &[N],
+        keys: impl IntoIterator<Item = &'a [u8]>,
+        out: &mut Vec<u32>,
+    ) {
         const BATCH: usize = 16;
-        let mut keys = lists.into_iter().flatten().map(AsRef::as_ref).peekable();
-        while keys.peek().is_some() {
-            let mut batch = [""; BATCH];
+        let mut keys = keys.into_iter();
+        loop {
+            let mut batch: [&[u8]; BATCH] = [&[]; BATCH];
             let mut len = 0;
             for (slot, key) in batch.iter_mut().zip(keys.by_ref()) {
                 *slot = key;
                 len += 1;
             }
             let batch = batch.get(..len).unwrap_or_default();
+            let mut wanted = [Key::default(); BATCH];
             let mut hashes = [0u64; BATCH];
-            let mut keys = [[0u64; 2]; BATCH];
-            for ((hash, head_of), name) in hashes.iter_mut().zip(&mut keys).zip(batch) {
-                *hash = self.hasher.hash_one(name);
-                *head_of = head(name.as_bytes());
+            for ((key, hash), name) in wanted.iter_mut().zip(&mut hashes).zip(batch) {
+                *key = Key::of(name);
+                *hash = self.hash(*key, name);
             }
             let mut entries = [0u32; BATCH];
             for (entry, hash) in entries.iter_mut().zip(&hashes) {
                 *entry = self.candidate(*hash);
             }
-            let mut lengths = [usize::MAX; BATCH];
-            let mut heads = [[0u64; 2]; BATCH];
-            for ((length, head_of), entry) in lengths.iter_mut().zip(&mut heads).zip(&entries) {
+            let mut found = [Key::default(); BATCH];
+            for (key, entry) in found.iter_mut().zip(&entries) {
                 if let Some(p) = position_of(*entry)
-                    && let (Some(name), Some(first)) = (names.get(p), self.heads.get(p))
+                    && let Some(k) = self.keys.get(p)
                 {
-                    *length = name.as_ref().len();
-                    *head_of = *first;
+                    *key = *k;
                 }
             }
-            for (i, name) in batch.iter().enumerate() {
-                let (hash, entry) = (hashes.get(i).copied(), entries.get(i).copied());
-                let (hash, entry) = (hash.unwrap_or_default(), entry.unwrap_or_default());
-                let first = (entry != 0
-                    && entry & !POSITION_MASK == tag(hash)
-                    && lengths.get(i) == Some(&name.len())
-                    && heads.get(i) == keys.get(i))
-                .then(|| position_of(entry))
-                .flatten()
-                .filter(|&p| name.len() <= INLINE || same_rest(names, p, name));
-                let found = match first {
-                    Some(position) => Ok(position as u32),
-                    None if entry == 0 => Err(0),
-                    None => self.find(names, name, hash),
+            let mut positions = [UNKNOWN; BATCH];
+            let lookups = batch
+                .iter()
+                .zip(&hashes)
+                .zip(&entries)
+                .zip(&wanted)
+                .zip(&found);
+            for (position, ((((name, &hash), &entry), &key), found)) in
+                positions.iter_mut().zip(lookups)
+            {
+                let hit = entry != 0 && entry & !POSITION_MASK == tag(hash) && *found == key;
+                *position = match position_of(entry) {
+                    Some(p) if hit && (name.len() <= INLINE || same_rest(names, p, name)) => {
+                        p as u32
+                    }
+                    _ if entry == 0 => UNKNOWN,
+                    _ => self.find(names, key, name, hash).unwrap_or(UNKNOWN),
                 };
-                out.push(found.unwrap_or(UNKNOWN));
+            }
+            out.extend_from_slice(positions.get(..len).unwrap_or_default());
+            if len < BATCH {
+                return;
             }
         }
     }
 
-    /// `Ok(position)` when `name` is indexed, else `Err(slot)`: the empty slot it would take.
-    fn find<N: AsRef<str>>(&self, names: &[N], name: &str, hash: u64) -> Result<u32, usize> {
+    /// `Ok(position)` when `name` (whose key is `key`) is indexed, else `Err(slot)`: the
+    /// empty slot it would take.
+    fn find<N: AsRef<str>>(
+        &self,
+        names: &[N],
+        key: Key,
+        name: &[u8],
+        hash: u64,
+    ) -> Result<u32, usize> {
         let tag = tag(hash);
         let mut slot = self.start(hash);
         loop {
@@ -149,13 +171,25 @@ impl NameIndex {
             }
             if entry & !POSITION_MASK == tag
                 && let Some(position) = position_of(entry)
-                && names.get(position).map(|n| n.as_ref().len()) == Some(name.len())
-                && self.heads.get(position) == Some(&head(name.as_bytes()))
+                && self.keys.get(position) == Some(&key)
                 && (name.len() <= INLINE || same_rest(names, position, name))
             {
                 return Ok(position as u32);
             }
             slot = (slot + 1) & self.mask;
+        }
+    }
+
+    /// The hash of a name whose key is `key`: of the key's two words when they hold the
+    /// whole name, else of the name.
+    #[inline]
+    fn hash(&self, key: Key, name: &[u8]) -> u64 {
+        if name.len() <= INLINE {
+            let [first, second] = key.0;
+            self.hasher
+                .hash_one((u128::from(first) << 64) | u128::from(second))
+        } else {
+            self.hasher.hash_one(name)
         }
     }
 
@@ -200,45 +234,73 @@ const fn tag(hash: u64) -> u32 {
     ((hash >> (64 - (32 - POSITION_BITS))) as u32) << POSITION_BITS
 }
 
-/// Bytes of a name its head holds.
+/// Bytes of a name its key holds.
 const INLINE: usize = 16;
 
-/// A name's first 16 bytes as two words, read as whole words: of a name of 8 to 16 bytes,
-/// its first 8 and its last 8 (they overlap below 16); of a shorter one, its bytes and
-/// zeros. Two names of the same length up to 16 bytes are equal when their heads are.
-#[inline]
-fn head(bytes: &[u8]) -> [u64; 2] {
-    let word = |at: usize| {
-        bytes
-            .get(at..at + 8)
-            .and_then(|w| w.try_into().ok())
-            .map_or(0, u64::from_le_bytes)
-    };
-    match bytes.len() {
-        len @ 8..=INLINE => [word(0), word(len - 8)],
-        0..8 => {
-            let mut short = [0u8; 8];
-            for (to, from) in short.iter_mut().zip(bytes) {
-                *to = *from;
+/// Whether `name` could be a job name as far as keys go: ASCII (each byte's top bit free
+/// for the length) and at most `JOB_NAME_MAX_LEN` bytes.
+fn is_job_name_shaped(name: &str) -> bool {
+    name.len() <= JOB_NAME_MAX_LEN && name.is_ascii()
+}
+
+/// A job name's first 16 bytes as two words, read as whole words, with the name's length in
+/// the top bits of the second word's bytes (free in a job name, which is ASCII): of a name
+/// of 8 to 16 bytes, its first 8 and its last 8 (they overlap below 16); of a shorter one,
+/// its bytes and zeros. Two job names of up to 16 bytes are equal when their keys are, and
+/// longer ones have equal first 16 bytes and lengths.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Key([u64; 2]);
+
+impl Key {
+    #[inline]
+    fn of(bytes: &[u8]) -> Self {
+        let word = |at: usize| {
+            bytes
+                .get(at..at + 8)
+                .and_then(|w| w.try_into().ok())
+                .map_or(0, u64::from_le_bytes)
+        };
+        let [first, second] = match bytes.len() {
+            len @ 8..=INLINE => [word(0), word(len - 8)],
+            0..8 => {
+                let mut short = [0u8; 8];
+                for (to, from) in short.iter_mut().zip(bytes) {
+                    *to = *from;
+                }
+                [u64::from_le_bytes(short), 0]
             }
-            [u64::from_le_bytes(short), 0]
-        }
-        _ => [word(0), word(8)],
+            _ => [word(0), word(8)],
+        };
+        Self([first, second | length_bits(bytes.len())])
     }
 }
 
-/// Whether the name at `position` and `name` (of the same length and head) have the same
-/// bytes past their heads.
-fn same_rest<N: AsRef<str>>(names: &[N], position: usize, name: &str) -> bool {
-    fn rest(n: &str) -> &[u8] {
-        n.as_bytes().get(INLINE..).unwrap_or_default()
-    }
-    names
-        .get(position)
-        .is_some_and(|n| rest(n.as_ref()) == rest(name))
+/// `len`'s seven low bits spread over the top bits of a word's first seven bytes (bit `k`
+/// to bit `8k + 7`): one multiplication puts a copy of `len` at every seventh bit from bit
+/// 7, no two of whose bits meet (so nothing carries), and the mask keeps bit `k` of copy
+/// `k`.
+const fn length_bits(len: usize) -> u64 {
+    const COPIES: u64 = 1 << 7 | 1 << 14 | 1 << 21 | 1 << 28 | 1 << 35 | 1 << 42 | 1 << 49;
+    const TOP_BITS: u64 = 0x0080_8080_8080_8080;
+    ((len as u64 & 0x7f) * COPIES) & TOP_BITS
+}
+
+// Seven bits hold every length.
+const _: () = assert!(JOB_NAME_MAX_LEN < 128);
+
+/// Whether the name at `position` and `name` (of the same key) have the same bytes past
+/// their first 16.
+fn same_rest<N: AsRef<str>>(names: &[N], position: usize, name: &[u8]) -> bool {
+    names.get(position).is_some_and(|n| {
+        n.as_ref().as_bytes().get(INLINE..).unwrap_or_default()
+            == name.get(INLINE..).unwrap_or_default()
+    })
 }
 
 /// The position a slot holds, if any.
 fn position_of(entry: u32) -> Option<usize> {
     ((entry & POSITION_MASK) as usize).checked_sub(1)
 }
+
+#[cfg(test)]
+mod tests;

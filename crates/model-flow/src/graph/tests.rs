@@ -10,7 +10,10 @@ fn graph(jobs: &[(&str, &[&str])]) -> Result<FlowGraph, FlowError> {
         .map(|(name, _)| JobName::new(name).unwrap())
         .collect();
     let rules = vec![TriggerRule::default(); jobs.len()];
-    let lists: Vec<&[&str]> = jobs.iter().map(|(_, deps)| *deps).collect();
+    let lists: Vec<DependsOnRaw> = jobs
+        .iter()
+        .map(|(_, deps)| DependsOnRaw::of(*deps))
+        .collect();
     FlowGraph::build(names, rules, &lists)
 }
 
@@ -65,6 +68,27 @@ fn each_problem_names_its_path() {
         (
             &[("a", &["b"]), ("b", &["a"])],
             "jobs[0].dependsOn[0]: jobs form a cycle: a -> b -> a",
+        ),
+        // Text that is no job name is an unknown job, quoted as written.
+        (
+            &[("a", &[]), ("b", &["a", "a b"])],
+            r#"jobs[1].dependsOn[1]: unknown job "a b""#,
+        ),
+        (
+            &[("extract", &[]), ("load", &["extract!", "x y"])],
+            r#"jobs[1].dependsOn[0]: unknown job "extract!" (did you mean "extract"?)"#,
+        ),
+        (
+            &[("a", &[]), ("b", &["b", "a b"])],
+            r#"jobs[1].dependsOn[0]: job "b" depends on itself"#,
+        ),
+        (
+            &[("a", &[]), ("b", &["a", "a", ""])],
+            r#"jobs[1].dependsOn[1]: "a" is already listed at dependsOn[0]"#,
+        ),
+        (
+            &[("a", &[]), ("b", &["", "a"])],
+            r#"jobs[1].dependsOn[0]: unknown job """#,
         ),
     ];
     for (jobs, want) in table {
@@ -247,11 +271,16 @@ fn a_long_cycle_is_kept_whole_and_shown_shortened() {
 #[test]
 fn bounds_are_exact() {
     let name = |i: usize| JobName::new(format!("j{i}")).unwrap();
-    let none: Vec<Vec<String>> = Vec::new();
+    let none: Vec<DependsOnRaw> = Vec::new();
+    let empty = |jobs: usize| {
+        (0..jobs)
+            .map(|_| DependsOnRaw::default())
+            .collect::<Vec<_>>()
+    };
     // MAX_FLOW_JOBS jobs are accepted, one more is not.
     for (jobs, ok) in [(MAX_FLOW_JOBS, true), (MAX_FLOW_JOBS + 1, false)] {
         let names: Vec<JobName> = (0..jobs).map(name).collect();
-        let lists = vec![Vec::<String>::new(); jobs];
+        let lists = empty(jobs);
         let result = FlowGraph::build(names, vec![TriggerRule::default(); jobs], &lists);
         assert_eq!(result.is_ok(), ok, "{jobs} jobs");
         if !ok {
@@ -272,8 +301,8 @@ fn bounds_are_exact() {
         (MAX_JOB_DEPENDENCIES + 1, false),
     ] {
         let names: Vec<JobName> = (0..=deps).map(name).collect();
-        let mut lists = vec![(1..=deps).map(|i| format!("j{i}")).collect::<Vec<_>>()];
-        lists.extend((0..deps).map(|_| Vec::new()));
+        let mut lists = vec![DependsOnRaw::of((1..=deps).map(|i| format!("j{i}")))];
+        lists.extend(empty(deps));
         let result = FlowGraph::build(names, vec![TriggerRule::default(); deps + 1], &lists);
         assert_eq!(result.is_ok(), ok, "{deps} dependencies");
         if let Err(err) = result {
@@ -281,7 +310,7 @@ fn bounds_are_exact() {
         }
     }
     // More than MAX_FLOW_DEPENDENCIES in all is refused before anything is resolved.
-    let lists = vec![vec!["j0"; MAX_FLOW_DEPENDENCIES + 1]];
+    let lists = vec![DependsOnRaw::of(vec!["j0"; MAX_FLOW_DEPENDENCIES + 1])];
     let result = FlowGraph::build(vec![name(0)], vec![TriggerRule::default()], &lists);
     assert!(matches!(
         result,
@@ -294,8 +323,11 @@ fn bounds_are_exact() {
 
 #[test]
 fn starts_saturate() {
-    assert_eq!(starts([2, 0, 3].into_iter()), [0, 2, 2, 5]);
-    assert_eq!(starts([usize::MAX, 1].into_iter()), [0, u32::MAX, u32::MAX]);
+    assert_eq!(starts([2, 0, 3].into_iter()), (vec![0, 2, 2, 5], 5));
+    assert_eq!(
+        starts([usize::MAX, 1].into_iter()),
+        (vec![0, u32::MAX, u32::MAX], usize::MAX)
+    );
 }
 
 #[test]
@@ -357,6 +389,9 @@ fn names_sharing_their_first_bytes_resolve_to_themselves() {
         "b".repeat(21),
         "abcdefghj".into(),
         "abcdefgh-bcdefghj".into(),
+        // Text no job name can be: non-ASCII, or longer than a job name.
+        format!("{}é", "b".repeat(7)),
+        "b".repeat(model_ids::JOB_NAME_MAX_LEN + 1),
     ] {
         assert_eq!(graph.position(&unknown), None, "{unknown}");
     }

@@ -16,7 +16,7 @@ use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, Tally, TriggerRule, Verdict};
 use crate::state::{JobState, SkipReason, StateName};
-use crate::wire::{JobList, RawJob, depends_on};
+use crate::wire::{DependsOnRaw, JobList, RawJob};
 
 impl Serialize for FlowRun {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -102,8 +102,8 @@ pub(crate) struct FlowRunRaw {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct RunJobRaw {
     name: String,
-    #[serde(default, deserialize_with = "depends_on")]
-    depends_on: Vec<String>,
+    #[serde(default)]
+    depends_on: DependsOnRaw,
     #[serde(default)]
     when: Option<TriggerRule>,
     state: StateName,
@@ -114,8 +114,8 @@ struct RunJobRaw {
 }
 
 impl RawJob for RunJobRaw {
-    fn depends_on(&self) -> &[String] {
-        &self.depends_on
+    fn dependencies(&self) -> usize {
+        self.depends_on.names.len()
     }
 }
 

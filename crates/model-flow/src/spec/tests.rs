@@ -188,10 +188,9 @@ fn builder_and_parser_agree() {
     assert_eq!(built, parsed);
     let back = parse(&serde_json::to_string(&built).unwrap()).unwrap();
     assert_eq!(back, built);
-    assert_eq!(
-        built.job("b").unwrap().depends_on(),
-        [JobName::new("a").unwrap()]
-    );
+    let b_deps = built.job("b").unwrap().depends_on();
+    assert_eq!(b_deps.iter().collect::<Vec<_>>(), ["a"]);
+    assert_eq!(*b_deps, JobNames::from_iter([JobName::new("a").unwrap()]));
     let err = FlowSpec::builder("f").build().unwrap_err();
     assert_eq!(err.to_string(), "jobs: a flow has at least one job");
     let err = FlowSpec::builder("").build().unwrap_err();

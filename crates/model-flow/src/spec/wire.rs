@@ -13,7 +13,7 @@ use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::rule::{FailurePolicy, TriggerRule};
-use crate::wire::{JobList, RawJob, depends_on};
+use crate::wire::{DependsOnRaw, JobList, RawJob};
 
 /// The wire form of [`FlowSpec`]: plain serde types, so every rule is checked in one place
 /// (`TryFrom`) with its full field path. Specs are read as model-task's [`Parsed`], which
@@ -39,15 +39,15 @@ pub(crate) struct FlowSpecRaw {
 pub(crate) struct FlowJobRaw {
     name: String,
     spec: Parsed<TaskSpec>,
-    #[serde(default, deserialize_with = "depends_on")]
-    depends_on: Vec<String>,
+    #[serde(default)]
+    depends_on: DependsOnRaw,
     #[serde(default)]
     when: Option<TriggerRule>,
 }
 
 impl RawJob for FlowJobRaw {
-    fn depends_on(&self) -> &[String] {
-        &self.depends_on
+    fn dependencies(&self) -> usize {
+        self.depends_on.names.len()
     }
 }
 
@@ -92,18 +92,15 @@ impl TryFrom<FlowSpecRaw> for FlowSpec {
             lists.push(job.depends_on);
         }
         let graph = FlowGraph::build(names, rules, &lists)?;
-        drop(lists);
+        // Valid: each list holds job names only, and moves into its job as read.
         let jobs = specs
             .into_iter()
+            .zip(lists)
             .enumerate()
-            .map(|(i, spec)| {
+            .map(|(i, (spec, list))| {
                 let name = graph.name(i).cloned();
-                let depends_on = graph
-                    .deps_of(i)
-                    .iter()
-                    .filter_map(|&d| graph.name(d as usize).cloned());
                 let when = graph.rule(i).unwrap_or_default();
-                name.map(|name| FlowJob::new(name, spec, depends_on.collect(), when))
+                name.map(|name| FlowJob::new(name, spec, list.names, when))
             })
             .collect::<Option<Vec<_>>>()
             .ok_or_else(|| FlowError::NoJobs {

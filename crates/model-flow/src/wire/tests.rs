@@ -9,13 +9,13 @@ use crate::limits::MAX_JOB_DEPENDENCIES;
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Job {
-    #[serde(default, deserialize_with = "depends_on")]
-    depends_on: Vec<String>,
+    #[serde(default)]
+    depends_on: DependsOnRaw,
 }
 
 impl RawJob for Job {
-    fn depends_on(&self) -> &[String] {
-        &self.depends_on
+    fn dependencies(&self) -> usize {
+        self.depends_on.names.len()
     }
 }
 

@@ -5,7 +5,7 @@
 
 use chrono::TimeDelta;
 use taskmodel::SeededRandom;
-use taskmodel::flow::{FailurePolicy, FlowJob, FlowSpec, TriggerRule};
+use taskmodel::flow::{FailurePolicy, FlowJob, FlowSpec, JobNames, TriggerRule};
 use taskmodel::ids::ActionId;
 use taskmodel::ids::{FlowId, JobName};
 use taskmodel::schedule::Action;
@@ -169,7 +169,7 @@ pub fn gc_deletes_a_flow_after_its_tasks_and_releases_a_gone_owner<B: Backend>(b
             .job(FlowJob::new(
                 JobName::new(job).unwrap(),
                 kept_spec(&format!("{name}-{job}"), Some(1_000)),
-                vec![],
+                JobNames::new(),
                 TriggerRule::AllSucceeded,
             ))
             .build()

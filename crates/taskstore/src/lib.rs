@@ -26,6 +26,7 @@ mod engine;
 mod error;
 mod flows;
 mod gc;
+mod group;
 mod list;
 mod logs;
 mod pair;
@@ -42,6 +43,7 @@ pub use crate::{
     error::StoreError,
     flows::{FlowJobStatus, StoredFlow},
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
+    group::MAX_CLAIM_GROUP,
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},

@@ -48,6 +48,8 @@ pub(crate) struct ClaimGroup {
 struct Queue {
     /// Whether a thread is running a group now.
     leading: bool,
+    /// How many calls the last group took: about as many callers come back for more.
+    last: usize,
     /// The ticket of the next call queued.
     next: u64,
     /// The calls not yet run, in the order they came.
@@ -116,10 +118,15 @@ impl Batch<'_> {
         if self.tickets.len() >= MAX_CLAIM_GROUP {
             return None;
         }
-        if self.group.lock().waiting.is_empty() {
+        let queue = self.group.lock();
+        if queue.waiting.is_empty() && self.tickets.len() < queue.last {
             // Before the group commits: let the callers the last group answered, woken on
-            // this machine's other threads, queue their next claims to join this one.
+            // this machine's other threads, queue their next claims to join this one (a
+            // lone caller never waits for others).
+            drop(queue);
             std::thread::yield_now();
+        } else {
+            drop(queue);
         }
         let (ticket, call) = self.group.lock().waiting.pop_front()?;
         self.tickets.push(ticket);
@@ -152,6 +159,7 @@ impl Drop for Batch<'_> {
     fn drop(&mut self) {
         let mut queue = self.group.lock();
         queue.leading = false;
+        queue.last = self.tickets.len();
         let mut results = std::mem::take(&mut self.results).into_iter();
         for ticket in self.tickets.drain(..) {
             let result = results.next().unwrap_or_else(|| {

@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
+use taskmodel::flow::JobResult;
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::attempt::GoneReason;
 use taskmodel::task::{
@@ -22,6 +23,7 @@ fn change_attempt<T>(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     id: &TaskId,
+    job: Option<JobResult>,
     decide: impl FnOnce(&mut Pair, &mut TaskRun) -> Result<Applied<T>, TaskError>,
 ) -> Result<Change<T>, StoreError> {
     let mut pair = load(tx, tenant, id, Lock::Update)?;
@@ -33,20 +35,22 @@ fn change_attempt<T>(
         return Err(refused(tenant, id, error));
     };
     let applied = decide(&mut pair, &mut run).map_err(|error| refused(tenant, id, error))?;
-    commit(tx, tenant, pair, run, applied)
+    commit(tx, tenant, pair, run, applied, job)
 }
 
-/// Writes the pair back when the model's answer is `Changed`, and says what the call did.
+/// Writes the pair back when the model's answer is `Changed` (with the flow moved on when
+/// the task's end ends its job, `job` the job's result), and says what the call did.
 fn commit<T>(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     pair: Pair,
     run: TaskRun,
     applied: Applied<T>,
+    job: Option<JobResult>,
 ) -> Result<Change<T>, StoreError> {
     if applied.is_changed() {
         pair.save(tx, tenant, AttemptWrite::Update(&run))?;
-        flows::job_ended(tx, tenant, &pair.task)?;
+        flows::job_ended(tx, tenant, &pair.task, job)?;
     }
     Ok(Change {
         task: pair.task,
@@ -63,7 +67,7 @@ pub(crate) fn start(
     lease: LeaseId,
     now: DateTime<Utc>,
 ) -> Result<Change, StoreError> {
-    change_attempt(tx, tenant, id, |pair, run| {
+    change_attempt(tx, tenant, id, None, |pair, run| {
         pair.task.start_attempt(run, lease, now)
     })
 }
@@ -77,23 +81,29 @@ pub(crate) fn heartbeat(
     lease_expires_at: DateTime<Utc>,
     now: DateTime<Utc>,
 ) -> Result<Change, StoreError> {
-    change_attempt(tx, tenant, id, |pair, run| {
+    change_attempt(tx, tenant, id, None, |pair, run| {
         pair.task
             .heartbeat_attempt(run, lease, lease_expires_at, now)
     })
 }
 
-/// [`Store::report`](crate::Store::report).
+/// [`Store::report`](crate::Store::report), and [`Store::report_job`](crate::Store::report_job)
+/// with the job's result.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the trait call's arguments, passed on"
+)]
 pub(crate) fn report(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     id: &TaskId,
     lease: LeaseId,
     result: AttemptResult,
+    job: Option<JobResult>,
     rng: &mut dyn RandomSource,
     now: DateTime<Utc>,
 ) -> Result<Change<RestartDecision>, StoreError> {
-    change_attempt(tx, tenant, id, |pair, run| {
+    change_attempt(tx, tenant, id, job, |pair, run| {
         pair.task.report_result(run, lease, result, rng, now)
     })
 }
@@ -114,14 +124,14 @@ pub(crate) fn cancel(
                 .task
                 .cancel_attempt(expected, &mut run, now)
                 .map_err(|error| refused(tenant, id, error))?;
-            commit(tx, tenant, pair, run, applied)
+            commit(tx, tenant, pair, run, applied, None)
         }
         None => {
             pair.task
                 .cancel(expected, now)
                 .map_err(|error| refused(tenant, id, error))?;
             pair.save(tx, tenant, AttemptWrite::None)?;
-            flows::job_ended(tx, tenant, &pair.task)?;
+            flows::job_ended(tx, tenant, &pair.task, None)?;
             Ok(Change {
                 task: pair.task,
                 attempt: None,
@@ -156,7 +166,7 @@ pub(crate) fn expire(
     match applied {
         Applied::Changed(decision) => {
             pair.save(tx, tenant, AttemptWrite::Update(&run))?;
-            flows::job_ended(tx, tenant, &pair.task)?;
+            flows::job_ended(tx, tenant, &pair.task, None)?;
             Ok(Some(decision))
         }
         Applied::Unchanged => Ok(None),

@@ -4,10 +4,9 @@
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{LivenessTtl, Runner};
-use taskmodel::flow::FlowSpec;
+use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::retention::collect;
 use taskmodel::schedule::Action;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -16,7 +15,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
-use crate::flows::{self, StoredFlow};
+use crate::flows::{self, FlowCursor, FlowSummary, StoredFlow};
 use crate::gc;
 use crate::store::{
     ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
@@ -52,6 +51,22 @@ pub(crate) trait Engine {
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError> {
         self.write(|tx| claim::claim(tx, tenant, request, now))
+    }
+}
+
+impl<E: Engine> gc::Connection for E {
+    fn snapshot<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.read(f)
+    }
+
+    fn commit<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        self.write(f)
     }
 }
 
@@ -149,7 +164,21 @@ impl<E: Engine> Store for E {
         rng: &mut dyn RandomSource,
         now: DateTime<Utc>,
     ) -> Result<Change<RestartDecision>, StoreError> {
-        self.write(|tx| attempts::report(tx, tenant, id, lease, result, rng, now))
+        self.write(|tx| attempts::report(tx, tenant, id, lease, result, None, rng, now))
+    }
+
+    fn report_job(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        job_result: JobResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError> {
+        let job = Some(job_result);
+        self.write(|tx| attempts::report(tx, tenant, id, lease, result, job, rng, now))
     }
 
     fn cancel(
@@ -238,6 +267,16 @@ impl<E: Engine> Store for E {
         self.read(|tx| flows::get(tx, tenant, name))
     }
 
+    fn flows(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&FlowCursor>,
+        limit: u32,
+    ) -> Result<Vec<FlowSummary>, StoreError> {
+        let limit = attempts::check_page(limit)?;
+        self.read(|tx| flows::list(tx, tenant, after, limit))
+    }
+
     fn register_runner(
         &mut self,
         tenant: &TenantId,
@@ -296,35 +335,7 @@ impl<E: Engine> Store for E {
         now: DateTime<Utc>,
         batch: u32,
     ) -> Result<Collected, StoreError> {
-        // One snapshot for the view, then one transaction per batch of writes.
-        let size = gc::check_batch(batch)?;
-        let (views, entries) = self.read(|tx| gc::view(tx, tenant))?;
-        let collection = collect(now, &views);
-        let mut collected = Collected {
-            next_expiry: collection.next_expiry(),
-            complete: true,
-            ..Collected::default()
-        };
-        for chunk in collection.releases().chunks(size) {
-            let (released, stopped) =
-                self.write(|tx| gc::release_batch(tx, tenant, &entries, chunk, now))?;
-            collected.released.extend(released);
-            if stopped {
-                collected.complete = false;
-                return Ok(collected);
-            }
-        }
-        for chunk in collection.deletions().chunks(size) {
-            let (tasks, flows, stopped) =
-                self.write(|tx| gc::delete_batch(tx, tenant, &entries, chunk))?;
-            collected.deleted_tasks.extend(tasks);
-            collected.deleted_flows.extend(flows);
-            if stopped {
-                collected.complete = false;
-                break;
-            }
-        }
-        Ok(collected)
+        gc::collect(self, tenant, now, batch)
     }
 
     fn add_action(&mut self, tenant: &TenantId, action: &Action) -> Result<(), StoreError> {

@@ -211,6 +211,23 @@ pub enum StoreError {
         /// The value, as text.
         value: String,
     },
+    /// Garbage collection needs one view of more than [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)
+    /// resources: the tenant's ownership graph (its flows and the tasks that name an owner
+    /// or are named as one), which model-retention decides on as a whole (an owner with
+    /// everything it owns, what it owns with every owner it names), or one task's stored
+    /// attempts, which its history limits rank together. Nothing was written by that pass;
+    /// delete or orphan some of them, or collect with a store that holds fewer.
+    #[error(
+        "garbage collection of tenant \"{tenant}\" needs one view of {what}, more than {max} resources"
+    )]
+    GcViewTooLarge {
+        /// The tenant.
+        tenant: TenantId,
+        /// What the view holds.
+        what: String,
+        /// The most one view holds ([`MAX_GC_VIEW`](crate::MAX_GC_VIEW)).
+        max: usize,
+    },
     /// A stored row does not read back as a valid value (written by something else, or
     /// damaged).
     #[error("stored {what} does not read back: {reason}")]
@@ -262,6 +279,7 @@ impl StoreError {
             Self::OutOfRange { .. } | Self::NotNew { .. } | Self::TenantMismatch { .. } => {
                 Some(ErrorKind::Invalid)
             }
+            Self::GcViewTooLarge { .. } => Some(ErrorKind::Invalid),
             Self::NotFound { .. }
             | Self::ActionNotFound { .. }
             | Self::FlowNotFound { .. }

@@ -1,22 +1,30 @@
 //! Flows: a flow stored with its run, each ready job made a task the flow owns, and the run
-//! moved on in the transaction that ends a job's task, under a compare-and-swap on the
-//! flow's `resource_version`.
+//! moved on in the transaction that ends a job's task (`advance.rs`), under a
+//! compare-and-swap on the flow's `resource_version`; the tenant's flows listed in keyset
+//! pages (`list.rs`).
 //!
 //! model-flow's `FlowRun` decides every step (which jobs are ready, which are skipped, the
-//! rolled-up status); the store keeps it as a document beside the columns SQL reads, and
-//! repeats each job's state and task in `flow_jobs`.
+//! rolled-up status) and keeps the jobs' results; the store keeps it as a document beside
+//! the columns SQL reads, and repeats each job's state and task in `flow_jobs`.
+
+mod advance;
+mod list;
+
+pub(crate) use self::advance::{cancel_run, job_ended};
+pub(crate) use self::list::list;
+pub use self::list::{FlowCursor, FlowSummary};
 
 use chrono::{DateTime, Utc};
-use taskmodel::flow::{FlowRun, FlowSpec, JobState};
+use taskmodel::flow::{FlowRun, FlowSpec, JobResult, JobState};
 use taskmodel::ids::{FlowId, JobName, TaskId, TenantId, Uid};
-use taskmodel::task::{
-    ManifestMeta, OwnerKind, OwnerReference, RestartDecision, Task, TaskManifest,
-};
+use taskmodel::task::Task;
 
 use crate::columns::{clamped_nanos, exact_nanos, expiry, int};
 use crate::error::StoreError;
 use crate::pair::insert_tasks;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
+
+use self::advance::dispatch;
 
 /// A flow as stored: its spec, its run (every job's state, as model-flow moved it), its
 /// identity and version, and each job's task.
@@ -41,7 +49,8 @@ pub struct StoredFlow {
     pub jobs: Vec<FlowJobStatus>,
 }
 
-/// One job of a stored flow: its state and the task made for it once it was ready.
+/// One job of a stored flow: its state, the task made for it once it was ready, and the
+/// result it ended with.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct FlowJobStatus {
@@ -51,6 +60,10 @@ pub struct FlowJobStatus {
     pub state: JobState,
     /// Its task (`<flow>.<job>`), once started.
     pub task: Option<TaskId>,
+    /// The result its task's runner reported with the attempt that ended the job
+    /// ([`Store::report_job`](crate::Store::report_job)), as the run keeps it
+    /// (`FlowRun::result`).
+    pub result: Option<JobResult>,
 }
 
 /// The most job rows one `INSERT` of a new flow writes (6 placeholders each).
@@ -120,16 +133,7 @@ fn insert_jobs(
         let mut params = Vec::with_capacity(chunk.len() * 6);
         for (row, (position, name, state)) in chunk.iter().enumerate() {
             let first = row * 6 + 1;
-            // No task is written '' and stored NULL: PostgreSQL binds a NULL as an integer.
-            let marks: Vec<String> = (first..first + 6)
-                .map(|n| {
-                    if n == first + 5 {
-                        format!("NULLIF(?{n}, '')")
-                    } else {
-                        format!("?{n}")
-                    }
-                })
-                .collect();
+            let marks: Vec<String> = (first..first + 6).map(|n| format!("?{n}")).collect();
             sql.push_str(if row == 0 { "(" } else { ", (" });
             sql.push_str(&marks.join(", "));
             sql.push(')');
@@ -141,7 +145,11 @@ fn insert_jobs(
                 name.as_str().into(),
                 Value::Int(int("position", *position as u64)?),
                 state.as_str().into(),
-                if started { task.as_str() } else { "" }.into(),
+                if started {
+                    task.as_str().into()
+                } else {
+                    Value::Null
+                },
             ]);
         }
         tx.execute(&Sql::built(sql), &params)?;
@@ -171,147 +179,15 @@ pub(crate) fn get(
             .run
             .state(job.as_str())
             .ok_or_else(|| corrupt(tenant, name, &format!("job \"{job}\" is not in its run")))?;
+        let result = flow.run.result(job.as_str()).cloned();
         flow.jobs.push(FlowJobStatus {
             name: job,
             state,
             task,
+            result,
         });
     }
     Ok(flow)
-}
-
-/// Moves the flow on after `task`, one of its jobs' tasks, reached a final phase (at its
-/// `updatedAt`): the run records the job's end (`FlowRun::end_attempt` with the task's
-/// final phase), the jobs it makes ready become tasks, and the flow row is written back
-/// under a compare-and-swap on its version, all in the caller's transaction. A task that
-/// no flow's job names, or whose controlling flow is another incarnation, moves nothing.
-pub(crate) fn job_ended(tx: &mut dyn Tx, tenant: &TenantId, task: &Task) -> Result<(), StoreError> {
-    const JOB_OF_TASK: Sql =
-        Sql::new("SELECT flow, job FROM flow_jobs WHERE tenant = ?1 AND task_id = ?2");
-    let Some(owner) = task
-        .metadata()
-        .controller()
-        .filter(|owner| owner.kind() == OwnerKind::Flow)
-    else {
-        return Ok(());
-    };
-    if !task.phase().is_final() {
-        return Ok(());
-    }
-    let rows = tx.query(
-        &JOB_OF_TASK,
-        &[tenant.as_str().into(), task.id().as_str().into()],
-    )?;
-    let Some(row) = rows.first() else {
-        return Ok(());
-    };
-    let name = FlowId::new(row.text(0)?).map_err(|e| StoreError::Corrupt {
-        what: format!("the flow of task \"{}\" of tenant \"{tenant}\"", task.id()),
-        reason: e.to_string(),
-    })?;
-    let job = row.text(1)?.to_owned();
-    let stored = load(tx, tenant, &name, Lock::Update)?;
-    let mut flow = stored.flow;
-    if flow.uid != owner.uid() {
-        return Ok(());
-    }
-    let now = task.metadata().updated_at();
-    let decision = RestartDecision::Final(task.phase());
-    let changes = flow
-        .run
-        .end_attempt(&job, decision, None)
-        .map_err(|e| rejected(tenant, &name, format!("jobs.{job}"), e.into()))?;
-    if changes.is_empty() {
-        return Ok(());
-    }
-    let ready: Vec<JobName> = changes.ready().cloned().collect();
-    let tasks = dispatch(tenant, &flow.spec, flow.uid, &mut flow.run, &ready, now)?;
-    let touched: Vec<&JobName> = changes.changed().iter().map(|c| c.name()).collect();
-    save(tx, tenant, &flow, stored.version, &touched, now)?;
-    insert_tasks(tx, tenant, &tasks)?;
-    Ok(())
-}
-
-/// The first half of [`Store::cancel_flow`](crate::Store::cancel_flow): the run's cancel
-/// (`FlowRun::cancel`: every job not started is skipped) written back under the
-/// compare-and-swap; returns the tasks of the jobs still running, for the caller to cancel
-/// (each one's end then moves the run on, as any job's end does). The running jobs' tasks
-/// are locked before the flow, in id order, the order a job's end takes them in, so a
-/// cancel and a result never wait for each other in a circle.
-pub(crate) fn cancel_run(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    name: &FlowId,
-    now: DateTime<Utc>,
-) -> Result<Vec<TaskId>, StoreError> {
-    let peek = load(tx, tenant, name, Lock::None)?;
-    let mut running: Vec<TaskId> = peek
-        .flow
-        .run
-        .states()
-        .filter(|(_, state)| *state == JobState::Running)
-        .map(|(job, _)| job_task_id(name, job))
-        .collect::<Result<_, _>>()?;
-    running.sort();
-    for id in &running {
-        match crate::pair::load(tx, tenant, id, Lock::Update) {
-            Ok(_) | Err(StoreError::NotFound { .. }) => {}
-            Err(error) => return Err(error),
-        }
-    }
-    let stored = load(tx, tenant, name, Lock::Update)?;
-    let mut flow = stored.flow;
-    let changes = flow.run.cancel();
-    if !changes.changed().is_empty() {
-        let touched: Vec<&JobName> = changes.changed().iter().map(|c| c.name()).collect();
-        save(tx, tenant, &flow, stored.version, &touched, now)?;
-    }
-    changes
-        .to_cancel()
-        .iter()
-        .map(|job| job_task_id(name, job))
-        .collect()
-}
-
-/// Makes a task of each job in `ready` and starts the job in the run.
-fn dispatch(
-    tenant: &TenantId,
-    spec: &FlowSpec,
-    uid: Uid,
-    run: &mut FlowRun,
-    ready: &[JobName],
-    now: DateTime<Utc>,
-) -> Result<Vec<Task>, StoreError> {
-    let flow = spec.name();
-    let mut tasks = Vec::with_capacity(ready.len());
-    for job in ready {
-        let field = || format!("jobs.{job}");
-        let position = run
-            .graph()
-            .position(job.as_str())
-            .ok_or_else(|| corrupt(tenant, flow, &format!("job \"{job}\" is not in its run")))?;
-        let task_spec = spec
-            .task_spec(job.as_str())
-            .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
-        let owner = OwnerReference::new(OwnerKind::Flow, flow.as_str(), uid)
-            .map_err(|e| rejected(tenant, flow, field(), e.into()))?
-            .controlling();
-        let meta = ManifestMeta::new(job_task_id(flow, job)?)
-            .with_labels(spec.labels().clone())
-            .with_owner_references(vec![owner])
-            .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
-        let task = Task::create(
-            TaskManifest::new(meta, task_spec),
-            tenant.clone(),
-            job_uid(uid, position),
-            now,
-        )
-        .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
-        run.start(job.as_str())
-            .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
-        tasks.push(task);
-    }
-    Ok(tasks)
 }
 
 /// The id of a job's task: `<flow>.<job>` (at most 128 + 1 + 64 bytes, within a task id's
@@ -321,21 +197,6 @@ fn job_task_id(flow: &FlowId, job: &JobName) -> Result<TaskId, StoreError> {
         field: "jobs[].name",
         value: e.to_string(),
     })
-}
-
-/// The uid of the task of the job at `position` of the flow with uid `flow`: the flow's
-/// uid mixed with a bijective hash of the position (SplitMix64's finalizer, never 0 for a
-/// position + 1), so every job of one flow gets its own, and two flows' (random uids)
-/// collide no more often than random uids do. The store draws no randomness.
-fn job_uid(flow: Uid, position: usize) -> Uid {
-    fn mix(mut z: u64) -> u64 {
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-    let n = (position as u64).wrapping_add(1);
-    let salt = (u128::from(mix(n)) << 64) | u128::from(mix(n ^ 0x9e37_79b9_7f4a_7c15));
-    Uid::from_u128(flow.to_u128() ^ salt)
 }
 
 /// When the run ended (`now`, once every job is final) and when garbage collection may take
@@ -362,7 +223,7 @@ fn save(
          expires_ns = ?7, run = ?8 WHERE tenant = ?1 AND name = ?2 AND resource_version = ?9",
     );
     const JOB: Sql = Sql::new(
-        "UPDATE flow_jobs SET state = ?4, task_id = COALESCE(task_id, NULLIF(?5, '')) \
+        "UPDATE flow_jobs SET state = ?4, task_id = COALESCE(task_id, ?5) \
          WHERE tenant = ?1 AND flow = ?2 AND job = ?3",
     );
     let name = flow.spec.name();
@@ -396,11 +257,10 @@ fn save(
     jobs.dedup();
     for job in jobs {
         let state = flow.run.state(job.as_str()).unwrap_or(JobState::Waiting);
-        // No task is written '' (see `insert_jobs`).
         let task = if state == JobState::Running {
             Value::from(job_task_id(name, job)?.as_str())
         } else {
-            Value::from("")
+            Value::Null
         };
         tx.execute(
             &JOB,

@@ -1,44 +1,115 @@
-//! Garbage collection as a write: a view of a tenant's tasks and flows read in one
-//! snapshot for model-retention's `collect` to decide on, and what it decided written in
-//! bounded batches, one transaction each: releases first, then deletions in cleanup order
-//! (`engine.rs` runs the transactions).
+//! Garbage collection as a write: model-retention's `collect` decides on views the store
+//! reads, and the store writes what it decided in bounded batches, one transaction each.
+//!
+//! A tenant is collected in four passes, each on a view whose decisions do not depend on
+//! anything outside it, so each can be read in pages of its own:
+//!
+//! 1. `attempts.rs`: the attempt history of tasks with more attempts than the task rule's
+//!    history limits keep (a task restarted forever), a page of tasks at a time, each task
+//!    with all its attempts; log lines go with their attempt.
+//! 2. `actions.rs`: finished schedule actions, a page at a time in the order they
+//!    finished, until one is kept.
+//! 3. `tasks.rs`: standalone tasks (no owner, owning nothing), finished, a page at a time
+//!    in id order; a task goes with its attempts, owner rows and log lines.
+//! 4. `graph.rs`: the ownership graph (every flow, and every task that names an owner or is
+//!    named as one) in one snapshot, at most [`MAX_GC_VIEW`]: an owner is decided with
+//!    everything it owns (a foreground owner waits for them, history limits rank them) and
+//!    what it owns with every owner it names, so this view cannot be cut in pages without
+//!    reading the graph's edges first. Releases first, then deletions in cleanup order.
+
+mod actions;
+mod attempts;
+mod graph;
+mod tasks;
 
 use chrono::{DateTime, Utc};
-use taskmodel::flow::{FlowRun, FlowSpec};
-use taskmodel::ids::{FlowId, TaskId, TenantId, Uid};
-use taskmodel::retention::{Deletion, OwnedResource, Release, ResourceKind};
-use taskmodel::task::{Precondition, Task};
+use taskmodel::flow::MAX_FLOW_JOBS;
+use taskmodel::ids::{TaskId, TenantId};
 
-use crate::columns::{int, read_task};
 use crate::error::StoreError;
-use crate::pair::{AttemptWrite, load, refused};
-use crate::tasks::{delete, replace_owners};
-use crate::tx::{Lock, Row as TxRow, Sql, Tx, Value};
+use crate::store::Collected;
+use crate::tx::Tx;
 
-/// The most tasks and flows one collection reads into its view: a tenant with more is
-/// [`StoreError::OutOfRange`] (`collect` must see every owner its resources name, so it
-/// cannot look at part of a tenant).
-pub const MAX_GC_VIEW: usize = 100_000;
+/// The transactions a collection runs: `engine.rs` gives every engine this, so the passes
+/// are written once over both.
+pub(crate) trait Connection {
+    /// Runs `f` in a transaction that reads one snapshot and writes nothing.
+    fn snapshot<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+
+    /// Runs `f` in a write transaction, committed when it returns `Ok`.
+    fn commit<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError>;
+}
+
+/// The most resources one view of a collection holds: the ownership graph's view (a
+/// tenant's flows and the tasks that own or are owned, [`StoreError::GcViewTooLarge`]
+/// beyond it), and one task's attempts. It holds the largest flow (model-flow's
+/// `MAX_FLOW_JOBS` jobs' tasks and the flow) twice over.
+pub const MAX_GC_VIEW: usize = 250_000;
+
+const _: () = assert!(MAX_GC_VIEW > 2 * MAX_FLOW_JOBS);
 
 /// The most releases or deletions one transaction of a collection writes
 /// ([`Store::collect_garbage`](crate::Store::collect_garbage)'s `batch`, 1 to this).
 pub const MAX_GC_BATCH: u32 = 1_000;
 
-/// How many rows one read of the view returns.
+/// How many rows one read of a view returns (and how many tasks or actions one page of
+/// the paged passes decides on).
 const VIEW_PAGE: i64 = 1_000;
 
-/// What the view holds of each resource besides its [`OwnedResource`]: the row a write
-/// goes back to, and the version it was read at.
-#[derive(Debug)]
-pub(crate) struct Entry {
-    kind: ResourceKind,
-    name: String,
-    uid: Uid,
-    version: u64,
+/// [`Store::collect_garbage`](crate::Store::collect_garbage): the four passes, in cleanup
+/// order (attempts, actions, then tasks and flows). A pass that finds a resource changed
+/// since it read it stops there; the others still run, each on its own resources.
+pub(crate) fn collect<E: Connection>(
+    engine: &mut E,
+    tenant: &TenantId,
+    now: DateTime<Utc>,
+    batch: u32,
+) -> Result<Collected, StoreError> {
+    let mut pass = Pass {
+        engine,
+        tenant,
+        now,
+        size: check_batch(batch)?,
+        collected: Collected {
+            complete: true,
+            ..Collected::default()
+        },
+    };
+    attempts::collect_attempts(&mut pass)?;
+    actions::collect_actions(&mut pass)?;
+    tasks::collect_tasks(&mut pass)?;
+    graph::collect_graph(&mut pass)?;
+    Ok(pass.collected)
+}
+
+/// A collection under way: the connection it writes through, its tenant and time, how
+/// many writes one transaction takes, and what it wrote so far.
+struct Pass<'a, E> {
+    engine: &'a mut E,
+    tenant: &'a TenantId,
+    now: DateTime<Utc>,
+    size: usize,
+    collected: Collected,
+}
+
+impl<E> Pass<'_, E> {
+    /// Keeps the sooner of the next expiry known and `next`.
+    fn expires(&mut self, next: Option<DateTime<Utc>>) {
+        self.collected.next_expiry = match (self.collected.next_expiry, next) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
 }
 
 /// A collection's `batch`, 1 to [`MAX_GC_BATCH`], as a chunk size.
-pub(crate) fn check_batch(batch: u32) -> Result<usize, StoreError> {
+fn check_batch(batch: u32) -> Result<usize, StoreError> {
     if (1..=MAX_GC_BATCH).contains(&batch) {
         Ok(usize::try_from(batch).unwrap_or(usize::MAX))
     } else {
@@ -49,249 +120,13 @@ pub(crate) fn check_batch(batch: u32) -> Result<usize, StoreError> {
     }
 }
 
-/// Writes one transaction's releases; `true` beside what it released when it stopped at a
-/// task changed since the view was read.
-pub(crate) fn release_batch(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    entries: &[Entry],
-    releases: &[Release<'_>],
-    now: DateTime<Utc>,
-) -> Result<(Vec<TaskId>, bool), StoreError> {
-    let mut released = Vec::new();
-    for release in releases {
-        let Some(entry) = entries.get(release.index()) else {
-            continue;
-        };
-        if entry.kind != ResourceKind::Task {
-            continue;
-        }
-        match release_one(tx, tenant, entry, release, now) {
-            Ok(Some(id)) => released.push(id),
-            Ok(None) => {}
-            Err(error) if stale(&error) => return Ok((released, true)),
-            Err(error) => return Err(error),
-        }
-    }
-    Ok((released, false))
-}
-
-/// Writes one transaction's deletions, in order; `true` beside what it deleted when it
-/// stopped at a resource changed since the view was read.
-pub(crate) fn delete_batch(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    entries: &[Entry],
-    deletions: &[Deletion<'_>],
-) -> Result<(Vec<TaskId>, Vec<FlowId>, bool), StoreError> {
-    let (mut tasks, mut flows) = (Vec::new(), Vec::new());
-    for deletion in deletions {
-        let Some(entry) = entries.get(deletion.index()) else {
-            continue;
-        };
-        let done = match entry.kind {
-            ResourceKind::Task => delete_task(tx, tenant, entry).map(|id| tasks.push(id)),
-            ResourceKind::Flow => delete_flow(tx, tenant, entry).map(|id| flows.push(id)),
-            _ => Ok(()),
-        };
-        match done {
-            Ok(()) => {}
-            Err(error) if stale(&error) => return Ok((tasks, flows, true)),
-            Err(error) => return Err(error),
-        }
-    }
-    Ok((tasks, flows, false))
-}
-
-/// Whether a write failed because its resource changed since the view was read (then the
-/// collection stops and the caller collects again).
-fn stale(error: &StoreError) -> bool {
-    matches!(
-        error,
-        StoreError::Conflict { .. }
-            | StoreError::Gone { .. }
-            | StoreError::NotFound { .. }
-            | StoreError::FlowConflict { .. }
-            | StoreError::FlowNotFound { .. }
-    )
-}
-
-/// Removes one owner reference from a task that stays (model-retention's
-/// `Release::task_manifest`, applied with `Task::apply` under the task's uid and version).
-fn release_one(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    row: &Entry,
-    release: &Release<'_>,
-    now: DateTime<Utc>,
-) -> Result<Option<TaskId>, StoreError> {
-    let id = task_id(tenant, &row.name)?;
-    let mut pair = load(tx, tenant, &id, Lock::Update)?;
-    let manifest = match release.task_manifest(&pair.task) {
-        Ok(Some(manifest)) => manifest,
-        Ok(None) => return Ok(None),
-        Err(error) => {
-            return Err(StoreError::Conflict {
-                tenant: tenant.clone(),
-                task: id,
-                reason: error.to_string(),
-            });
-        }
-    };
-    let expected = Precondition::version(pair.version).and_uid(row.uid);
-    let changes = pair
-        .task
-        .apply(manifest, expected, now)
-        .map_err(|error| refused(tenant, &id, error))?;
-    if !changes.is_changed() {
-        return Ok(None);
-    }
-    pair.save(tx, tenant, AttemptWrite::None)?;
-    replace_owners(tx, tenant, &pair.task)?;
-    Ok(Some(id))
-}
-
-/// Deletes a task at the uid and version the view read (its attempts, owner rows and log
-/// lines go with it).
-fn delete_task(tx: &mut dyn Tx, tenant: &TenantId, row: &Entry) -> Result<TaskId, StoreError> {
-    let id = task_id(tenant, &row.name)?;
-    delete(
-        tx,
-        tenant,
-        &id,
-        Precondition::version(row.version).and_uid(row.uid),
-    )?;
-    Ok(id)
-}
-
-/// Deletes a flow at the uid and version the view read (its job rows go with it).
-fn delete_flow(tx: &mut dyn Tx, tenant: &TenantId, row: &Entry) -> Result<FlowId, StoreError> {
-    const DELETE: Sql = Sql::new(
-        "DELETE FROM flows WHERE tenant = ?1 AND name = ?2 AND uid = ?3 AND resource_version = ?4",
-    );
-    let flow = FlowId::new(&row.name).map_err(|error| StoreError::Corrupt {
-        what: format!("a flow name of tenant \"{tenant}\""),
-        reason: error.to_string(),
-    })?;
-    let deleted = tx.execute(
-        &DELETE,
-        &[
-            tenant.as_str().into(),
-            flow.as_str().into(),
-            row.uid.to_string().into(),
-            Value::Int(int("flow.resourceVersion", row.version)?),
-        ],
-    )?;
-    if deleted == 1 {
-        Ok(flow)
-    } else {
-        Err(StoreError::FlowConflict {
-            tenant: tenant.clone(),
-            flow,
-            reason: format!("the flow is no longer at version {}", row.version),
-        })
-    }
-}
-
-/// The view of every task and flow of the tenant, read in one snapshot, at most
-/// [`MAX_GC_VIEW`]: each one's `OwnedResource` and, at the same position, its row.
-pub(crate) fn view(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-) -> Result<(Vec<OwnedResource>, Vec<Entry>), StoreError> {
-    const TASKS: Sql =
-        Sql::new("SELECT id, doc FROM tasks WHERE tenant = ?1 AND id > ?2 ORDER BY id LIMIT ?3");
-    const FLOWS: Sql = Sql::new(
-        "SELECT name, resource_version, uid, finished_ns, spec, run FROM flows \
-         WHERE tenant = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
-    );
-    let mut views = Vec::new();
-    let mut rows = Vec::new();
-    for (sql, tasks) in [(&TASKS, true), (&FLOWS, false)] {
-        let mut after = String::new();
-        loop {
-            let page = tx.query(
-                sql,
-                &[
-                    tenant.as_str().into(),
-                    after.as_str().into(),
-                    Value::Int(VIEW_PAGE),
-                ],
-            )?;
-            if views.len() + page.len() > MAX_GC_VIEW {
-                return Err(StoreError::OutOfRange {
-                    field: "tenant",
-                    value: format!("\"{tenant}\" holds more than {MAX_GC_VIEW} tasks and flows"),
-                });
-            }
-            for row in &page {
-                let (resource, kept) = if tasks {
-                    task_view(tenant, row)?
-                } else {
-                    flow_view(tenant, row)?
-                };
-                views.push(resource);
-                after.clone_from(&kept.name);
-                rows.push(kept);
-            }
-            if page.len() < usize::try_from(VIEW_PAGE).unwrap_or(usize::MAX) {
-                break;
-            }
-        }
-    }
-    Ok((views, rows))
-}
-
-/// A task's view (`OwnedResource::from_task`) and row.
-fn task_view(tenant: &TenantId, row: &TxRow) -> Result<(OwnedResource, Entry), StoreError> {
-    let task: Task = read_task(row, 1, tenant, None)?;
-    let view = OwnedResource::from_task(&task).map_err(|error| unreadable(tenant, row, &error))?;
-    let kept = Entry {
-        kind: ResourceKind::Task,
-        name: task.id().as_str().to_owned(),
-        uid: task.metadata().uid(),
-        version: task.resource_version(),
-    };
-    Ok((view, kept))
-}
-
-/// A flow's view (`OwnedResource::from_flow`, sealed at its end) and row.
-fn flow_view(tenant: &TenantId, row: &TxRow) -> Result<(OwnedResource, Entry), StoreError> {
-    let bad = |error: &dyn std::fmt::Display| unreadable(tenant, row, error);
-    let version = u64::try_from(row.int(1)?).map_err(|e| bad(&e))?;
-    let uid = Uid::parse(row.text(2)?).map_err(|e| bad(&e))?;
-    let finished = match row.0.get(3) {
-        Some(Value::Int(ns)) => Some(DateTime::from_timestamp_nanos(*ns)),
-        _ => None,
-    };
-    let spec: FlowSpec = serde_json::from_str(row.text(4)?).map_err(|e| bad(&e))?;
-    let run: FlowRun = serde_json::from_str(row.text(5)?).map_err(|e| bad(&e))?;
-    let view = OwnedResource::from_flow(&spec, &run, tenant.clone(), uid, finished)
-        .map_err(|e| bad(&e))?;
-    let kept = Entry {
-        kind: ResourceKind::Flow,
-        name: row.text(0)?.to_owned(),
-        uid,
-        version,
-    };
-    Ok((view, kept))
-}
-
-/// A stored task or flow whose view does not build.
-fn unreadable(tenant: &TenantId, row: &TxRow, error: &dyn std::fmt::Display) -> StoreError {
-    StoreError::Corrupt {
-        what: format!(
-            "\"{}\" of tenant \"{tenant}\"",
-            row.text(0).unwrap_or("a resource")
-        ),
-        reason: error.to_string(),
-    }
-}
-
-/// A task id read from the view.
+/// A task id read from a view.
 fn task_id(tenant: &TenantId, name: &str) -> Result<TaskId, StoreError> {
     TaskId::new(name).map_err(|error| StoreError::Corrupt {
         what: format!("a task id of tenant \"{tenant}\""),
         reason: error.to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests;

@@ -15,8 +15,9 @@
 //! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
 //! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
 //! Each concept has its module: `tasks.rs` (create, apply, delete), `attempts.rs`,
-//! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends), `runners.rs`,
-//! `gc.rs` (model-retention's decision written in batches), `actions.rs`, `logs.rs`.
+//! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends, its jobs' results,
+//! its listing), `runners.rs`, `gc.rs` (model-retention's decisions on views read in pages,
+//! written in batches), `actions.rs`, `logs.rs`.
 //! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
 mod actions;
 mod attempts;
@@ -41,7 +42,7 @@ mod tx;
 
 pub use crate::{
     error::StoreError,
-    flows::{FlowJobStatus, StoredFlow},
+    flows::{FlowCursor, FlowJobStatus, FlowSummary, StoredFlow},
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     group::MAX_CLAIM_GROUP,
     postgres::PostgresStore,

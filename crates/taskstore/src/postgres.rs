@@ -139,15 +139,20 @@ impl PostgresTx<'_> {
     }
 }
 
-/// A typed `NULL` for the integer columns (the only ones that hold `NULL`).
-const NULL: Option<i64> = None;
+/// A `NULL` typed for an integer parameter, and one typed for any other (text).
+const NULL_INT: Option<i64> = None;
+const NULL_TEXT: Option<&str> = None;
 
-fn bind(params: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+/// The parameters as the statement takes them: a `NULL` with the type PostgreSQL inferred
+/// for its placeholder (the column it is compared with or written to).
+fn bind<'a>(params: &'a [Value], types: &[Type]) -> Vec<&'a (dyn ToSql + Sync)> {
     params
         .iter()
-        .map(|value| -> &(dyn ToSql + Sync) {
+        .enumerate()
+        .map(|(index, value)| -> &(dyn ToSql + Sync) {
             match value {
-                Value::Null => &NULL,
+                Value::Null if types.get(index).is_some_and(|ty| *ty == Type::INT8) => &NULL_INT,
+                Value::Null => &NULL_TEXT,
                 Value::Int(value) => value,
                 Value::Text(text) => text,
             }
@@ -164,12 +169,17 @@ impl Tx for PostgresTx<'_> {
 
     fn execute(&mut self, sql: &Sql, params: &[Value]) -> Result<u64, StoreError> {
         let statement = self.statement(sql)?;
-        self.tx.execute(&statement, &bind(params)).map_err(postgres)
+        self.tx
+            .execute(&statement, &bind(params, statement.params()))
+            .map_err(postgres)
     }
 
     fn try_execute(&mut self, sql: &Sql, params: &[Value]) -> Result<Option<u64>, StoreError> {
         let statement = self.statement(sql)?;
-        match self.tx.execute(&statement, &bind(params)) {
+        match self
+            .tx
+            .execute(&statement, &bind(params, statement.params()))
+        {
             Ok(changed) => Ok(Some(changed)),
             Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => Ok(None),
             Err(error) => Err(postgres(error)),
@@ -178,7 +188,10 @@ impl Tx for PostgresTx<'_> {
 
     fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let statement = self.statement(sql)?;
-        let rows = self.tx.query(&statement, &bind(params)).map_err(postgres)?;
+        let rows = self
+            .tx
+            .query(&statement, &bind(params, statement.params()))
+            .map_err(postgres)?;
         rows.iter()
             .map(|row| {
                 let mut values = Vec::with_capacity(row.len());

@@ -4,7 +4,7 @@
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
-use taskmodel::flow::FlowSpec;
+use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
 use taskmodel::schedule::Action;
@@ -16,7 +16,7 @@ use taskmodel::task::{
 };
 
 use crate::error::StoreError;
-use crate::flows::StoredFlow;
+use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
 
 /// How many pending tasks one claim looks at, in queue order, before it answers that
 /// nothing is claimable (tasks whose selector or kind the runner does not fit, or whose
@@ -187,6 +187,29 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<Change<RestartDecision>, StoreError>;
 
+    /// [`report`](Self::report) for a flow job's task, with the result the job reported
+    /// (model-flow's bounded `JobResult`): when this attempt's end ends the job (a final
+    /// decision, not a restart), the run records the result with the job's end
+    /// (`FlowRun::end_attempt`) in the same transaction, and [`flow`](Self::flow) returns
+    /// it ([`FlowJobStatus::result`](crate::FlowJobStatus::result), `FlowRun::result`). A
+    /// result that would take the flow's results past model-flow's `MAX_FLOW_RESULT_BYTES`
+    /// is [`StoreError::FlowRejected`] and nothing is written. A result with a restart, or
+    /// for a task no flow's job names, is dropped, as the model drops it.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "report's arguments and the job's result"
+    )]
+    fn report_job(
+        &mut self,
+        tenant: &TenantId,
+        id: &TaskId,
+        lease: LeaseId,
+        result: AttemptResult,
+        job_result: JobResult,
+        rng: &mut dyn RandomSource,
+        now: DateTime<Utc>,
+    ) -> Result<Change<RestartDecision>, StoreError>;
+
     /// Cancels the task: its active attempt goes to Cancelling (cancel intent wins), a
     /// task waiting for a restart or never leased is canceled at once (`cancel_attempt`,
     /// `cancel`). Only at the version and uid `expected` names, when it names them (a uid
@@ -259,8 +282,21 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<StoredFlow, StoreError>;
 
-    /// The flow with its run and each job's state and task, or [`StoreError::FlowNotFound`].
+    /// The flow with its run and each job's state, task and result, or
+    /// [`StoreError::FlowNotFound`].
     fn flow(&mut self, tenant: &TenantId, name: &FlowId) -> Result<StoredFlow, StoreError>;
+
+    /// The tenant's flows in creation order (oldest first, then by name) after `after`
+    /// (from the first when `None`; [`FlowSummary::cursor`] of a page's last flow gives
+    /// the next page), at most `limit` (1 to [`MAX_READ_PAGE`]): a keyset page on the
+    /// flows' creation index, each flow's columns without its documents. A flow that
+    /// exists for the whole listing is returned exactly once while others come and go.
+    fn flows(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&FlowCursor>,
+        limit: u32,
+    ) -> Result<Vec<FlowSummary>, StoreError>;
 
     /// Registers `runner` (model-fleet's `Runner::register` against the record stored under
     /// its id, if any): online, last seen at `now`, with its labels, kinds and capacity
@@ -319,16 +355,21 @@ pub trait Store {
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError>;
 
-    /// Garbage collection of the tenant's tasks and flows at `now`: reads a view of every
-    /// one in one snapshot (at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)), lets
-    /// model-retention's `collect` decide under its default policy (`docs/retention.md`),
-    /// and writes what it decided: first the releases (an owner reference removed from a
-    /// task that stays, with `Release::task_manifest` and `Task::apply`), then the
-    /// deletions in cleanup order (a task with its attempts, owner rows and log lines; a
-    /// flow with its job rows), each at the uid and version the view read, at most `batch`
-    /// writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction. A resource
-    /// changed since the view was read stops the collection there
-    /// ([`Collected::complete`] is `false`; what was written stays): collect again.
+    /// Garbage collection of the tenant at `now`: model-retention's `collect` decides under
+    /// its default policy (`docs/retention.md`) and the store writes what it decided, at
+    /// most `batch` writes (1 to [`MAX_GC_BATCH`](crate::MAX_GC_BATCH)) per transaction,
+    /// each at the uid and version (or state) it read. Four passes, each on views whose
+    /// decisions depend on nothing outside them, so a tenant of any size is collected:
+    /// attempts past their task's history limits (with their log lines), finished actions
+    /// a day after they end, finished standalone tasks (no owner, owning nothing) in pages,
+    /// and the ownership graph (every flow, every task that names an owner or is named as
+    /// one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
+    /// that pass is [`StoreError::GcViewTooLarge`]: first the releases (an owner reference
+    /// removed from a task that stays, with `Release::task_manifest` and `Task::apply`),
+    /// then the deletions in cleanup order (a task with its attempts, owner rows and log
+    /// lines; a flow with its job rows). A resource changed since it was read stops its
+    /// pass there ([`Collected::complete`] is `false`; what was written stays): collect
+    /// again.
     fn collect_garbage(
         &mut self,
         tenant: &TenantId,
@@ -435,6 +476,11 @@ pub struct Collected {
     pub deleted_tasks: Vec<TaskId>,
     /// The flows deleted, with their job rows, in cleanup order.
     pub deleted_flows: Vec<FlowId>,
+    /// How many attempts past their task's history limits were deleted, with their log
+    /// lines.
+    pub deleted_attempts: usize,
+    /// The finished schedule actions deleted, in the order they finished.
+    pub deleted_actions: Vec<ActionId>,
     /// When a kept resource's time to live runs out next: when to collect again if nothing
     /// else changes.
     pub next_expiry: Option<DateTime<Utc>>,

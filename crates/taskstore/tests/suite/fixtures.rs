@@ -137,6 +137,20 @@ pub fn succeed(
         .unwrap();
 }
 
+/// Claims the head of the queue as `runner` under `lease` at `ms` and starts it (at
+/// `ms + 1`); returns its task id.
+pub fn start_next(store: &mut impl Store, runner: &str, lease: u64, ms: i64) -> String {
+    let claimed = store
+        .claim(&tenant(), &request(runner, lease, at(ms)), at(ms))
+        .unwrap()
+        .expect("a job's task is queued");
+    let task = claimed.task.id().clone();
+    store
+        .start(&tenant(), &task, LeaseId::new(lease), at(ms + 1))
+        .unwrap();
+    task.as_str().to_owned()
+}
+
 /// A claim by `name` (any labels, every kind) under `lease`, expiring 30 s after `now`.
 pub fn request(name: &str, lease: u64, now: DateTime<Utc>) -> ClaimRequest {
     ClaimRequest::new(

@@ -55,14 +55,7 @@ fn states(flow: &StoredFlow) -> Vec<(&str, JobState)> {
 
 /// Claims the job's task as runner `runner` under `lease`, starts it and reports `outcome`.
 fn run_job(store: &mut impl Store, runner: &str, lease: u64, outcome: AttemptOutcome, ms: i64) {
-    let claimed = store
-        .claim(&tenant(), &request(runner, lease, at(ms)), at(ms))
-        .unwrap()
-        .expect("a job's task is queued");
-    let task = claimed.task.id().clone();
-    store
-        .start(&tenant(), &task, LeaseId::new(lease), at(ms + 1))
-        .unwrap();
+    let task = id(&start_next(store, runner, lease, ms));
     let result =
         AttemptResult::new(outcome).with_exit_code(i32::from(outcome != AttemptOutcome::Succeeded));
     store

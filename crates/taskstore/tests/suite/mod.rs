@@ -11,6 +11,7 @@ mod actions;
 mod apply;
 mod fields;
 mod fixtures;
+mod flow_reads;
 mod flows;
 mod gc;
 mod races;
@@ -23,6 +24,7 @@ pub use actions::*;
 pub use apply::*;
 pub use fields::*;
 pub use fixtures::*;
+pub use flow_reads::*;
 pub use flows::*;
 pub use gc::*;
 pub use races::*;
@@ -81,7 +83,12 @@ macro_rules! conformance {
             runners_register_heartbeat_drain_and_deregister,
             claim_as_reads_labels_and_capacity_from_the_runner_row,
             gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,
-            gc_deletes_a_flow_after_its_tasks_and_releases_a_gone_owner
+            gc_deletes_a_flow_after_its_tasks_and_releases_a_gone_owner,
+            gc_trims_a_live_tasks_attempt_history_with_its_log_lines,
+            gc_deletes_finished_actions_a_day_after_they_end,
+            gc_collects_standalone_tasks_in_pages,
+            a_job_result_is_stored_with_the_flow,
+            flows_list_in_creation_order_in_keyset_pages
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

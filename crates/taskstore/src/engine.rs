@@ -40,6 +40,18 @@ pub(crate) trait Engine {
         &mut self,
         f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
     ) -> Result<T, StoreError>;
+
+    /// [`Store::claim`]: [`claim::claim`] in a write transaction of its own; SQLite runs
+    /// the claims of one file queued behind each other in one transaction instead
+    /// (`group.rs`), with the same results.
+    fn write_claim(
+        &mut self,
+        tenant: &TenantId,
+        request: &ClaimRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError> {
+        self.write(|tx| claim::claim(tx, tenant, request, now))
+    }
 }
 
 impl<E: Engine> gc::Connection for E {
@@ -119,7 +131,7 @@ impl<E: Engine> Store for E {
         request: &ClaimRequest,
         now: DateTime<Utc>,
     ) -> Result<Option<Claimed>, StoreError> {
-        self.write(|tx| claim::claim(tx, tenant, request, now))
+        self.write_claim(tenant, request, now)
     }
 
     fn start(

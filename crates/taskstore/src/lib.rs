@@ -27,6 +27,7 @@ mod engine;
 mod error;
 mod flows;
 mod gc;
+mod group;
 mod list;
 mod logs;
 mod pair;
@@ -43,6 +44,7 @@ pub use crate::{
     error::StoreError,
     flows::{FlowCursor, FlowJobStatus, FlowSummary, StoredFlow},
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
+    group::MAX_CLAIM_GROUP,
     postgres::PostgresStore,
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},

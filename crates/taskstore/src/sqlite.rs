@@ -9,9 +9,15 @@ use rusqlite::config::DbConfig;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{Connection, ErrorCode, ToSql, Transaction, TransactionBehavior};
 
+use chrono::{DateTime, Utc};
+use taskmodel::ids::TenantId;
+
+use crate::claim;
 use crate::engine::Engine;
 use crate::error::StoreError;
+use crate::group::{Batch, ClaimCall, ClaimGroup};
 use crate::schema::{VERSION_TABLE, pending};
+use crate::store::{ClaimRequest, Claimed};
 use crate::tx::{Row, Sql, Tx, Value};
 
 /// How long a connection waits for another's write lock before the call fails as
@@ -48,19 +54,29 @@ const STATEMENT_CACHE: usize = 64;
 #[derive(Debug)]
 pub struct SqliteStore {
     conn: Connection,
-    /// Taken around each write transaction: the writers of one file in this process queue
-    /// here, in order, instead of in SQLite's busy handler, which sleeps and retries.
-    writer: Arc<Mutex<()>>,
+    /// What the store's connections to this file in this process share.
+    file: Arc<File>,
 }
 
-/// One writer lock per database file opened in this process.
-static WRITERS: LazyLock<Mutex<HashMap<PathBuf, Arc<Mutex<()>>>>> = LazyLock::new(Mutex::default);
+/// What the connections to one database file in this process share: the writers' turn,
+/// taken around each write transaction (the writers of one file queue here, in order,
+/// instead of in SQLite's busy handler, which sleeps and retries), and the claims queued
+/// for it ([`ClaimGroup`], run as a group commit).
+#[derive(Debug, Default)]
+struct File {
+    writer: Mutex<()>,
+    claims: ClaimGroup,
+}
 
-/// The writer lock of the file at `path` (after it exists, so the path is canonical).
-fn writer_lock(path: &Path) -> Arc<Mutex<()>> {
+/// What the connections to each database file opened in this process share.
+static FILES: LazyLock<Mutex<HashMap<PathBuf, Arc<File>>>> = LazyLock::new(Mutex::default);
+
+/// What the connections to the file at `path` share (after it exists, so the path is
+/// canonical).
+fn shared(path: &Path) -> Arc<File> {
     let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut writers = WRITERS.lock().unwrap_or_else(PoisonError::into_inner);
-    Arc::clone(writers.entry(key).or_default())
+    let mut files = FILES.lock().unwrap_or_else(PoisonError::into_inner);
+    Arc::clone(files.entry(key).or_default())
 }
 
 impl SqliteStore {
@@ -94,7 +110,7 @@ impl SqliteStore {
         conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
         let mut store = Self {
             conn,
-            writer: writer_lock(path),
+            file: shared(path),
         };
         store.migrate()?;
         Ok(store)
@@ -135,9 +151,9 @@ impl SqliteStore {
         behavior: TransactionBehavior,
         f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let writer = Arc::clone(&self.writer);
-        let _queued = matches!(behavior, TransactionBehavior::Immediate)
-            .then(|| writer.lock().unwrap_or_else(PoisonError::into_inner));
+        let file = Arc::clone(&self.file);
+        let _turn = matches!(behavior, TransactionBehavior::Immediate)
+            .then(|| file.writer.lock().unwrap_or_else(PoisonError::into_inner));
         let mut tx = SqliteTx(
             self.conn
                 .transaction_with_behavior(behavior)
@@ -147,7 +163,55 @@ impl SqliteStore {
         tx.0.commit().map_err(sqlite)?;
         Ok(value)
     }
+
+    /// Runs a group of claims in one write transaction, each in its own savepoint but the
+    /// first (an error of the first rolls the whole transaction back and ends the group, as
+    /// a lone claim's does), taking the calls queued as it goes, and commits them together.
+    fn claim_group(&mut self, batch: &mut Batch<'_>) {
+        let Some(first) = batch.next() else {
+            return;
+        };
+        let file = Arc::clone(&self.file);
+        let _turn = file.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut tx = match self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+        {
+            Ok(tx) => SqliteTx(tx),
+            Err(error) => return batch.fail(sqlite(error)),
+        };
+        let result = claim::claim(&mut tx, &first.tenant, &first.request, first.now);
+        let alone = result.is_err();
+        batch.answer(result);
+        if alone {
+            return;
+        }
+        while let Some(call) = batch.next() {
+            if let Err(error) = tx.statement(SAVEPOINT) {
+                return batch.fail(error);
+            }
+            let result = claim::claim(&mut tx, &call.tenant, &call.request, call.now);
+            let ended = if result.is_ok() {
+                tx.statement(RELEASE)
+            } else {
+                tx.statement(ROLLBACK_TO)
+                    .and_then(|()| tx.statement(RELEASE))
+            };
+            batch.answer(result);
+            if let Err(error) = ended {
+                return batch.fail(error);
+            }
+        }
+        if let Err(error) = tx.0.commit() {
+            batch.fail(sqlite(error));
+        }
+    }
 }
+
+/// The savepoint around each claim of a group, and its two ends.
+const SAVEPOINT: &str = "SAVEPOINT claim";
+const RELEASE: &str = "RELEASE claim";
+const ROLLBACK_TO: &str = "ROLLBACK TO claim";
 
 impl Engine for SqliteStore {
     fn read<T>(
@@ -163,10 +227,38 @@ impl Engine for SqliteStore {
     ) -> Result<T, StoreError> {
         self.run(TransactionBehavior::Immediate, f)
     }
+
+    /// Joins the claims of this file queued in this process: one group commit
+    /// (`group.rs`).
+    fn write_claim(
+        &mut self,
+        tenant: &TenantId,
+        request: &ClaimRequest,
+        now: DateTime<Utc>,
+    ) -> Result<Option<Claimed>, StoreError> {
+        let call = ClaimCall {
+            tenant: tenant.clone(),
+            request: request.clone(),
+            now,
+        };
+        let file = Arc::clone(&self.file);
+        file.claims.claim(call, |batch| self.claim_group(batch))
+    }
 }
 
 /// A SQLite transaction; rolled back when dropped without a commit.
 struct SqliteTx<'c>(Transaction<'c>);
+
+impl SqliteTx<'_> {
+    /// Runs a statement without parameters (a savepoint's), prepared once per connection.
+    fn statement(&mut self, sql: &str) -> Result<(), StoreError> {
+        self.0
+            .prepare_cached(sql)
+            .and_then(|mut statement| statement.execute([]))
+            .map(drop)
+            .map_err(sqlite)
+    }
+}
 
 impl Tx for SqliteTx<'_> {
     fn analyze(&mut self, _table: &'static str) -> Result<(), StoreError> {
@@ -239,3 +331,6 @@ fn sqlite(error: rusqlite::Error) -> StoreError {
         _ => StoreError::Sqlite(error),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -42,6 +42,7 @@ macro_rules! conformance {
     ($backend:path) => {
         $crate::conformance!(@tests $backend;
             claims_each_task_exactly_once_with_16_workers,
+            a_refused_claim_among_concurrent_ones_undoes_no_other,
             a_runner_at_capacity_claims_nothing,
             cancel_racing_result_converges_and_never_loses_the_cancel,
             expiry_racing_a_late_result_never_resurrects,

@@ -72,6 +72,72 @@ pub fn claims_each_task_exactly_once_with_16_workers<B: Backend>(backend: &B) {
     }
 }
 
+/// 16 workers claim at once, round after round, and every other worker's claims are
+/// refused by the model (a lease that expires as it is granted): each refused claim gets its
+/// own error and writes nothing, and every other claim is stored as it was answered, however
+/// the engine batched them (SQLite runs concurrent claims in one transaction).
+pub fn a_refused_claim_among_concurrent_ones_undoes_no_other<B: Backend>(backend: &B) {
+    const ROUNDS: usize = 8;
+    let tasks: Vec<_> = (0..WORKERS * ROUNDS)
+        .map(|i| task(&format!("g{i:03}"), at(0)))
+        .collect();
+    backend.open().import(&tenant(), &tasks).unwrap();
+    let barrier = Barrier::new(WORKERS);
+    let claimed: Vec<Vec<(String, u64)>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|worker| {
+                let barrier = &barrier;
+                scope.spawn(move || {
+                    let mut store = backend.open();
+                    let mut mine = Vec::new();
+                    for round in 0..ROUNDS {
+                        let lease = (worker * ROUNDS + round) as u64 + 1;
+                        // A claim per round, each by a runner of its own (a runner runs one
+                        // attempt at a time).
+                        let name = format!("w{worker}-{round}");
+                        let mut request = request(&name, lease, at(1));
+                        if worker % 2 == 1 {
+                            request.lease_expires_at = at(1);
+                        }
+                        barrier.wait();
+                        let result = retrying(|| store.claim(&tenant(), &request, at(1)));
+                        if worker % 2 == 1 {
+                            let error = result.unwrap_err();
+                            assert!(
+                                matches!(error, StoreError::Rejected { .. }),
+                                "worker {worker}: {error}"
+                            );
+                        } else {
+                            let claimed = result.unwrap().unwrap();
+                            mine.push((claimed.task.id().as_str().to_owned(), lease));
+                        }
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).collect()
+    });
+    let claimed: Vec<(String, u64)> = claimed.into_iter().flatten().collect();
+    assert_eq!(claimed.len(), WORKERS / 2 * ROUNDS, "claims answered");
+    let mut store = backend.open();
+    for (name, lease) in &claimed {
+        let stored = store.get(&tenant(), &id(name)).unwrap();
+        assert_eq!(stored.task.phase(), TaskPhase::Running, "{name}");
+        let attempt = stored.attempt.unwrap();
+        assert_eq!(
+            (attempt.state(), attempt.lease()),
+            (AttemptState::Leased, LeaseId::new(*lease)),
+            "{name}"
+        );
+    }
+    let running = tasks
+        .iter()
+        .filter(|task| store.get(&tenant(), task.id()).unwrap().task.phase() == TaskPhase::Running)
+        .count();
+    assert_eq!(running, claimed.len(), "tasks running");
+}
+
 /// An admin's cancel and the runner's result race; each side retries a lost race. Exactly
 /// one final state results, and when the cancel was acknowledged the task ends Canceled.
 pub fn cancel_racing_result_converges_and_never_loses_the_cancel<B: Backend>(backend: &B) {

@@ -1,0 +1,127 @@
+//! SQLite's group commit of claims: a group answers what the same claims answer one by one.
+
+use chrono::{DateTime, TimeDelta, TimeZone, Utc};
+use taskmodel::fleet::KindSet;
+use taskmodel::ids::{RunnerId, TaskId, TenantId, Uid};
+use taskmodel::selector::Labels;
+use taskmodel::task::{
+    LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec,
+};
+
+use super::SqliteStore;
+use crate::error::StoreError;
+use crate::group::{ClaimCall, ClaimResult, run_queued};
+use crate::store::{ClaimRequest, Store};
+
+fn tenant() -> TenantId {
+    TenantId::new("acme").unwrap()
+}
+
+fn at(ms: i64) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap() + TimeDelta::milliseconds(ms)
+}
+
+fn task(n: u32) -> Task {
+    let kind = TaskKind::subprocess(
+        SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
+        TaskEnv::empty(),
+        None,
+    )
+    .unwrap();
+    let spec = TaskSpec::builder(format!("s{n}"), kind, 60_000)
+        .build()
+        .unwrap();
+    let manifest = TaskManifest::named(TaskId::new(format!("t{n}")).unwrap(), spec);
+    Task::create(
+        manifest,
+        tenant(),
+        Uid::from_u128(u128::from(n) + 1),
+        at(i64::from(n)),
+    )
+    .unwrap()
+}
+
+/// A fresh database of three queued tasks, in a folder of this process.
+fn store(name: &str) -> SqliteStore {
+    let dir = std::env::temp_dir()
+        .join("taskstore-group")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+    }
+    let mut store = SqliteStore::open(&path).unwrap();
+    store
+        .import(&tenant(), &[task(0), task(1), task(2)])
+        .unwrap();
+    store
+}
+
+/// A claim by runner `runner`; `refused` asks for a lease that expires as it is granted,
+/// which the model refuses.
+fn call(runner: &str, lease: u64, refused: bool) -> ClaimCall {
+    let now = at(10);
+    let expires = if refused {
+        now
+    } else {
+        now + TimeDelta::seconds(30)
+    };
+    ClaimCall {
+        tenant: tenant(),
+        request: ClaimRequest::new(
+            RunnerId::new(runner).unwrap(),
+            Labels::new(),
+            KindSet::ALL,
+            LeaseId::new(lease),
+            expires,
+        ),
+        now,
+    }
+}
+
+fn calls() -> Vec<ClaimCall> {
+    vec![call("a", 1, false), call("b", 2, true), call("c", 3, false)]
+}
+
+/// Runs `calls` as one group on `store`, all queued before it starts.
+fn group(store: &mut SqliteStore, calls: Vec<ClaimCall>) -> Vec<ClaimResult> {
+    run_queued(calls, |batch| store.claim_group(batch))
+}
+
+/// What a result says, comparable: the claimed task and attempt, or the error's variant.
+fn outcome(result: &ClaimResult) -> String {
+    match result {
+        Ok(Some(claimed)) => format!("{:?} {:?}", claimed.task, claimed.attempt),
+        Ok(None) => "nothing".to_owned(),
+        Err(StoreError::Rejected { task, .. }) => format!("rejected {task}"),
+        Err(other) => format!("error {other}"),
+    }
+}
+
+/// A claim the model refuses in the middle of a group rolls back only its own savepoint:
+/// the claims before and after it are committed, and each of the three answers exactly
+/// what it answers when the claims run one by one.
+#[test]
+fn a_refused_claim_in_a_group_undoes_no_other_and_answers_as_alone() {
+    let mut grouped = store("grouped");
+    let together: Vec<String> = group(&mut grouped, calls()).iter().map(outcome).collect();
+    let mut lone = store("lone");
+    let one_by_one: Vec<String> = calls()
+        .into_iter()
+        .map(|call| outcome(&group(&mut lone, vec![call]).remove(0)))
+        .collect();
+    assert_eq!(together.len(), 3);
+    assert_eq!(together, one_by_one);
+    assert_eq!(together[1], "rejected t1");
+    let phases: Vec<TaskPhase> = (0..3)
+        .map(|n| {
+            let id = TaskId::new(format!("t{n}")).unwrap();
+            grouped.get(&tenant(), &id).unwrap().task.phase()
+        })
+        .collect();
+    assert_eq!(
+        phases,
+        [TaskPhase::Running, TaskPhase::Running, TaskPhase::Pending]
+    );
+}

@@ -5,10 +5,12 @@
 //! integers. Keys and values never contain a zero byte, so for strings of at most 8 bytes
 //! the word alone decides equality, and comparing words agrees with comparing bytes.
 //!
-//! Matching compares whole strings by a 64-bit hash first: a key by its [`key_hash`], a
-//! value by its [`fingerprint`] (the word itself for values of at most 8 bytes). Equal
-//! hashes of longer strings are confirmed by comparing their bytes, 16 at a time
-//! ([`same_bytes`]), so no input can make two different strings compare equal.
+//! Matching compares a key or a single value by its [`Head`] (its first 32 bytes as four
+//! words, which decide strings of at most 32 bytes); a key's [`key_hash`] only finds its
+//! slot. A value in a list is found by its [`fingerprint`] (the word itself for values of at
+//! most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
+//! past 32 bytes, by comparing bytes 16 at a time ([`same_bytes`]), so no input can make two
+//! different strings compare equal: a collision costs a comparison, never a wrong answer.
 
 use std::cmp::Ordering;
 
@@ -237,8 +239,9 @@ impl Head {
     /// The head of `s`.
     pub(crate) fn of(s: &[u8]) -> Self {
         let mut bytes = [0_u8; 32];
-        for (to, from) in bytes.iter_mut().zip(s) {
-            *to = *from;
+        let n = s.len().min(32);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..n), s.get(..n)) {
+            to.copy_from_slice(from);
         }
         let mut words = [0_u64; 4];
         for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {

@@ -13,13 +13,14 @@ impl LabelSelector {
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
     /// Each requirement looks its key up in the label set's collision-free hash index: one
-    /// probe, then the key's first 32 bytes (its [`Head`], kept by both sides from
-    /// construction) compared as four words. A one-value requirement compares the value's
-    /// head the same way; a list compares the value's fingerprint with those of the listed
-    /// values (integers; for values over 8 bytes the bytes are compared too, 16 at a time,
-    /// when the fingerprints are equal). The loop makes no call: a requirement it cannot
-    /// decide so (`Gt`, `Lt`, a key or single value over 32 bytes) hands it and the rest to
-    /// the general test.
+    /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
+    /// from construction, compared at once (they decide keys of at most 32 bytes). A
+    /// one-value requirement compares the value's first 32 bytes the same way; a list
+    /// compares the value's fingerprint with those of the listed values, and a fingerprint
+    /// that is a hash (values over 8 bytes) is confirmed by the listed value's first 32
+    /// bytes, out of line. The loop makes no other call: a requirement it cannot decide so
+    /// (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to the general test,
+    /// which compares bytes.
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {
@@ -31,11 +32,12 @@ impl LabelSelector {
         }
     }
 
-    /// The requirements through `lookup` as far as it decides them by comparing words alone
+    /// The requirements through `lookup` as far as it decides them by comparing words
     /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
-    /// by no fingerprint): whether all hold, or the position of the first it cannot decide
-    /// (those before it hold). It keeps nothing but the lookup in registers and makes no
-    /// call, so a selector it decides costs no spills.
+    /// by no fingerprint; lists whose fingerprint is a hash through
+    /// [`LabelSelector::listed_by_head`]): whether all hold, or the first requirement it
+    /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
+    /// a selector it decides costs no spills.
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {

@@ -135,6 +135,55 @@ fn long_keys_sharing_a_prefix_word() {
     assert!(!sel("k=a-value-longer-than-eighx").matches(&l));
 }
 
+/// Every way `matches` decides a requirement, at the 32-byte edge of a head: keys and values
+/// of 32 bytes and of 33 that start with them, and 40-byte ones that differ only in their last
+/// byte, as one value (word compare, or the general test past 32), in a list of 2 to 4
+/// (fingerprint, then the listed value's head) and in a hashed list of more than 8.
+#[test]
+fn heads_at_the_32_byte_edge() {
+    let k32 = "node.kubernetes.io/instance-type";
+    let k33 = "node.kubernetes.io/instance-typex";
+    let v32 = "a-value-of-exactly-thirty-two-by";
+    let v33 = "a-value-of-exactly-thirty-two-byt";
+    let v40 = "a-value-of-forty-bytes-for-the-long-path";
+    let v40b = "a-value-of-forty-bytes-for-the-long-patH";
+    let many = |extra: &str| {
+        let mut list: Vec<String> = (0..10).map(|i| format!("filler-value-{i}")).collect();
+        list.push(extra.to_owned());
+        list.join(",")
+    };
+    for set in [
+        &[(k32, v32)][..],
+        &[(k32, v32), (k33, v33), ("zone", "eu")][..],
+    ] {
+        for (selector, expected) in [
+            (format!("{k32}={v32}"), true),
+            (format!("{k32}={v33}"), false),
+            (format!("{k33}={v32}"), false),
+            (format!("{k33}={v33}"), set.len() > 1),
+            (format!("{k32} in ({v33},{v40})"), false),
+            (format!("{k32} in ({v32},{v40})"), true),
+            (format!("{k32} notin ({v33},{v40b})"), true),
+            (format!("{k32} in ({})", many(v33)), false),
+            (format!("{k32} in ({})", many(v32)), true),
+            (format!("{k33} in ({})", many(v33)), set.len() > 1),
+        ] {
+            check_match(&selector, set, expected);
+        }
+    }
+    for (selector, expected) in [
+        (format!("k={v40}"), true),
+        (format!("k={v40b}"), false),
+        (format!("k in ({v40b},{v33})"), false),
+        (format!("k in ({v40},{v33})"), true),
+        (format!("k in ({})", many(v40b)), false),
+        (format!("k in ({})", many(v40)), true),
+        (format!("k notin ({})", many(v40b)), true),
+    ] {
+        check_match(&selector, &[("k", v40), ("zone", "eu")], expected);
+    }
+}
+
 /// The prefix rules (a DNS-1123 subdomain) as a plain reference: dot-separated parts, each
 /// starting and ending with a lowercase letter or digit, with only those and '-' between.
 fn reference_prefix(prefix: &str) -> bool {

@@ -5,10 +5,12 @@
 //! integers. Keys and values never contain a zero byte, so for strings of at most 8 bytes
 //! the word alone decides equality, and comparing words agrees with comparing bytes.
 //!
-//! Matching compares whole strings by a 64-bit hash first: a key by its [`key_hash`], a
-//! value by its [`fingerprint`] (the word itself for values of at most 8 bytes). Equal
-//! hashes of longer strings are confirmed by comparing their bytes, 16 at a time
-//! ([`same_bytes`]), so no input can make two different strings compare equal.
+//! Matching compares a key or a single value by its [`Head`] (its first 32 bytes as four
+//! words, which decide strings of at most 32 bytes); a key's [`key_hash`] only finds its
+//! slot. A value in a list is found by its [`fingerprint`] (the word itself for values of at
+//! most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
+//! past 32 bytes, by comparing bytes 16 at a time ([`same_bytes`]), so no input can make two
+//! different strings compare equal: a collision costs a comparison, never a wrong answer.
 
 use std::cmp::Ordering;
 
@@ -230,88 +232,56 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a == b
 }
 
-/// The two ends of a string of 9 to 32 bytes as integers, which with its length decide
-/// equality without a loop: its first and last 16 bytes when it has at least 16 (they
-/// overlap below 32), else its first and last 8.
+/// The first 32 bytes of a key or value as four little-endian words, zero-padded, with the
+/// top bit of the last word set when the string is longer than 32 bytes ([`Head::is_long`]).
 ///
-/// A requirement keeps its key's ends from construction, so a lookup reads only the label
-/// set's bytes ([`Ends::same`]): two loads, each behind one bounds check.
+/// Keys and values are ASCII without a zero byte, so for strings of at most 32 bytes equal
+/// heads mean equal strings (the padding says where each ends, so the lengths are equal
+/// too), and a longer string's head equals no shorter string's (no ASCII byte has its top
+/// bit set). Equal heads of two longer strings say only that their first 32 bytes agree;
+/// [`same_bytes`] decides. A label set keeps the heads of its keys and values and a
+/// requirement those of its key and its one value, from construction, so a lookup compares
+/// four words with four words and reads no string.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Ends {
-    head: u128,
-    tail: u128,
-}
+pub(crate) struct Head(pub(crate) [u64; 4]);
 
-impl Ends {
-    /// The ends of the string at `span` in `arena`; zero for other lengths or a span
-    /// outside `arena` (which no caller passes).
-    #[inline]
-    pub(crate) fn of(arena: &[u8], span: Span) -> Self {
-        let start = span.start as usize;
-        let end = start + span.len as usize;
-        let (head, tail) = match span.len {
-            16..=32 => (
-                arena
-                    .get(start..)
-                    .and_then(<[u8]>::first_chunk::<16>)
-                    .map(|h| u128::from_ne_bytes(*h)),
-                arena
-                    .get(..end)
-                    .and_then(<[u8]>::last_chunk::<16>)
-                    .map(|t| u128::from_ne_bytes(*t)),
-            ),
-            9..16 => (
-                arena
-                    .get(start..)
-                    .and_then(<[u8]>::first_chunk::<8>)
-                    .map(|h| u128::from(u64::from_ne_bytes(*h))),
-                arena
-                    .get(..end)
-                    .and_then(<[u8]>::last_chunk::<8>)
-                    .map(|t| u128::from(u64::from_ne_bytes(*t))),
-            ),
-            _ => (None, None),
-        };
-        Self {
-            head: head.unwrap_or(0),
-            tail: tail.unwrap_or(0),
+impl Head {
+    /// The head of `s`.
+    pub(crate) fn of(s: &[u8]) -> Self {
+        let mut bytes = [0_u8; 32];
+        let n = s.len().min(32);
+        if let (Some(to), Some(from)) = (bytes.get_mut(..n), s.get(..n)) {
+            to.copy_from_slice(from);
         }
+        let mut words = [0_u64; 4];
+        for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            if let Some(chunk) = chunk.first_chunk::<8>() {
+                *word = u64::from_le_bytes(*chunk);
+            }
+        }
+        if s.len() > 32 {
+            words[3] |= LONG_HEAD;
+        }
+        Self(words)
     }
 
-    /// Whether the string at `span` in `arena`, which has the length of the string these
-    /// are the ends of (9 to 32 bytes), is that string.
+    /// Whether the two heads are equal: 32 bytes compared at once.
     #[inline(always)]
-    pub(crate) fn same(&self, arena: &[u8], span: Span) -> bool {
-        let start = span.start as usize;
-        let end = start + span.len as usize;
-        if span.len >= 16 {
-            let (Some(head), Some(tail)) = (
-                arena.get(start..start + 16),
-                arena.get(end.wrapping_sub(16)..end),
-            ) else {
-                return false;
-            };
-            let (Some(head), Some(tail)) = (head.first_chunk::<16>(), tail.first_chunk::<16>())
-            else {
-                return false;
-            };
-            (u128::from_ne_bytes(*head) == self.head) & (u128::from_ne_bytes(*tail) == self.tail)
-        } else {
-            let (Some(head), Some(tail)) = (
-                arena.get(start..start + 8),
-                arena.get(end.wrapping_sub(8)..end),
-            ) else {
-                return false;
-            };
-            let (Some(head), Some(tail)) = (head.first_chunk::<8>(), tail.first_chunk::<8>())
-            else {
-                return false;
-            };
-            (u128::from(u64::from_ne_bytes(*head)) == self.head)
-                & (u128::from(u64::from_ne_bytes(*tail)) == self.tail)
-        }
+    pub(crate) fn same(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+
+    /// Whether this is the head of a string over 32 bytes, whose equal heads
+    /// [`same_bytes`] must confirm.
+    #[inline(always)]
+    pub(crate) fn is_long(&self) -> bool {
+        self.0[3] & LONG_HEAD != 0
     }
 }
+
+/// The bit of a [`Head`]'s last word that marks a string over 32 bytes: the top bit of
+/// its 32nd byte, which no ASCII byte has.
+const LONG_HEAD: u64 = 1 << 63;
 
 /// The 64-bit finalizer of MurmurHash3 (an invertible mix of all bits).
 #[inline]

@@ -1,7 +1,7 @@
 //! The byte-level equality helpers against `==`, at every length and every differing byte,
 //! and a key lookup whose hash matches a different key (a forced collision).
 
-use super::{Ends, Packed, Span, same_bytes};
+use super::{Head, Packed, same_bytes};
 use crate::Labels;
 
 /// A string of `len` name bytes, `seed` varying them.
@@ -9,64 +9,44 @@ fn text(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| b'a' + (i as u8 + seed) % 26).collect()
 }
 
-fn span_of(arena: &[u8], len: usize) -> Span {
-    Span {
-        start: u32::try_from(arena.len() - len).unwrap(),
-        len: u32::try_from(len).unwrap(),
-    }
-}
-
 #[test]
-fn same_bytes_and_ends_agree_with_eq_at_every_length_and_byte() {
+fn same_bytes_and_heads_agree_with_eq_at_every_length_and_byte() {
     for len in 0..=70 {
         let a = text(len, 0);
-        // Other bytes before the string in its arena, so spans do not start at zero.
-        let mut arena_a = b"xyz".to_vec();
-        arena_a.extend_from_slice(&a);
-        let ends_a = Ends::of(&arena_a, span_of(&arena_a, len));
+        let head_a = Head::of(&a);
+        assert_eq!(head_a.is_long(), len > 32, "len {len}");
         for at in 0..len {
             let mut b = a.clone();
             b[at] = b'0';
-            let mut arena_b = b"12345".to_vec();
-            arena_b.extend_from_slice(&b);
-            let span_b = span_of(&arena_b, len);
             assert!(!same_bytes(&a, &b), "len {len}, byte {at}");
-            if (9..=32).contains(&len) {
-                assert!(!ends_a.same(&arena_b, span_b), "ends: len {len}, byte {at}");
-            }
-        }
-        let mut arena_b = b"12345".to_vec();
-        arena_b.extend_from_slice(&a);
-        assert!(same_bytes(&a, &a.clone()), "len {len}");
-        if (9..=32).contains(&len) {
-            assert!(
-                ends_a.same(&arena_b, span_of(&arena_b, len)),
-                "ends: len {len}"
+            // A head holds the first 32 bytes: it tells apart a change there, and past
+            // them it is equal and marked long, so the caller compares the bytes.
+            assert_eq!(
+                head_a.same(&Head::of(&b)),
+                at >= 32,
+                "head: len {len}, byte {at}"
             );
         }
-        // Different lengths are never equal.
-        assert!(!same_bytes(&a, &text(len + 1, 0)), "len {len}");
+        assert!(same_bytes(&a, &a.clone()), "len {len}");
+        assert!(head_a.same(&Head::of(&a.clone())), "head: len {len}");
+        // Different lengths are never equal, by the bytes or (up to 32) by the head.
+        let longer = text(len + 1, 0);
+        assert!(!same_bytes(&a, &longer), "len {len}");
+        assert_eq!(head_a.same(&Head::of(&longer)), len > 32, "head: len {len}");
     }
 }
 
-/// A span outside the arena (which no caller passes) is equal to nothing, and does not
-/// panic.
+/// A string of 32 bytes and one of 33 that starts with it: the head tells them apart (the
+/// longer one is marked long), whichever way round.
 #[test]
-fn ends_outside_the_arena() {
-    let arena = text(40, 3);
-    let ends = Ends::of(&arena, Span { start: 0, len: 20 });
-    assert!(!ends.same(&arena, Span { start: 30, len: 20 }));
-    assert!(!ends.same(
-        &arena,
-        Span {
-            start: u32::MAX,
-            len: 20
-        }
-    ));
-    assert_eq!(
-        Ends::of(&arena, Span { start: 35, len: 20 }),
-        Ends::default()
-    );
+fn heads_at_the_32_byte_boundary() {
+    let short = text(32, 1);
+    let mut long = short.clone();
+    long.push(b'z');
+    assert!(!Head::of(&short).is_long());
+    assert!(Head::of(&long).is_long());
+    assert!(!Head::of(&short).same(&Head::of(&long)));
+    assert!(!Head::of(&long).same(&Head::of(&short)));
 }
 
 /// A lookup is not fooled by a hash: given the hash of a key in the set but another key of
@@ -79,29 +59,40 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
         let other: String = format!("{}x", "k".repeat(len - 1));
         let labels = Labels::from_pairs([(key.as_str(), "v"), ("zone", "eu")]).unwrap();
         let lookup = labels.lookup().unwrap();
-        let entry = lookup
-            .find(
-                super::key_hash(super::word(key.as_bytes()), key.as_bytes()),
-                &Packed::at(&key, 0, len),
-                &Ends::of(
-                    key.as_bytes(),
-                    Span {
-                        start: 0,
-                        len: len as u32,
-                    },
-                ),
-                key.as_bytes(),
-            )
-            .unwrap();
-        let forged = entry.key_hash;
-        let other_key = Packed::at(&other, 0, len);
-        let other_ends = Ends::of(other.as_bytes(), other_key.span);
+        let hash = super::key_hash(super::word(key.as_bytes()), key.as_bytes());
+        let packed = Packed::at(&key, 0, len);
         assert!(
             lookup
-                .find(forged, &other_key, &other_ends, other.as_bytes())
+                .find(hash, &Head::of(key.as_bytes()), &packed, key.as_bytes())
+                .is_some(),
+            "len {len}"
+        );
+        // The other key with the first key's hash: it lands on the first key's slot.
+        let other_key = Packed::at(&other, 0, len);
+        assert!(
+            lookup
+                .find(
+                    hash,
+                    &Head::of(other.as_bytes()),
+                    &other_key,
+                    other.as_bytes()
+                )
                 .is_none(),
             "len {len}"
         );
+        // Two keys over 32 bytes that differ past their heads: equal heads, and the bytes
+        // tell them apart.
+        if len > 33 {
+            let late: String = format!("{}x{}", "k".repeat(len - 2), "k");
+            let late_key = Packed::at(&late, 0, len);
+            assert!(Head::of(late.as_bytes()).same(&Head::of(key.as_bytes())));
+            assert!(
+                lookup
+                    .find(hash, &Head::of(late.as_bytes()), &late_key, late.as_bytes())
+                    .is_none(),
+                "len {len}"
+            );
+        }
     }
 }
 

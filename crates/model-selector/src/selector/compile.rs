@@ -2,13 +2,13 @@
 
 use super::{
     LabelSelector,
-    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_VALUE, Req, Test, ValueHash},
+    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, Test, ValueHash},
     matching::parse_i64,
 };
 use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
-    packed::{Ends, Packed, fingerprint, key_hash},
+    packed::{Head, Packed, fingerprint, key_hash},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -37,6 +37,7 @@ impl Compiler {
                 values: Vec::new(),
                 slots: Vec::new(),
                 slot_fps: Vec::new(),
+                heads: Vec::new(),
             },
         }
     }
@@ -59,7 +60,7 @@ impl Compiler {
         self.sel.reqs.push(Req {
             hash,
             key,
-            key_ends: Ends::of(self.sel.arena.as_bytes(), key.span),
+            key_head: Head::of(key.bytes(&self.sel.arena)),
             form: Form::Slow,
             mask: 0,
             fps: [0; FAST_VALUES],
@@ -70,6 +71,7 @@ impl Compiler {
             kind,
             start: 0,
             len: 0,
+            heads: NO_HEADS,
             bound: 0,
         });
     }
@@ -249,6 +251,25 @@ impl Compiler {
             _ if req.hashed => Form::Hashed,
             _ => Form::Slow,
         };
+        if req.form == Form::One {
+            let value = req.inline.first().filter(|_| len == 1);
+            let head = value.map_or(Head::default(), |v| Head::of(v.bytes(arena)));
+            req.fps = head.0;
+            if head.is_long() {
+                req.form = Form::Slow;
+            }
+        }
+        if matches!(req.form, Form::Four | Form::Hashed) && own.iter().any(|v| v.span.len > 8) {
+            // Fingerprints of values over 8 bytes are hashes: keep the values' heads to
+            // confirm them.
+            req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
+            sel.heads
+                .extend(own.iter().map(|v| Head::of(v.bytes(&sel.arena))));
+        }
+        if req.key_head.is_long() {
+            // Keys over 32 bytes need their bytes compared past the head.
+            req.form = Form::Slow;
+        }
     }
 
     /// The selector. Requirements stay in the order they came in

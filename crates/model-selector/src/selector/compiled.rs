@@ -3,7 +3,7 @@
 use super::LabelSelector;
 use crate::{
     operator::SelectorOperator,
-    packed::{Ends, Packed, Span},
+    packed::{Head, Packed, Span},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -70,15 +70,18 @@ pub(crate) struct Req {
     /// The key's [`key_hash`](crate::packed::key_hash), for a label set's index.
     pub(crate) hash: u64,
     pub(crate) key: Packed,
-    /// The key's [`Ends`], so a lookup reads only the label set's bytes.
-    pub(crate) key_ends: Ends,
+    /// The key's [`Head`], which a lookup compares with the label set's key instead of
+    /// reading its bytes.
+    pub(crate) key_head: Head,
     /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
     /// outcome: 0 key absent, 1 value not listed, 2 value listed.
     pub(super) mask: u8,
-    /// The [`fingerprint`](crate::packed::fingerprint)s of the inline values; past `len`,
-    /// copies of the first, so [`Form::Four`] can compare all four.
+    /// For [`Form::One`], the words of the one value's [`Head`] (all zero without a value:
+    /// the mask ignores it), compared with the label value's. Otherwise the
+    /// [`fingerprint`](crate::packed::fingerprint)s of the inline values; past `len`, copies
+    /// of the first, so [`Form::Four`] can compare all four.
     pub(super) fps: [u64; FAST_VALUES],
     /// Up to [`FAST_VALUES`] values.
     pub(super) inline: [Packed; FAST_VALUES],
@@ -89,6 +92,9 @@ pub(crate) struct Req {
     pub(crate) kind: Kind,
     pub(super) start: u32,
     pub(super) len: u32,
+    /// For lists with values over 8 bytes, where the [`Head`]s of the values start in the
+    /// selector's heads; else [`NO_HEADS`].
+    pub(super) heads: u32,
     /// The integer of `Gt` and `Lt`.
     pub(crate) bound: i64,
 }
@@ -101,7 +107,7 @@ pub(super) enum Form {
     /// Anything else (`Gt`, `Lt`, lists whose fingerprints collide): [`LabelSelector::test`],
     /// out of line.
     Slow,
-    /// The value is `fps[0]` (`Exists` and `DoesNotExist` too: the mask ignores it).
+    /// The value's [`Head`] is `fps` (`Exists` and `DoesNotExist` too: the mask ignores it).
     One,
     /// The value is among `fps` (2 to [`FAST_VALUES`] values).
     Four,
@@ -125,6 +131,9 @@ pub(super) const HASH_ABOVE: usize = 8;
 
 /// Most values a requirement holds inline; [`Form::Four`] compares all of them at once.
 pub(super) const FAST_VALUES: usize = 4;
+
+/// [`Req::heads`] of a requirement without heads.
+pub(super) const NO_HEADS: u32 = u32::MAX;
 
 /// A placeholder value before a requirement's values are known.
 pub(super) const NO_VALUE: Packed = Packed {

@@ -5,40 +5,118 @@ use super::{
     compiled::{Form, Req, Test},
 };
 use crate::{
-    labels::{Entry, Labels},
+    labels::{Entry, Labels, Lookup},
     packed::{is_long, same_bytes},
 };
 
 impl LabelSelector {
     /// Whether `labels` satisfy every requirement. Never allocates.
     ///
-    /// Each requirement looks its key up in the label set's collision-free hash index (one
-    /// probe, then the key's hash and length compared as integers and, for a key over 8
-    /// bytes, its first and last 16 bytes), then compares the value's fingerprint with those
-    /// of the listed values (integers; for values over 8 bytes the bytes are compared too,
-    /// 16 at a time, when the fingerprints are equal).
+    /// Each requirement looks its key up in the label set's collision-free hash index: one
+    /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
+    /// from construction, compared at once (they decide keys of at most 32 bytes). A
+    /// one-value requirement compares the value's first 32 bytes the same way; a list
+    /// compares the value's fingerprint with those of the listed values, and a fingerprint
+    /// that is a hash (values over 8 bytes) is confirmed by the listed value's first 32
+    /// bytes, out of line. The loop makes no other call: a requirement it cannot decide so
+    /// (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to the general test,
+    /// which compares bytes.
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {
             return self.matches_searching(labels);
         };
-        let arena = self.arena.as_bytes();
+        match self.matches_fast(&lookup) {
+            Ok(holds) => holds,
+            Err(from) => self.matches_from(from, labels),
+        }
+    }
+
+    /// The requirements through `lookup` as far as it decides them by comparing words
+    /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
+    /// by no fingerprint; lists whose fingerprint is a hash through
+    /// [`LabelSelector::listed_by_head`]): whether all hold, or the first requirement it
+    /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
+    /// a selector it decides costs no spills.
+    #[inline(always)]
+    fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
-            if req.form == Form::Slow {
-                if !self.test_slow(req, labels) {
-                    return false;
+            let found = lookup.probe(req.hash, &req.key_head);
+            let listed = match (req.form, found) {
+                (Form::One | Form::Four, None) => false,
+                (Form::One, Some(e)) => e.value_head.0 == req.fps,
+                (Form::Four, Some(e)) => {
+                    let fp = e.value_fp;
+                    let [a, b, c, d] = req.fps;
+                    let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
+                    if listed & is_long(fp) {
+                        self.listed_by_head(req, e).ok_or(req)?
+                    } else {
+                        listed
+                    }
                 }
-                continue;
+                (Form::Hashed, Some(e)) => self.listed_by_head(req, e).ok_or(req)?,
+                (Form::Hashed, None) => false,
+                (Form::Slow, _) => return Err(req),
+            };
+            let outcome = u32::from(found.is_some()) + u32::from(listed);
+            if req.mask >> outcome & 1 == 0 {
+                return Ok(false);
             }
-            let outcome = match lookup.find(req.hash, &req.key, &req.key_ends, arena) {
+        }
+        Ok(true)
+    }
+
+    /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list or a
+    /// [`Form::Four`] list that has the value's fingerprint, a hash: the list's perfect hash
+    /// finds the listed value with that fingerprint, and its [`Head`](crate::packed::Head)
+    /// decides values of at most 32 bytes. `None` for longer ones, whose bytes must be
+    /// compared. Out of line, so the loop of [`LabelSelector::matches_fast`] keeps its
+    /// registers.
+    #[inline(never)]
+    fn listed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
+        let fp = entry.value_fp;
+        let at = if req.form == Form::Hashed {
+            let slot = req.list.slot(fp);
+            if self.slot_fps.get(slot) != Some(&fp) {
+                return Some(false);
+            }
+            if !is_long(fp) {
+                return Some(true);
+            }
+            usize::from(*self.slots.get(slot)?).wrapping_sub(1)
+        } else {
+            req.fps.iter().position(|&x| x == fp)?
+        };
+        let head = self.heads.get((req.heads as usize).wrapping_add(at))?;
+        (!head.is_long()).then(|| *head == entry.value_head)
+    }
+
+    /// Whether the requirements from `from` on hold: the fast forms through the label set's
+    /// index with their values confirmed by bytes where fingerprints say so, the others by the
+    /// general test.
+    #[inline(never)]
+    fn matches_from(&self, from: &Req, labels: &Labels) -> bool {
+        let from = self
+            .reqs
+            .iter()
+            .position(|r| std::ptr::eq(r, from))
+            .unwrap_or(0);
+        let Some(lookup) = labels.lookup() else {
+            return self.matches_searching(labels);
+        };
+        let arena = labels.arena();
+        self.reqs.get(from..).unwrap_or(&[]).iter().all(|req| {
+            if req.form == Form::Slow {
+                let found = labels.find(req.hash, &req.key_head, &req.key, &self.arena);
+                return self.test(req, found, arena);
+            }
+            let outcome = match lookup.probe(req.hash, &req.key_head) {
                 None => 0,
                 Some(e) => 1 + u32::from(self.listed(req, e, lookup.arena())),
             };
-            if req.mask >> outcome & 1 == 0 {
-                return false;
-            }
-        }
-        true
+            req.mask >> outcome & 1 != 0
+        })
     }
 
     /// Whether the value of `entry` is listed in `req`, which has a fast [`Form`].
@@ -46,14 +124,8 @@ impl LabelSelector {
     fn listed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let fp = entry.value_fp;
         match req.form {
-            Form::One => {
-                let [first, ..] = req.fps;
-                fp == first
-                    && (!is_long(fp)
-                        || req.inline.first().is_some_and(|v| {
-                            same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena))
-                        }))
-            }
+            // A value over 32 bytes makes the requirement Form::Slow, so the head decides.
+            Form::One => entry.value_head.0 == req.fps,
             Form::Hashed => self.listed_hashed(req, entry, arena),
             _ => {
                 let [a, b, c, d] = req.fps;
@@ -72,7 +144,7 @@ impl LabelSelector {
     }
 
     /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash.
-    #[inline(never)]
+    #[inline(always)]
     fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let fp = entry.value_fp;
         let slot = req.list.slot(fp);
@@ -89,13 +161,6 @@ impl LabelSelector {
         self.req_values(req)
             .get(at)
             .is_some_and(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena)))
-    }
-
-    /// Looks up and tests a requirement of [`Form::Slow`], out of line.
-    #[inline(never)]
-    fn test_slow(&self, req: &Req, labels: &Labels) -> bool {
-        let found = labels.find(req.hash, &req.key, &self.arena);
-        self.test(req, found, labels.arena())
     }
 
     /// [`LabelSelector::matches`] for label sets without an index.

@@ -85,6 +85,10 @@ pub struct LabelSelector {
     /// The tables of the [`ValueHash`](compiled::ValueHash)es of long lists.
     slots: Vec<u8>,
     slot_fps: Vec<u64>,
+    /// The [`Head`](crate::packed::Head)s of the values of lists that have values over 8
+    /// bytes (whose fingerprints are hashes), from each such requirement's `heads` on, in the
+    /// list's order: what confirms a fingerprint without reading a string.
+    heads: Vec<crate::packed::Head>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).

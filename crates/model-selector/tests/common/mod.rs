@@ -13,8 +13,9 @@ use proptest::prelude::*;
 
 /// Few keys, so selectors and label sets often talk about the same ones: short ones, ones
 /// of exactly 8 bytes, ones that share their first 8 bytes, and long prefixed keys like real
-/// node labels (some sharing long prefixes, one over 32 bytes).
-pub(crate) const KEYS: [&str; 15] = [
+/// node labels (some sharing long prefixes; one of exactly 32 bytes and one of 33 that
+/// starts with it; two of 40 that differ only in their last byte).
+pub(crate) const KEYS: [&str; 17] = [
     "zone",
     "gpu",
     "a",
@@ -30,11 +31,14 @@ pub(crate) const KEYS: [&str; 15] = [
     "nvidia.com/gpu.present",
     "eks.amazonaws.com/nodegroup",
     "failure-domain.beta.kubernetes.io/region",
+    "failure-domain.beta.kubernetes.io/regiom",
+    "node.kubernetes.io/instance-typex",
 ];
 
 /// Enough values that lists longer than the hashing threshold occur; some are exactly
-/// 8 bytes, some share their first 8 bytes or more, some are numbers for `Gt` and `Lt`.
-pub(crate) const VALUES: [&str; 32] = [
+/// 8 bytes, some share their first 8 bytes or more (one of exactly 32 bytes and one of 33
+/// that starts with it), some are numbers for `Gt` and `Lt`.
+pub(crate) const VALUES: [&str; 34] = [
     "",
     "eu",
     "us",
@@ -67,6 +71,8 @@ pub(crate) const VALUES: [&str; 32] = [
     "p4d.24xlarge",
     "a-value-of-forty-bytes-for-the-long-path",
     "a-value-of-forty-bytes-for-the-long-patH",
+    "a-value-of-exactly-thirty-two-by",
+    "a-value-of-exactly-thirty-two-byt",
 ];
 
 pub(crate) fn key() -> impl Strategy<Value = String> {

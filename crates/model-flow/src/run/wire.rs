@@ -14,7 +14,7 @@ use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
-use crate::rule::{FailurePolicy, Tally, TriggerRule, Verdict};
+use crate::rule::{FailurePolicy, TriggerRule, UpstreamTally, Verdict};
 use crate::state::{JobState, SkipReason, StateName};
 use crate::wire::{JobList, RawJob, depends_on};
 
@@ -210,7 +210,7 @@ fn check_states(
     policy: FailurePolicy,
     states: &[JobState],
 ) -> Result<(), FlowError> {
-    let mut tallies = vec![Tally::default(); states.len()];
+    let mut tallies = vec![UpstreamTally::default(); states.len()];
     let mut failure_seen = false;
     let mut cancel_seen = false;
     for (i, state) in states.iter().enumerate() {
@@ -219,7 +219,7 @@ fn check_states(
         if let Some(upstream) = state.upstream() {
             for &d in graph.outs_of(i) {
                 if let Some(tally) = tallies.get_mut(d as usize) {
-                    tally.add(upstream);
+                    tally.count(upstream);
                 }
             }
         }

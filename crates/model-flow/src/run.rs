@@ -18,6 +18,7 @@ pub use self::step::{FlowJobs, JobRow, StateChange, attempt_end, cancel_jobs, en
 pub(crate) use self::wire::FlowRunRaw;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
+use crate::limits::MAX_FLOW_RESULT_BYTES;
 use crate::rule::{FailurePolicy, UpstreamTally};
 use crate::spec::FlowSpec;
 use crate::state::JobState;
@@ -180,6 +181,59 @@ impl FlowRun {
         )
     }
 
+    /// A run of `flow` with these states and results, one per job in declaration order (as
+    /// a store that keeps each job in a row reads them back), checked as reading a run
+    /// checks them: each result belongs to a job that ran and ended, the results stay
+    /// within [`MAX_FLOW_RESULT_BYTES`](crate::MAX_FLOW_RESULT_BYTES), and the states
+    /// could have come from running the flow.
+    ///
+    /// # Errors
+    ///
+    /// [`FlowError::Inconsistent`] (path `jobs` for a count that is not the flow's, or
+    /// `jobs[i].result`, `jobs[i].state`), [`FlowError::TooLong`].
+    pub fn from_parts(
+        flow: &FlowSpec,
+        states: Vec<JobState>,
+        results: Vec<Option<JobResult>>,
+    ) -> Result<Self, FlowError> {
+        let graph = Arc::clone(flow.shared_graph());
+        if states.len() != graph.len() || results.len() != graph.len() {
+            return Err(FlowError::Inconsistent {
+                path: "jobs".into(),
+                rule: "a run has one state and one result slot per job of its flow",
+            });
+        }
+        let mut bytes = 0usize;
+        for (i, (state, result)) in states.iter().zip(&results).enumerate() {
+            let Some(result) = result else { continue };
+            if !matches!(
+                state,
+                JobState::Succeeded | JobState::Failed | JobState::Canceled
+            ) {
+                return Err(FlowError::Inconsistent {
+                    path: format!("jobs[{i}].result"),
+                    rule: "only a job that ran and ended has a result",
+                });
+            }
+            bytes = bytes.saturating_add(result.byte_len());
+            if bytes > MAX_FLOW_RESULT_BYTES {
+                return Err(FlowError::TooLong {
+                    path: format!("jobs[{i}].result"),
+                    len: bytes,
+                    max: MAX_FLOW_RESULT_BYTES,
+                });
+            }
+        }
+        wire::check_states(&graph, flow.failure_policy(), &states)?;
+        Ok(Self::assemble(
+            flow.name().clone(),
+            flow.failure_policy(),
+            graph,
+            states,
+            results,
+        ))
+    }
+
     /// A run from its defining parts, with the derived counts computed from the states.
     pub(crate) fn assemble(
         flow: FlowId,
@@ -325,7 +379,7 @@ impl FlowRun {
     /// [`FlowError::UnknownJob`]; [`FlowError::NotAnAttemptEnd`] for a decision to move to
     /// running; [`FlowError::JobTransition`] for a job that is not running;
     /// [`FlowError::EndConflict`] for another end of an ended job; [`FlowError::TooLong`]
-    /// (path `result`) when the flow's results would pass [`MAX_FLOW_RESULT_BYTES`](crate::MAX_FLOW_RESULT_BYTES).
+    /// (path `result`) when the flow's results would pass [`MAX_FLOW_RESULT_BYTES`].
     pub fn end_attempt(
         &mut self,
         job: &str,

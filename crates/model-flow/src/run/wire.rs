@@ -205,7 +205,7 @@ fn state_of(name: StateName, reason: Option<SkipReason>) -> Result<JobState, &'s
 
 /// Checks that each job's state agrees with its rule and its dependencies' states, with
 /// the failure policy and with a cancel, as running the flow leaves them.
-fn check_states(
+pub(super) fn check_states(
     graph: &FlowGraph,
     policy: FailurePolicy,
     states: &[JobState],

@@ -9,7 +9,8 @@
 //! never the flow's documents. Each job's row holds its state, rule, dependency count,
 //! upstream tally, dependents' positions, result, task spec and task; the flow row holds
 //! the counts its status rolls up from. A flow stored before the rows existed keeps its
-//! run document until its first read or write moves it into rows ([`upgrade`]).
+//! run document (reads assemble it from that) until its first write moves it into rows
+//! ([`upgrade`]).
 
 mod advance;
 mod list;
@@ -107,7 +108,12 @@ pub(crate) fn create(
         (None, None)
     };
     let spec_doc = to_json(tenant, spec.name(), "spec", serde_json::to_string(spec))?;
-    let labels = to_json(tenant, spec.name(), "labels", serde_json::to_string(spec.labels()))?;
+    let labels = to_json(
+        tenant,
+        spec.name(),
+        "labels",
+        serde_json::to_string(spec.labels()),
+    )?;
     let ttl = match spec.ttl_after_finished_ms() {
         Some(ms) => Value::Int(int("ttlAfterFinishedMs", ms)?),
         None => Value::Null,
@@ -161,7 +167,9 @@ fn insert_jobs(
         let mut params = Vec::with_capacity(chunk.len() * JOB_INSERT);
         for (row, &position) in chunk.iter().enumerate() {
             let first = row * JOB_INSERT + 1;
-            let marks: Vec<String> = (first..first + JOB_INSERT).map(|n| format!("?{n}")).collect();
+            let marks: Vec<String> = (first..first + JOB_INSERT)
+                .map(|n| format!("?{n}"))
+                .collect();
             sql.push_str(if row == 0 { "(" } else { ", (" });
             sql.push_str(&marks.join(", "));
             sql.push(')');
@@ -182,8 +190,9 @@ fn insert_jobs(
                 .map_err(|e| rejected(tenant, flow, format!("jobs.{name}"), e.into()))?;
             let task_doc = to_json(tenant, flow, "job spec", serde_json::to_string(&task_spec))?;
             let result = match run.result(name.as_str()) {
-                Some(result) => to_json(tenant, flow, "result", serde_json::to_string(result))?
-                    .into(),
+                Some(result) => {
+                    to_json(tenant, flow, "result", serde_json::to_string(result))?.into()
+                }
                 None => Value::Null,
             };
             params.extend([
@@ -199,7 +208,10 @@ fn insert_jobs(
                 },
                 optional_text(state.skip_reason().map(SkipReason::as_str)),
                 graph.rule(position).unwrap_or_default().as_str().into(),
-                Value::Int(int("dependencies", graph.dependencies(position).len() as u64)?),
+                Value::Int(int(
+                    "dependencies",
+                    graph.dependencies(position).len() as u64,
+                )?),
                 Value::Int(i64::from(tally.succeeded())),
                 Value::Int(i64::from(tally.failed())),
                 Value::Int(i64::from(tally.skipped())),
@@ -214,17 +226,17 @@ fn insert_jobs(
 }
 
 /// [`Store::flow`](crate::Store::flow): the flow row, its spec and its jobs' rows, the run
-/// assembled from the rows (`FlowRun::from_parts`, which checks them).
+/// assembled from the rows (`FlowRun::from_parts`, which checks them), or read from its
+/// document for a flow stored before the rows.
 pub(crate) fn get(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     name: &FlowId,
 ) -> Result<StoredFlow, StoreError> {
     const SELECT: Sql = Sql::new(
-        "SELECT uid, resource_version, created_ns, updated_ns, finished_ns, spec \
+        "SELECT uid, resource_version, created_ns, updated_ns, finished_ns, spec, job_rows, run \
          FROM flows WHERE tenant = ?1 AND name = ?2",
     );
-    upgrade(tx, tenant, name)?;
     let rows = tx.query(&SELECT, &[tenant.as_str().into(), name.as_str().into()])?;
     let row = rows.first().ok_or_else(|| StoreError::FlowNotFound {
         tenant: tenant.clone(),
@@ -237,7 +249,13 @@ pub(crate) fn get(
     if spec.name() != name {
         return Err(bad(&"the spec holds another flow"));
     }
-    let (run, jobs) = run_of(tx, tenant, &spec)?;
+    let (run, jobs) = if row.int(6)? == 0 {
+        let run: FlowRun = serde_json::from_str(row.text(7)?).map_err(|e| bad(&e))?;
+        let jobs = jobs_of_document(tx, tenant, &run)?;
+        (run, jobs)
+    } else {
+        run_of(tx, tenant, &spec)?
+    };
     Ok(StoredFlow {
         spec,
         run,
@@ -289,6 +307,40 @@ pub(crate) fn run_of(
     }
     let run = FlowRun::from_parts(spec, states, results).map_err(|e| bad(&e))?;
     Ok((run, jobs))
+}
+
+/// The jobs of a flow stored before the jobs' rows (`job_rows` 0): states and results
+/// from its run document, tasks from its rows.
+fn jobs_of_document(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    run: &FlowRun,
+) -> Result<Vec<FlowJobStatus>, StoreError> {
+    const JOBS: Sql = Sql::new(
+        "SELECT job, task_id FROM flow_jobs WHERE tenant = ?1 AND flow = ?2 ORDER BY position",
+    );
+    let name = run.flow();
+    let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
+    let rows = tx.query(&JOBS, &[tenant.as_str().into(), name.as_str().into()])?;
+    let mut jobs = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let job = JobName::new(row.text(0)?).map_err(|e| bad(&e))?;
+        let task = match optional_text_at(row, 1) {
+            Some(id) => Some(TaskId::new(id).map_err(|e| bad(&e))?),
+            None => None,
+        };
+        let state = run
+            .state(job.as_str())
+            .ok_or_else(|| bad(&format!("job \"{job}\" is not in its run")))?;
+        let result = run.result(job.as_str()).cloned();
+        jobs.push(FlowJobStatus {
+            name: job,
+            state,
+            task,
+            result,
+        });
+    }
+    Ok(jobs)
 }
 
 /// The id of a job's task: `<flow>.<job>` (at most 128 + 1 + 64 bytes, within a task id's
@@ -363,9 +415,8 @@ fn read_head(
         flow: name.clone(),
     })?;
     let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
-    let count = |i: usize| -> Result<u64, StoreError> {
-        u64::try_from(row.int(i)?).map_err(|e| bad(&e))
-    };
+    let count =
+        |i: usize| -> Result<u64, StoreError> { u64::try_from(row.int(i)?).map_err(|e| bad(&e)) };
     let policy = [FailurePolicy::FailFast, FailurePolicy::Continue]
         .into_iter()
         .find(|p| p.as_str() == row.text(2).unwrap_or_default())
@@ -440,8 +491,8 @@ fn write_head(
     Ok(())
 }
 
-/// Moves a flow stored before the jobs' rows (its run a document, `job_rows` 0) into
-/// them: its jobs' rows rewritten from the run, the flow row's head filled in, the
+/// Moves a flow stored before the jobs' rows (its run a document, `job_rows` 0), in a
+/// write, into them: its jobs' rows rewritten from the run, the flow row's head filled in, the
 /// document dropped. Does nothing for a flow already in rows (or not there).
 fn upgrade(tx: &mut dyn Tx, tenant: &TenantId, name: &FlowId) -> Result<(), StoreError> {
     const OLD: Sql = Sql::new(

@@ -91,11 +91,11 @@ const FLOW_JOB_ROWS: Migration = Migration {
 };
 
 /// The flow-job-rows step's statements, the same on both engines (SQLite reads `BIGINT`
-/// and `SMALLINT` as integers).
+/// as an integer; every integer column is 64-bit, as `tx.rs` binds them).
 const FLOW_JOB_ROWS_SQL: &str = "
-ALTER TABLE flows ADD COLUMN job_rows SMALLINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN job_rows BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE flows ADD COLUMN failure_policy TEXT NOT NULL DEFAULT 'failFast';
-ALTER TABLE flows ADD COLUMN failure_seen SMALLINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN failure_seen BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE flows ADD COLUMN result_bytes BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE flows ADD COLUMN not_started BIGINT NOT NULL DEFAULT 0;
 ALTER TABLE flows ADD COLUMN running BIGINT NOT NULL DEFAULT 0;

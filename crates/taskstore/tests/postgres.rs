@@ -95,3 +95,17 @@ fn a_database_of_a_newer_schema_is_refused() {
         .unwrap();
     suite::a_version_1_database_migrates_on_open(&mut backend.open(), &task);
 }
+
+#[test]
+fn a_flow_stored_as_a_document_moves_into_rows() {
+    let Some(backend) = postgres("flow_document") else {
+        return;
+    };
+    let url = backend.url.clone();
+    suite::a_flow_stored_as_a_document_moves_into_rows(&backend, |sql| {
+        Client::connect(&url, NoTls)
+            .unwrap()
+            .batch_execute(sql)
+            .unwrap();
+    });
+}

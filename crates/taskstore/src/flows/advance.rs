@@ -33,9 +33,8 @@ pub(crate) fn job_ended(
     task: &Task,
     result: Option<JobResult>,
 ) -> Result<(), StoreError> {
-    const JOB_OF_TASK: Sql = Sql::new(
-        "SELECT flow, position, result FROM flow_jobs WHERE tenant = ?1 AND task_id = ?2",
-    );
+    const JOB_OF_TASK: Sql =
+        Sql::new("SELECT flow, position, result FROM flow_jobs WHERE tenant = ?1 AND task_id = ?2");
     const RESULT: Sql = Sql::new(
         "UPDATE flow_jobs SET result = ?4 WHERE tenant = ?1 AND flow = ?2 AND position = ?3",
     );
@@ -76,8 +75,15 @@ pub(crate) fn job_ended(
     let ended = jobs.job(position)?;
     let job = ended.name.clone();
     let bytes = usize::try_from(head.result_bytes).unwrap_or(usize::MAX);
-    let target = attempt_end(&job, ended.row.state, kept.as_ref(), &decision, result.as_ref(), bytes)
-        .map_err(|e| rejected(tenant, &name, format!("jobs.{job}"), e.into()))?;
+    let target = attempt_end(
+        &job,
+        ended.row.state,
+        kept.as_ref(),
+        &decision,
+        result.as_ref(),
+        bytes,
+    )
+    .map_err(|e| rejected(tenant, &name, format!("jobs.{job}"), e.into()))?;
     let Some(target) = target else {
         return Ok(());
     };
@@ -176,9 +182,8 @@ fn dispatch(
     ready: &[u32],
     now: DateTime<Utc>,
 ) -> Result<Vec<Task>, StoreError> {
-    const SPEC: Sql = Sql::new(
-        "SELECT spec FROM flow_jobs WHERE tenant = ?1 AND flow = ?2 AND position = ?3",
-    );
+    const SPEC: Sql =
+        Sql::new("SELECT spec FROM flow_jobs WHERE tenant = ?1 AND flow = ?2 AND position = ?3");
     const TASK: Sql = Sql::new(
         "UPDATE flow_jobs SET task_id = ?4 WHERE tenant = ?1 AND flow = ?2 AND position = ?3",
     );
@@ -197,9 +202,21 @@ fn dispatch(
             .ok_or_else(|| corrupt(&tenant, flow, &format!("job \"{job}\" has no row")))?
             .text(0)?;
         let spec: TaskSpec = serde_json::from_str(doc).map_err(|e| corrupt(&tenant, flow, &e))?;
-        let task = job_task(&tenant, flow, head.uid, &head.labels, &job, position as usize, spec, now)?;
+        let task = job_task(
+            &tenant,
+            flow,
+            head.uid,
+            &head.labels,
+            &job,
+            position as usize,
+            spec,
+            now,
+        )?;
         let [tenant_v, flow_v, position_v] = key;
-        jobs.tx().execute(&TASK, &[tenant_v, flow_v, position_v, task.id().as_str().into()])?;
+        jobs.tx().execute(
+            &TASK,
+            &[tenant_v, flow_v, position_v, task.id().as_str().into()],
+        )?;
         let mut row = jobs.row(position)?;
         head.counts.change(row.state, JobState::Running);
         row.state = JobState::Running;
@@ -230,7 +247,16 @@ pub(super) fn dispatch_all(
         let task_spec = spec
             .task_spec(job.as_str())
             .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
-        let task = job_task(tenant, flow, uid, spec.labels(), job, position, task_spec, now)?;
+        let task = job_task(
+            tenant,
+            flow,
+            uid,
+            spec.labels(),
+            job,
+            position,
+            task_spec,
+            now,
+        )?;
         run.start(job.as_str())
             .map_err(|e| rejected(tenant, flow, field(), e.into()))?;
         tasks.push(task);
@@ -240,7 +266,10 @@ pub(super) fn dispatch_all(
 
 /// The task of the job `job` at `position` of the flow `flow` (uid `uid`), owned by the
 /// flow and labeled with its labels.
-#[allow(clippy::too_many_arguments, reason = "each is one part of the task's identity")]
+#[allow(
+    clippy::too_many_arguments,
+    reason = "each is one part of the task's identity"
+)]
 fn job_task(
     tenant: &TenantId,
     flow: &FlowId,

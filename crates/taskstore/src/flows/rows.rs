@@ -52,7 +52,11 @@ impl<'a> JobRows<'a> {
         }
         let (tenant, flow) = (self.tenant, self.flow);
         self.jobs.get_mut(&position).ok_or_else(|| {
-            corrupt(tenant, flow, &format!("it has no job at position {position}"))
+            corrupt(
+                tenant,
+                flow,
+                &format!("it has no job at position {position}"),
+            )
         })
     }
 
@@ -70,7 +74,8 @@ impl<'a> JobRows<'a> {
                  AND position IN ({})",
                 marks.join(", ")
             );
-            let mut params: Vec<Value> = vec![self.tenant.as_str().into(), self.flow.as_str().into()];
+            let mut params: Vec<Value> =
+                vec![self.tenant.as_str().into(), self.flow.as_str().into()];
             params.extend(chunk.iter().map(|&p| Value::Int(i64::from(p))));
             for row in self.tx.query(&Sql::built(sql), &params)? {
                 let (position, job) = read_job(self.tenant, self.flow, &row)?;
@@ -98,7 +103,9 @@ impl<'a> JobRows<'a> {
                     self.flow.as_str().into(),
                     Value::Int(i64::from(*position)),
                     row.state.as_str().into(),
-                    row.state.skip_reason().map_or(Value::Null, |r| r.as_str().into()),
+                    row.state
+                        .skip_reason()
+                        .map_or(Value::Null, |r| r.as_str().into()),
                     Value::Int(i64::from(row.tally.succeeded())),
                     Value::Int(i64::from(row.tally.failed())),
                     Value::Int(i64::from(row.tally.skipped())),

@@ -89,18 +89,33 @@ fn check_name(name: &str) -> Result<(), &'static str> {
     Ok(())
 }
 
+/// Whether `b` may start or end a prefix's part: a lowercase letter or a digit.
+#[inline(always)]
+fn is_edge(b: Option<&u8>) -> bool {
+    b.is_some_and(|&b| class(b) & (DNS | ALNUM) == DNS | ALNUM)
+}
+
 /// Whether `prefix` is a valid key prefix (a DNS-1123 subdomain of at most
 /// [`MAX_PREFIX_LEN`] bytes): every byte lowercase, a digit, `-` or `.`, and the bytes at
 /// both ends and on both sides of every `.` lowercase letters or digits. One pass over the
-/// bytes, then one look at the ends of each part; [`check_key`] says why when it is not.
-#[inline]
+/// bytes, keeping the AND of their classes and looking at the neighbours of each `.`;
+/// [`check_key`] says why when it is not. Out of line, so that a parser's scanning loops
+/// keep their registers.
+#[inline(never)]
 pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
-    let edge = |b: &u8| class(*b) & (DNS | ALNUM) == DNS | ALNUM;
-    prefix.len() <= MAX_PREFIX_LEN
-        && prefix.iter().fold(DNS, |all, &b| all & class(b)) & DNS != 0
-        && prefix
-            .split(|&b| b == b'.')
-            .all(|part| part.first().is_some_and(edge) && part.last().is_some_and(edge))
+    let mut all = DNS;
+    let mut dots = true;
+    for (i, &b) in prefix.iter().enumerate() {
+        all &= class(b);
+        if b == b'.' {
+            dots &= is_edge(prefix.get(i.wrapping_sub(1))) & is_edge(prefix.get(i + 1));
+        }
+    }
+    all & DNS != 0
+        && dots
+        && prefix.len() <= MAX_PREFIX_LEN
+        && is_edge(prefix.first())
+        && is_edge(prefix.last())
 }
 
 fn check_prefix(prefix: &str) -> Result<(), &'static str> {
@@ -129,3 +144,6 @@ fn check_prefix(prefix: &str) -> Result<(), &'static str> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

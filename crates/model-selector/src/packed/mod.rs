@@ -155,8 +155,18 @@ pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
     if key.len() <= 8 {
         return mix(h);
     }
-    for chunk in key.get(8..).unwrap_or(&[]).chunks(8) {
+    let tail = key.get(8..).unwrap_or(&[]);
+    let mut chunks = tail.chunks_exact(8);
+    for chunk in chunks.by_ref() {
         h = mix(h) ^ word(chunk);
+    }
+    let rest = chunks.remainder().len();
+    if rest > 0 {
+        // The last, partial chunk's word, read as the key's last 8 bytes (the key has more
+        // than 8) shifted past the bytes already hashed: the same value as `word(chunk)`,
+        // without a loop over its bytes.
+        let last = key.last_chunk::<8>().map_or(0, |b| u64::from_be_bytes(*b));
+        h = mix(h) ^ last.checked_shl(8 * (8 - rest as u32)).unwrap_or(0);
     }
     mix(h)
 }

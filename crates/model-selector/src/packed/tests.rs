@@ -104,3 +104,27 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
         );
     }
 }
+
+/// `key_hash` reads a key's last, partial chunk as its last 8 bytes shifted: the same hash as
+/// hashing that chunk's own zero-padded word, at every length.
+#[test]
+fn key_hash_agrees_with_hashing_every_chunk_word() {
+    let plain = |key: &[u8]| {
+        let mut h = super::word(key) ^ (key.len() as u64);
+        if key.len() <= 8 {
+            return super::mix(h);
+        }
+        for chunk in key[8..].chunks(8) {
+            h = super::mix(h) ^ super::word(chunk);
+        }
+        super::mix(h)
+    };
+    for len in 0..=80 {
+        let key = text(len, 5);
+        assert_eq!(
+            super::key_hash(super::word(&key), &key),
+            plain(&key),
+            "len {len}"
+        );
+    }
+}

@@ -208,8 +208,10 @@ impl Compiler {
         let fp = |v: &Packed| fingerprint(v.word, v.bytes(arena));
         let mut distinct = true;
         if inline {
-            for (slot, v) in req.fps.iter_mut().zip(&req.inline) {
-                *slot = fp(v);
+            // The padding copies the first value, so its fingerprint is copied, not computed.
+            let first = fp(&req.inline[0]);
+            for (i, (slot, v)) in req.fps.iter_mut().zip(&req.inline).enumerate() {
+                *slot = if i == 0 || i >= len { first } else { fp(v) };
             }
             // Distinct values whose fingerprints are equal (long values, by chance) are
             // told apart only by the slow test.

@@ -56,6 +56,25 @@ fn is_key_byte(b: u8) -> bool {
     is_value_byte(b) || b == b'/'
 }
 
+/// Where the run of name bytes that starts at `at` ends. Byte by byte: the runs are short,
+/// and a word-at-a-time scan cost more per run than it saved per byte.
+#[inline(always)]
+fn name_end(bytes: &[u8], at: usize) -> usize {
+    let rest = bytes.get(at..).unwrap_or(&[]);
+    at + rest
+        .iter()
+        .position(|&b| !is_name_byte(b))
+        .unwrap_or(rest.len())
+}
+
+/// Where the run of name bytes and `/` that starts at `at` ends.
+fn key_end(bytes: &[u8], mut at: usize) -> usize {
+    while bytes.get(at).is_some_and(|&b| is_key_byte(b)) {
+        at += 1;
+    }
+    at
+}
+
 impl<'a> Parser<'a> {
     fn selector(mut self) -> Result<LabelSelector, SelectorError> {
         self.spaces();
@@ -203,26 +222,33 @@ impl<'a> Parser<'a> {
     /// A label key: its start and end in the input.
     #[inline]
     fn key(&mut self) -> Result<(usize, usize), SelectorError> {
+        let bytes = self.input.as_bytes();
         let start = self.pos;
-        let (end, slash) = self.name_token(true);
-        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
-        if token.is_empty() {
-            return Err(self.expected("a label key"));
-        }
-        // The token has only name bytes and '/', so a key with at most one '/' needs just
-        // its name's length and ends and its prefix's bytes checked, in one pass; anything
-        // else takes the full rules (and their reason).
-        let valid = match slash {
-            None => is_short_name(token),
-            Some(at) => {
-                let (prefix, name) = (token.get(..at), token.get(at + 1..));
-                prefix.is_some_and(|p| !p.is_empty() && is_prefix(p))
-                    && name.is_some_and(|n| !n.contains(&b'/') && is_short_name(n))
+        // A name, or a prefix, '/' and a name: each run is scanned once for its end, then a
+        // name's length and ends and a prefix's bytes and dots are checked (one pass over
+        // the prefix); anything else takes the full rules (and their reason).
+        let mut end = name_end(bytes, start);
+        let valid = if bytes.get(end) == Some(&b'/') {
+            let name = end + 1;
+            end = name_end(bytes, name);
+            if bytes.get(end) == Some(&b'/') {
+                end = key_end(bytes, end);
+                false
+            } else {
+                is_prefix(bytes.get(start..name - 1).unwrap_or(&[]))
+                    && is_short_name(bytes.get(name..end).unwrap_or(&[]))
             }
+        } else {
+            is_short_name(bytes.get(start..end).unwrap_or(&[]))
         };
         if valid {
+            self.pos = end;
             return Ok((start, end));
         }
+        if end == start {
+            return Err(self.expected("a label key"));
+        }
+        self.pos = end;
         let key = self.input.get(start..end).unwrap_or("");
         check_key(key).map_err(|reason| SelectorError::Syntax {
             position: start,
@@ -236,19 +262,21 @@ impl<'a> Parser<'a> {
     /// and end in the input (`""` is the empty value at the quote's position).
     #[inline]
     fn value(&mut self) -> Result<(usize, usize), SelectorError> {
+        let bytes = self.input.as_bytes();
         let start = self.pos;
-        if self.peek() == Some(b'"') {
-            if self.input.as_bytes().get(start + 1) == Some(&b'"') {
+        if bytes.get(start) == Some(&b'"') {
+            if bytes.get(start + 1) == Some(&b'"') {
                 self.pos += 2;
                 return Ok((start, start));
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
-        let (end, _) = self.name_token(false);
-        let token = self.input.as_bytes().get(start..end).unwrap_or(&[]);
+        let end = name_end(bytes, start);
+        let token = bytes.get(start..end).unwrap_or(&[]);
         if token.is_empty() {
             return Err(self.expected("a value"));
         }
+        self.pos = end;
         if is_short_name(token) {
             return Ok((start, end));
         }
@@ -259,29 +287,6 @@ impl<'a> Parser<'a> {
             found: format!("{} ({reason})", quote(value)),
         })?;
         Ok((start, end))
-    }
-
-    /// Skips a run of name bytes (and `/` when `slash_ok`); returns where it ends and
-    /// where its first `/` is, relative to the run's start.
-    #[inline]
-    fn name_token(&mut self, slash_ok: bool) -> (usize, Option<usize>) {
-        let bytes = self.input.as_bytes();
-        let start = self.pos;
-        let mut end = start;
-        let mut slash = None;
-        loop {
-            while bytes.get(end).is_some_and(|&b| is_name_byte(b)) {
-                end += 1;
-            }
-            if slash_ok && bytes.get(end) == Some(&b'/') {
-                slash = slash.or(Some(end - start));
-                end += 1;
-            } else {
-                break;
-            }
-        }
-        self.pos = end;
-        (end, slash)
     }
 
     fn token(&mut self, accept: impl Fn(u8) -> bool) -> &'a str {

@@ -65,8 +65,11 @@ pub use crate::{
     },
     names::JobNames,
     parsed::Parsed,
-    rule::{FailurePolicy, TriggerRule},
-    run::{FlowChanges, FlowRun, FlowStatus, JobChange, JobResult},
+    rule::{FailurePolicy, TriggerRule, UpstreamTally},
+    run::{
+        FlowChanges, FlowJobs, FlowRun, FlowStatus, JobChange, JobCounts, JobResult, JobRow,
+        StateChange, attempt_end, cancel_jobs, end_job,
+    },
     spec::{FlowJob, FlowSpec, FlowSpecBuilder, merge_flow_env},
     state::{JobState, SkipReason},
 };

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::state::{SkipReason, Upstream};
+use crate::state::{JobState, SkipReason, Upstream};
 
 /// When a job runs, given the final states of the jobs it depends on (its upstream jobs),
 /// after Airflow's trigger rules of the same names. On the wire `when`, camelCase; the
@@ -87,8 +87,33 @@ impl TriggerRule {
         }
     }
 
+    /// What a waiting job of this rule becomes, given how many upstream jobs it has
+    /// (`dependencies`) and how many of them are final ([`UpstreamTally`]): ready when the
+    /// rule holds, skipped (with the reason) when it can no longer hold, `None` while it is
+    /// still undecided. This is the one decision [`FlowRun`](crate::FlowRun) and
+    /// [`end_job`](crate::end_job) make for each dependent of a job that ended.
+    ///
+    /// ```
+    /// use model_flow::{JobState, SkipReason, TriggerRule, UpstreamTally};
+    ///
+    /// let one_failed = UpstreamTally::new(1, 1, 0);
+    /// assert_eq!(TriggerRule::AllDone.decide(one_failed, 3), None);
+    /// assert_eq!(TriggerRule::AnyFailed.decide(one_failed, 3), Some(JobState::Ready));
+    /// assert_eq!(
+    ///     TriggerRule::AllSucceeded.decide(one_failed, 3),
+    ///     Some(JobState::Skipped(SkipReason::UpstreamFailed)),
+    /// );
+    /// ```
+    pub const fn decide(self, tally: UpstreamTally, dependencies: u32) -> Option<JobState> {
+        match self.verdict(tally, dependencies) {
+            Verdict::Wait => None,
+            Verdict::Run => Some(JobState::Ready),
+            Verdict::Skip(reason) => Some(JobState::Skipped(reason)),
+        }
+    }
+
     /// What the rule says of a job whose `total` upstream jobs are final as `tally` says.
-    pub(crate) const fn verdict(self, tally: Tally, total: u32) -> Verdict {
+    pub(crate) const fn verdict(self, tally: UpstreamTally, total: u32) -> Verdict {
         if total == 0 {
             return Verdict::Run;
         }
@@ -124,7 +149,12 @@ impl TriggerRule {
     /// Whether a job of this rule may have been skipped for `reason` by the rule itself,
     /// given its upstream tally now. Each condition only ever turns true as upstream jobs
     /// end, so a skip the rule made earlier still passes later (reading a stored run back).
-    pub(crate) const fn allows_skip(self, reason: SkipReason, tally: Tally, total: u32) -> bool {
+    pub(crate) const fn allows_skip(
+        self,
+        reason: SkipReason,
+        tally: UpstreamTally,
+        total: u32,
+    ) -> bool {
         let all_done = total > 0 && tally.done() >= total;
         match (self, reason) {
             (TriggerRule::AllSucceeded | TriggerRule::NoneFailed, SkipReason::UpstreamFailed) => {
@@ -185,9 +215,24 @@ impl fmt::Display for FailurePolicy {
     }
 }
 
-/// How many of a job's upstream jobs are final, by how they count for its rule.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Tally {
+/// How many of a job's upstream jobs are final, by how they count for its trigger rule:
+/// what [`TriggerRule::decide`] reads, and what a store keeps in each job's row.
+///
+/// An upstream job counts as succeeded when it succeeded; as failed when it failed, was
+/// canceled, or was skipped as [`SkipReason::UpstreamFailed`]; as skipped when it was
+/// skipped for any other reason (see [`TriggerRule`]).
+///
+/// ```
+/// use model_flow::{JobState, SkipReason, UpstreamTally};
+///
+/// let mut tally = UpstreamTally::default();
+/// tally.add(JobState::Succeeded);
+/// tally.add(JobState::Skipped(SkipReason::UpstreamFailed));
+/// tally.add(JobState::Running); // not final: not counted
+/// assert_eq!((tally.succeeded(), tally.failed(), tally.skipped()), (1, 1, 0));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct UpstreamTally {
     /// Upstream jobs that succeeded.
     pub(crate) succeeded: u32,
     /// Upstream jobs that failed, were canceled, or were skipped as `upstreamFailed`.
@@ -196,21 +241,55 @@ pub(crate) struct Tally {
     pub(crate) skipped: u32,
 }
 
-impl Tally {
+impl UpstreamTally {
+    /// A tally of these counts (as a store reads them back).
+    pub const fn new(succeeded: u32, failed: u32, skipped: u32) -> Self {
+        Self {
+            succeeded,
+            failed,
+            skipped,
+        }
+    }
+
+    /// Upstream jobs that succeeded.
+    pub const fn succeeded(self) -> u32 {
+        self.succeeded
+    }
+
+    /// Upstream jobs that failed, were canceled, or were skipped as `upstreamFailed`.
+    pub const fn failed(self) -> u32 {
+        self.failed
+    }
+
+    /// Upstream jobs skipped for any other reason.
+    pub const fn skipped(self) -> u32 {
+        self.skipped
+    }
+
+    /// Counts one more upstream job that is now in `state`; a state that is not final
+    /// counts nothing.
+    pub fn add(&mut self, state: JobState) {
+        if let Some(upstream) = state.upstream() {
+            self.count(upstream);
+        }
+    }
+
     /// Counts one more final upstream job.
-    pub(crate) fn add(&mut self, upstream: Upstream) {
+    pub(crate) fn count(&mut self, upstream: Upstream) {
         let count = match upstream {
             Upstream::Succeeded => &mut self.succeeded,
             Upstream::Failed => &mut self.failed,
             Upstream::Skipped => &mut self.skipped,
         };
-        *count += 1;
+        *count = count.saturating_add(1);
     }
 
-    /// Upstream jobs that are final. The three counts are bounded by a job's dependencies
-    /// (at most `MAX_JOB_DEPENDENCIES`), so the sum cannot overflow.
+    /// Upstream jobs that are final (saturating: a tally read from outside may hold
+    /// anything).
     pub(crate) const fn done(self) -> u32 {
-        self.succeeded + self.failed + self.skipped
+        self.succeeded
+            .saturating_add(self.failed)
+            .saturating_add(self.skipped)
     }
 }
 

@@ -2,24 +2,26 @@
 
 mod result;
 mod status;
+mod step;
 mod wire;
 
 use std::collections::BTreeSet;
+use std::convert::Infallible;
 use std::sync::Arc;
 
 use model_ids::{FlowId, JobName};
-use model_task::{RestartDecision, TaskPhase};
+use model_task::RestartDecision;
 
 pub use self::result::JobResult;
-pub use self::status::FlowStatus;
-use self::status::StateCounts;
+pub use self::status::{FlowStatus, JobCounts};
+pub use self::step::{FlowJobs, JobRow, StateChange, attempt_end, cancel_jobs, end_job};
 pub(crate) use self::wire::FlowRunRaw;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
-use crate::rule::{FailurePolicy, Tally, Verdict};
+use crate::rule::{FailurePolicy, UpstreamTally};
 use crate::spec::FlowSpec;
-use crate::state::{JobState, SkipReason};
+use crate::state::JobState;
 
 /// One run of a flow: each job's [`JobState`] and result, moved on by the caller's reports.
 ///
@@ -84,9 +86,9 @@ pub struct FlowRun {
     states: Vec<JobState>,
     results: Vec<Option<JobResult>>,
     // Derived from the above (and rebuilt when a run is read back):
-    tallies: Vec<Tally>,
+    tallies: Vec<UpstreamTally>,
     ready: BTreeSet<u32>,
-    counts: StateCounts,
+    counts: JobCounts,
     result_bytes: usize,
     failure_seen: bool,
 }
@@ -179,6 +181,59 @@ impl FlowRun {
         )
     }
 
+    /// A run of `flow` with these states and results, one per job in declaration order (as
+    /// a store that keeps each job in a row reads them back), checked as reading a run
+    /// checks them: each result belongs to a job that ran and ended, the results stay
+    /// within [`MAX_FLOW_RESULT_BYTES`](crate::MAX_FLOW_RESULT_BYTES), and the states
+    /// could have come from running the flow.
+    ///
+    /// # Errors
+    ///
+    /// [`FlowError::Inconsistent`] (path `jobs` for a count that is not the flow's, or
+    /// `jobs[i].result`, `jobs[i].state`), [`FlowError::TooLong`].
+    pub fn from_parts(
+        flow: &FlowSpec,
+        states: Vec<JobState>,
+        results: Vec<Option<JobResult>>,
+    ) -> Result<Self, FlowError> {
+        let graph = Arc::clone(flow.shared_graph());
+        if states.len() != graph.len() || results.len() != graph.len() {
+            return Err(FlowError::Inconsistent {
+                path: "jobs".into(),
+                rule: "a run has one state and one result slot per job of its flow",
+            });
+        }
+        let mut bytes = 0usize;
+        for (i, (state, result)) in states.iter().zip(&results).enumerate() {
+            let Some(result) = result else { continue };
+            if !matches!(
+                state,
+                JobState::Succeeded | JobState::Failed | JobState::Canceled
+            ) {
+                return Err(FlowError::Inconsistent {
+                    path: format!("jobs[{i}].result"),
+                    rule: "only a job that ran and ended has a result",
+                });
+            }
+            bytes = bytes.saturating_add(result.byte_len());
+            if bytes > MAX_FLOW_RESULT_BYTES {
+                return Err(FlowError::TooLong {
+                    path: format!("jobs[{i}].result"),
+                    len: bytes,
+                    max: MAX_FLOW_RESULT_BYTES,
+                });
+            }
+        }
+        wire::check_states(&graph, flow.failure_policy(), &states)?;
+        Ok(Self::assemble(
+            flow.name().clone(),
+            flow.failure_policy(),
+            graph,
+            states,
+            results,
+        ))
+    }
+
     /// A run from its defining parts, with the derived counts computed from the states.
     pub(crate) fn assemble(
         flow: FlowId,
@@ -187,9 +242,9 @@ impl FlowRun {
         states: Vec<JobState>,
         results: Vec<Option<JobResult>>,
     ) -> Self {
-        let mut tallies = vec![Tally::default(); graph.len()];
+        let mut tallies = vec![UpstreamTally::default(); graph.len()];
         let mut ready = BTreeSet::new();
-        let mut counts = StateCounts::default();
+        let mut counts = JobCounts::default();
         let mut failure_seen = false;
         for (i, &state) in states.iter().enumerate() {
             counts.add(state);
@@ -200,7 +255,7 @@ impl FlowRun {
             if let Some(upstream) = state.upstream() {
                 for &d in graph.outs_of(i) {
                     if let Some(tally) = tallies.get_mut(d as usize) {
-                        tally.add(upstream);
+                        tally.count(upstream);
                     }
                 }
             }
@@ -332,141 +387,74 @@ impl FlowRun {
         result: Option<JobResult>,
     ) -> Result<FlowChanges, FlowError> {
         let (i, name) = self.find(job)?;
-        let target = match decision.phase() {
-            TaskPhase::Pending => None,
-            TaskPhase::Succeeded => Some(JobState::Succeeded),
-            TaskPhase::Failed | TaskPhase::Timeout | TaskPhase::Exhausted => Some(JobState::Failed),
-            TaskPhase::Canceled => Some(JobState::Canceled),
-            phase => return Err(FlowError::NotAnAttemptEnd { job: name, phase }),
-        };
-        let state = self.state_at(i);
-        if state.is_final() {
-            let kept = self.results.get(i).and_then(Option::as_ref);
-            return if Some(state) == target && (result.is_none() || result.as_ref() == kept) {
-                Ok(FlowChanges::default())
-            } else {
-                Err(FlowError::EndConflict { job: name, state })
-            };
-        }
-        if state != JobState::Running {
-            return Err(FlowError::JobTransition {
-                job: name,
-                from: state,
-                to: target.unwrap_or(JobState::Running),
-            });
-        }
-        let mut changes = FlowChanges::default();
+        let kept = self.results.get(i).and_then(Option::as_ref);
+        let target = attempt_end(
+            &name,
+            self.state_at(i),
+            kept,
+            &decision,
+            result.as_ref(),
+            self.result_bytes,
+        )?;
         let Some(target) = target else {
-            return Ok(changes);
+            return Ok(FlowChanges::default());
         };
         if let Some(result) = result {
-            let total = self.result_bytes.saturating_add(result.byte_len());
-            if total > MAX_FLOW_RESULT_BYTES {
-                return Err(FlowError::TooLong {
-                    path: "result".into(),
-                    len: total,
-                    max: MAX_FLOW_RESULT_BYTES,
-                });
-            }
-            self.result_bytes = total;
+            self.result_bytes = self.result_bytes.saturating_add(result.byte_len());
             if let Some(slot) = self.results.get_mut(i) {
                 *slot = Some(result);
             }
         }
-        self.set(i, target, &mut changes);
-        let mut ended = vec![i as u32];
-        if matches!(target, JobState::Failed | JobState::Canceled) {
-            if self.failure_policy == FailurePolicy::FailFast && !self.failure_seen {
-                self.fail_fast(&mut ended, &mut changes);
-            }
-            self.failure_seen = true;
-        }
-        self.settle(ended, &mut changes);
-        Ok(changes)
+        let failure_seen = self.failure_seen;
+        self.failure_seen |= matches!(target, JobState::Failed | JobState::Canceled);
+        let policy = self.failure_policy;
+        let Ok(changed) = end_job(&mut Memory(self), i as u32, target, policy, failure_seen);
+        Ok(self.changes(changed))
     }
 
-    /// Cancels the run: every job not started is skipped ([`SkipReason::Canceled`]), and
+    /// Cancels the run: every job not started is skipped ([`SkipReason::Canceled`](crate::SkipReason::Canceled)), and
     /// the running jobs are listed in [`FlowChanges::to_cancel`] for the caller to cancel
     /// their tasks (each then ends through [`FlowRun::end_attempt`], canceled or otherwise).
     /// Canceling again skips nothing more and lists the jobs still running.
     pub fn cancel(&mut self) -> FlowChanges {
-        let mut changes = FlowChanges::default();
-        let mut skipped = Vec::new();
-        for i in 0..self.states.len() {
-            match self.state_at(i) {
-                JobState::Waiting | JobState::Ready => {
-                    self.set(i, JobState::Skipped(SkipReason::Canceled), &mut changes);
-                    skipped.push(i as u32);
-                }
-                JobState::Running => changes.to_cancel.extend(self.graph.name(i).cloned()),
-                _ => {}
-            }
-        }
-        self.settle(skipped, &mut changes);
+        let Ok(changed) = cancel_jobs(&mut Memory(self));
+        let mut changes = self.changes(changed);
+        changes.to_cancel = self
+            .states()
+            .filter(|(_, state)| *state == JobState::Running)
+            .map(|(name, _)| name.clone())
+            .collect();
         changes
     }
 
-    /// Skips every job not started whose rule asks for success, after a fail-fast flow's
-    /// first failure; the skipped jobs join `ended`.
-    fn fail_fast(&mut self, ended: &mut Vec<u32>, changes: &mut FlowChanges) {
-        for i in 0..self.states.len() {
-            let waiting = matches!(self.state_at(i), JobState::Waiting | JobState::Ready);
-            if waiting && self.graph.rule(i).is_some_and(|rule| rule.wants_success()) {
-                self.set(i, JobState::Skipped(SkipReason::FailFast), changes);
-                ended.push(i as u32);
-            }
+    /// The step's changes, with the jobs' names.
+    fn changes(&self, changed: Vec<StateChange>) -> FlowChanges {
+        let changed = changed
+            .into_iter()
+            .filter_map(|change| {
+                let position = change.position as usize;
+                self.graph.name(position).map(|name| JobChange {
+                    name: name.clone(),
+                    position,
+                    from: change.from,
+                    to: change.to,
+                })
+            })
+            .collect();
+        FlowChanges {
+            changed,
+            to_cancel: Vec::new(),
         }
     }
 
-    /// Decides the waiting dependents of each job in `ended` (all final, their dependents'
-    /// counts already up to date): a dependent whose rule is now decided becomes ready or is
-    /// skipped, in which case its own dependents are decided in turn, breadth first.
-    fn settle(&mut self, mut ended: Vec<u32>, changes: &mut FlowChanges) {
-        let graph = Arc::clone(&self.graph);
-        let mut next = 0;
-        while let Some(&job) = ended.get(next) {
-            next += 1;
-            for &d in graph.outs_of(job as usize) {
-                let d = d as usize;
-                if self.state_at(d) != JobState::Waiting {
-                    continue;
-                }
-                let tally = self.tallies.get(d).copied().unwrap_or_default();
-                let total = graph.deps_of(d).len() as u32;
-                match graph.rule(d).unwrap_or_default().verdict(tally, total) {
-                    Verdict::Wait => {}
-                    Verdict::Run => self.set(d, JobState::Ready, changes),
-                    Verdict::Skip(reason) => {
-                        self.set(d, JobState::Skipped(reason), changes);
-                        ended.push(d as u32);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Moves job `i` to `to`, keeping the counts, the ready set and (when `to` is final)
-    /// the dependents' tallies, and records the change.
+    /// Moves job `i` to `to` (not a final state: the step moves jobs to those), keeping
+    /// the counts and the ready set, and records the change.
     fn set(&mut self, i: usize, to: JobState, changes: &mut FlowChanges) {
         let Some(state) = self.states.get_mut(i) else {
             return;
         };
         let from = std::mem::replace(state, to);
-        self.counts.remove(from);
-        self.counts.add(to);
-        if from == JobState::Ready {
-            self.ready.remove(&(i as u32));
-        }
-        if to == JobState::Ready {
-            self.ready.insert(i as u32);
-        }
-        if let Some(upstream) = to.upstream() {
-            for &d in self.graph.outs_of(i) {
-                if let Some(tally) = self.tallies.get_mut(d as usize) {
-                    tally.add(upstream);
-                }
-            }
-        }
+        self.moved(i, from, to);
         if let Some(name) = self.graph.name(i) {
             changes.changed.push(JobChange {
                 name: name.clone(),
@@ -474,6 +462,17 @@ impl FlowRun {
                 from,
                 to,
             });
+        }
+    }
+
+    /// Keeps the counts and the ready set after job `i` moved from `from` to `to`.
+    fn moved(&mut self, i: usize, from: JobState, to: JobState) {
+        self.counts.change(from, to);
+        if from == JobState::Ready {
+            self.ready.remove(&(i as u32));
+        }
+        if to == JobState::Ready {
+            self.ready.insert(i as u32);
         }
     }
 
@@ -485,6 +484,52 @@ impl FlowRun {
     /// The position and name of the job named `job`.
     fn find(&self, job: &str) -> Result<(usize, JobName), FlowError> {
         self.graph.locate(job).map(|(i, name)| (i, name.clone()))
+    }
+}
+
+/// A run's jobs as the step sees them: rows built from its vectors and its graph.
+struct Memory<'a>(&'a mut FlowRun);
+
+impl FlowJobs for Memory<'_> {
+    type Error = Infallible;
+
+    fn row(&mut self, job: u32) -> Result<JobRow, Infallible> {
+        let run = &*self.0;
+        let i = job as usize;
+        Ok(JobRow {
+            state: run.state_at(i),
+            rule: run.graph.rule(i).unwrap_or_default(),
+            dependencies: run.graph.deps_of(i).len() as u32,
+            tally: run.tallies.get(i).copied().unwrap_or_default(),
+        })
+    }
+
+    fn set_row(&mut self, job: u32, row: JobRow) -> Result<(), Infallible> {
+        let run = &mut *self.0;
+        let i = job as usize;
+        if let Some(tally) = run.tallies.get_mut(i) {
+            *tally = row.tally;
+        }
+        if let Some(state) = run.states.get_mut(i) {
+            let from = std::mem::replace(state, row.state);
+            run.moved(i, from, row.state);
+        }
+        Ok(())
+    }
+
+    fn dependents(&mut self, job: u32, into: &mut Vec<u32>) -> Result<(), Infallible> {
+        into.extend_from_slice(self.0.graph.outs_of(job as usize));
+        Ok(())
+    }
+
+    fn not_started(&mut self, into: &mut Vec<u32>) -> Result<(), Infallible> {
+        let states = self.0.states.iter().enumerate();
+        into.extend(
+            states
+                .filter(|(_, state)| matches!(state, JobState::Waiting | JobState::Ready))
+                .map(|(i, _)| i as u32),
+        );
+        Ok(())
     }
 }
 

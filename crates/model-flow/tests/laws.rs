@@ -1,7 +1,8 @@
 //! Property tests on random flows: the order respects every dependency and breaks ties by
 //! declaration, levels are what they say, every cycle is found and reported as a real one,
 //! a run always ends with every job final and agrees step by step with a plain reference
-//! (recounting every dependency, and rolling up the status from the table), runs and flows
+//! (recounting every dependency, and rolling up the status from the table), the step over
+//! rows (as a store keeps a run) gives exactly the states a `FlowRun` gives, runs and flows
 //! read back equal, and storage keys never collide.
 #![allow(
     clippy::unwrap_used,
@@ -14,8 +15,9 @@ use std::collections::{BTreeSet, HashSet};
 
 use chrono::DateTime;
 use model_flow::{
-    FailurePolicy, FlowError, FlowJob, FlowRun, FlowSpec, FlowStatus, JobState, SkipReason,
-    TriggerRule, flow_key, run_key, schedule_key, task_key,
+    FailurePolicy, FlowError, FlowJob, FlowJobs, FlowRun, FlowSpec, FlowStatus, JobCounts, JobRow,
+    JobState, SkipReason, StateChange, TriggerRule, attempt_end, cancel_jobs, end_job, flow_key,
+    run_key, schedule_key, task_key,
 };
 use model_ids::{FlowId, JobName, ScheduleId, TaskId, TenantId};
 use model_task::{RestartDecision, TaskEnv, TaskKind, TaskPhase, TaskSpec};
@@ -276,6 +278,51 @@ proptest! {
     }
 
     #[test]
+    fn the_row_form_of_the_step_gives_the_states_a_flow_run_gives(
+        shape in dag(24),
+        script in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..8), 1..80),
+        cancel_at in proptest::option::of(0usize..80),
+    ) {
+        let flow = build(&shape).unwrap();
+        let mut run = FlowRun::new(&flow);
+        let mut rows = Rows::new(run.graph(), shape.policy);
+        let mut steps = script.iter().cycle();
+        let mut retries = vec![0; shape.deps.len()];
+        for step in 0..10_000 {
+            prop_assert_eq!(&rows.states(), &run.states().map(|(_, s)| s).collect::<Vec<_>>());
+            prop_assert_eq!(rows.counts.status(), run.status());
+            prop_assert_eq!(rows.counts.all_final(), run.is_done());
+            if cancel_at == Some(step) {
+                let changes = run.cancel();
+                let changed = rows.cancel();
+                prop_assert_eq!(names_of(changes.changed()), changed);
+                continue;
+            }
+            let startable: Vec<usize> = (0..shape.deps.len())
+                .filter(|&i| matches!(rows.rows[i].state, JobState::Ready | JobState::Running))
+                .collect();
+            if startable.is_empty() {
+                break;
+            }
+            let (pick, outcome) = steps.next().unwrap();
+            let job = startable[pick.index(startable.len())];
+            run.start(&name(job)).unwrap();
+            rows.start(job);
+            let decision = match decision(*outcome) {
+                RestartDecision::Restart { .. } if retries[job] >= 2 => decision(0),
+                other => other,
+            };
+            if matches!(decision, RestartDecision::Restart { .. }) {
+                retries[job] += 1;
+            }
+            let changes = run.end_attempt(&name(job), decision, None).unwrap();
+            let changed = rows.end(job, decision);
+            prop_assert_eq!(names_of(changes.changed()), changed);
+        }
+        prop_assert!(rows.counts.all_final());
+    }
+
+    #[test]
     fn storage_keys_never_collide(
         a in ("[ab.]{1,3}", "[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
         b in ("[ab.]{1,3}", "[a-z0-9._-]{1,6}", 0usize..5, any::<u32>()),
@@ -493,5 +540,95 @@ impl Reference {
             TriggerRule::NoneFailed if all_done => Some(JobState::Ready),
             _ => None,
         }
+    }
+}
+
+/// A run kept as a store keeps it: one [`JobRow`] per job with its dependents' positions,
+/// the counts and whether a job failed, moved on only by model-flow's public step.
+struct Rows {
+    rows: Vec<JobRow>,
+    dependents: Vec<Vec<u32>>,
+    counts: JobCounts,
+    policy: FailurePolicy,
+    failure_seen: bool,
+}
+
+impl Rows {
+    fn new(graph: &model_flow::FlowGraph, policy: FailurePolicy) -> Self {
+        let rows: Vec<JobRow> = (0..graph.len())
+            .map(|i| JobRow::new(graph.rule(i).unwrap(), graph.dependencies(i).len() as u32))
+            .collect();
+        Self {
+            counts: JobCounts::of(rows.iter().map(|r| r.state)),
+            rows,
+            dependents: (0..graph.len())
+                .map(|i| graph.dependents(i).map(|d| d as u32).collect())
+                .collect(),
+            policy,
+            failure_seen: false,
+        }
+    }
+
+    fn states(&self) -> Vec<JobState> {
+        self.rows.iter().map(|r| r.state).collect()
+    }
+
+    fn start(&mut self, job: usize) {
+        if self.rows[job].state == JobState::Ready {
+            self.counts.change(JobState::Ready, JobState::Running);
+            self.rows[job].state = JobState::Running;
+        }
+    }
+
+    fn end(&mut self, job: usize, decision: RestartDecision) -> Vec<(usize, JobState)> {
+        let name = JobName::new(name(job)).unwrap();
+        let state = self.rows[job].state;
+        let Some(to) = attempt_end(&name, state, None, &decision, None, 0).unwrap() else {
+            return Vec::new();
+        };
+        let seen = self.failure_seen;
+        self.failure_seen |= matches!(to, JobState::Failed | JobState::Canceled);
+        let policy = self.policy;
+        let changes = end_job(&mut *self, job as u32, to, policy, seen).unwrap();
+        self.count(&changes)
+    }
+
+    fn cancel(&mut self) -> Vec<(usize, JobState)> {
+        let changes = cancel_jobs(&mut *self).unwrap();
+        self.count(&changes)
+    }
+
+    fn count(&mut self, changes: &[StateChange]) -> Vec<(usize, JobState)> {
+        for change in changes {
+            self.counts.change(change.from, change.to);
+        }
+        changes
+            .iter()
+            .map(|c| (c.position as usize, c.to))
+            .collect()
+    }
+}
+
+impl FlowJobs for Rows {
+    type Error = std::convert::Infallible;
+
+    fn row(&mut self, job: u32) -> Result<JobRow, Self::Error> {
+        Ok(self.rows[job as usize])
+    }
+
+    fn set_row(&mut self, job: u32, row: JobRow) -> Result<(), Self::Error> {
+        self.rows[job as usize] = row;
+        Ok(())
+    }
+
+    fn dependents(&mut self, job: u32, into: &mut Vec<u32>) -> Result<(), Self::Error> {
+        into.extend(&self.dependents[job as usize]);
+        Ok(())
+    }
+
+    fn not_started(&mut self, into: &mut Vec<u32>) -> Result<(), Self::Error> {
+        let waiting = |r: &JobRow| matches!(r.state, JobState::Waiting | JobState::Ready);
+        into.extend((0..self.rows.len() as u32).filter(|&i| waiting(&self.rows[i as usize])));
+        Ok(())
     }
 }

@@ -1,30 +1,39 @@
-//! Flows: a flow stored with its run, each ready job made a task the flow owns, and the run
-//! moved on in the transaction that ends a job's task (`advance.rs`), under a
-//! compare-and-swap on the flow's `resource_version`; the tenant's flows listed in keyset
-//! pages (`list.rs`).
+//! Flows: a flow stored with its spec and one row per job, each ready job made a task the
+//! flow owns, and the run moved on in the transaction that ends a job's task
+//! (`advance.rs`), under a compare-and-swap on the flow's `resource_version`; the tenant's
+//! flows listed in keyset pages (`list.rs`).
 //!
-//! model-flow's `FlowRun` decides every step (which jobs are ready, which are skipped, the
-//! rolled-up status) and keeps the jobs' results; the store keeps it as a document beside
-//! the columns SQL reads, and repeats each job's state and task in `flow_jobs`.
+//! model-flow decides every step: `FlowRun` when a flow is created or read whole, and its
+//! step (`end_job`, `cancel_jobs`) over the jobs' rows (`rows.rs`) when a job ends, so an
+//! end reads and writes the ended job's row, its dependents' and the flow row's counts,
+//! never the flow's documents. Each job's row holds its state, rule, dependency count,
+//! upstream tally, dependents' positions, result, task spec and task; the flow row holds
+//! the counts its status rolls up from. A flow stored before the rows existed keeps its
+//! run document (reads assemble it from that) until its first write moves it into rows
+//! ([`upgrade`]).
 
 mod advance;
 mod list;
+mod rows;
 
 pub(crate) use self::advance::{cancel_run, job_ended};
 pub(crate) use self::list::list;
 pub use self::list::{FlowCursor, FlowSummary};
 
 use chrono::{DateTime, Utc};
-use taskmodel::flow::{FlowRun, FlowSpec, JobResult, JobState};
+use taskmodel::flow::{
+    FailurePolicy, FlowRun, FlowSpec, JobCounts, JobResult, JobState, SkipReason, UpstreamTally,
+};
 use taskmodel::ids::{FlowId, JobName, TaskId, TenantId, Uid};
-use taskmodel::task::Task;
+use taskmodel::selector::Labels;
 
 use crate::columns::{clamped_nanos, exact_nanos, expiry, int};
 use crate::error::StoreError;
 use crate::pair::insert_tasks;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
 
-use self::advance::dispatch;
+use self::advance::dispatch_all;
+use self::rows::{count_value, format_positions, state_of};
 
 /// A flow as stored: its spec, its run (every job's state, as model-flow moved it), its
 /// identity and version, and each job's task.
@@ -66,8 +75,11 @@ pub struct FlowJobStatus {
     pub result: Option<JobResult>,
 }
 
-/// The most job rows one `INSERT` of a new flow writes (6 placeholders each).
-const INSERT_ROWS: usize = 100;
+/// The most job rows one `INSERT` of a new flow writes ([`JOB_INSERT`] placeholders each).
+const INSERT_ROWS: usize = 50;
+
+/// The columns a job's row is written with.
+const JOB_INSERT: usize = 15;
 
 /// [`Store::create_flow`](crate::Store::create_flow).
 pub(crate) fn create(
@@ -79,77 +91,133 @@ pub(crate) fn create(
 ) -> Result<StoredFlow, StoreError> {
     const INSERT: Sql = Sql::new(
         "INSERT INTO flows (tenant, name, uid, status, resource_version, created_ns, updated_ns, \
-         finished_ns, expires_ns, spec, run) VALUES (?1, ?2, ?3, ?4, 1, ?5, ?5, ?6, ?7, ?8, ?9)",
+         finished_ns, expires_ns, spec, run, job_rows, failure_policy, labels, ttl_ms, \
+         not_started, running, failed, canceled, other_final) \
+         VALUES (?1, ?2, ?3, ?4, 1, ?5, ?5, ?6, ?7, ?8, '', 1, ?9, ?10, ?11, ?12, ?13, ?14, \
+         ?15, ?16)",
     );
     let mut run = FlowRun::new(spec);
     let ready: Vec<JobName> = run.ready().cloned().collect();
-    let tasks = dispatch(tenant, spec, uid, &mut run, &ready, now)?;
+    let tasks = dispatch_all(tenant, spec, uid, &mut run, &ready, now)?;
+    let counts = JobCounts::of(run.states().map(|(_, state)| state));
     let created = exact_nanos("createdAt", now)?;
-    let (finished, expires) = ends(spec, &run, now);
+    let (finished, expires) = if counts.all_final() {
+        let expires = spec.ttl_after_finished_ms().map(|ttl| expiry(now, ttl));
+        (Some(clamped_nanos(now)), expires)
+    } else {
+        (None, None)
+    };
     let spec_doc = to_json(tenant, spec.name(), "spec", serde_json::to_string(spec))?;
-    let run_doc = to_json(tenant, spec.name(), "run", serde_json::to_string(&run))?;
-    let inserted = tx.try_execute(
-        &INSERT,
-        &[
-            tenant.as_str().into(),
-            spec.name().as_str().into(),
-            uid.to_string().into(),
-            run.status().as_str().into(),
-            Value::Int(created),
-            finished.into(),
-            expires.into(),
-            spec_doc.into(),
-            run_doc.into(),
-        ],
+    let labels = to_json(
+        tenant,
+        spec.name(),
+        "labels",
+        serde_json::to_string(spec.labels()),
     )?;
+    let ttl = match spec.ttl_after_finished_ms() {
+        Some(ms) => Value::Int(int("ttlAfterFinishedMs", ms)?),
+        None => Value::Null,
+    };
+    let mut params = vec![
+        tenant.as_str().into(),
+        spec.name().as_str().into(),
+        uid.to_string().into(),
+        counts.status().as_str().into(),
+        Value::Int(created),
+        finished.into(),
+        expires.into(),
+        spec_doc.into(),
+        spec.failure_policy().as_str().into(),
+        labels.into(),
+        ttl,
+    ];
+    for count in counts.parts() {
+        params.push(count_value("flow.jobs", count)?);
+    }
+    let inserted = tx.try_execute(&INSERT, &params)?;
     if inserted.is_none() {
         return Err(StoreError::FlowExists {
             tenant: tenant.clone(),
             flow: spec.name().clone(),
         });
     }
-    insert_jobs(tx, tenant, spec.name(), &run, &tasks)?;
+    insert_jobs(tx, tenant, spec, &run)?;
     insert_tasks(tx, tenant, &tasks)?;
     get(tx, tenant, spec.name())
 }
 
-/// Writes a new flow's `flow_jobs` rows, the started ones naming their tasks.
+/// Writes a flow's `flow_jobs` rows from its run, each with everything a job's end reads;
+/// a job that ran names its task.
 fn insert_jobs(
     tx: &mut dyn Tx,
     tenant: &TenantId,
-    flow: &FlowId,
+    spec: &FlowSpec,
     run: &FlowRun,
-    tasks: &[Task],
 ) -> Result<(), StoreError> {
-    let names: Vec<(usize, &JobName, JobState)> = run
-        .states()
-        .enumerate()
-        .map(|(position, (name, state))| (position, name, state))
-        .collect();
-    for chunk in names.chunks(INSERT_ROWS) {
+    let flow = spec.name();
+    let graph = run.graph();
+    let states: Vec<JobState> = run.states().map(|(_, state)| state).collect();
+    let positions: Vec<usize> = (0..graph.len()).collect();
+    for chunk in positions.chunks(INSERT_ROWS) {
         let mut sql = String::from(
-            "INSERT INTO flow_jobs (tenant, flow, job, position, state, task_id) VALUES ",
+            "INSERT INTO flow_jobs (tenant, flow, job, position, state, task_id, skip_reason, \
+             rule, dependencies, up_succeeded, up_failed, up_skipped, dependents, result, spec) \
+             VALUES ",
         );
-        let mut params = Vec::with_capacity(chunk.len() * 6);
-        for (row, (position, name, state)) in chunk.iter().enumerate() {
-            let first = row * 6 + 1;
-            let marks: Vec<String> = (first..first + 6).map(|n| format!("?{n}")).collect();
+        let mut params = Vec::with_capacity(chunk.len() * JOB_INSERT);
+        for (row, &position) in chunk.iter().enumerate() {
+            let first = row * JOB_INSERT + 1;
+            let marks: Vec<String> = (first..first + JOB_INSERT)
+                .map(|n| format!("?{n}"))
+                .collect();
             sql.push_str(if row == 0 { "(" } else { ", (" });
             sql.push_str(&marks.join(", "));
             sql.push(')');
-            let task = job_task_id(flow, name)?;
-            let started = tasks.iter().any(|t| t.id() == &task);
+            let name = graph
+                .name(position)
+                .ok_or_else(|| corrupt(tenant, flow, &"a job has no name"))?;
+            let state = states.get(position).copied().unwrap_or(JobState::Waiting);
+            let ran = matches!(
+                state,
+                JobState::Running | JobState::Succeeded | JobState::Failed | JobState::Canceled
+            );
+            let mut tally = UpstreamTally::default();
+            for d in graph.dependencies(position) {
+                tally.add(states.get(d).copied().unwrap_or(JobState::Waiting));
+            }
+            let task_spec = spec
+                .task_spec(name.as_str())
+                .map_err(|e| rejected(tenant, flow, format!("jobs.{name}"), e.into()))?;
+            let task_doc = to_json(tenant, flow, "job spec", serde_json::to_string(&task_spec))?;
+            let result = match run.result(name.as_str()) {
+                Some(result) => {
+                    to_json(tenant, flow, "result", serde_json::to_string(result))?.into()
+                }
+                None => Value::Null,
+            };
             params.extend([
                 tenant.as_str().into(),
                 flow.as_str().into(),
                 name.as_str().into(),
-                Value::Int(int("position", *position as u64)?),
+                Value::Int(int("position", position as u64)?),
                 state.as_str().into(),
-                if started {
-                    task.as_str().into()
+                if ran {
+                    job_task_id(flow, name)?.as_str().into()
                 } else {
                     Value::Null
                 },
+                optional_text(state.skip_reason().map(SkipReason::as_str)),
+                graph.rule(position).unwrap_or_default().as_str().into(),
+                Value::Int(int(
+                    "dependencies",
+                    graph.dependencies(position).len() as u64,
+                )?),
+                Value::Int(i64::from(tally.succeeded())),
+                Value::Int(i64::from(tally.failed())),
+                Value::Int(i64::from(tally.skipped())),
+                format_positions(graph.dependents(position)).into(),
+                result,
+                task_doc.into(),
             ]);
         }
         tx.execute(&Sql::built(sql), &params)?;
@@ -157,37 +225,122 @@ fn insert_jobs(
     Ok(())
 }
 
-/// [`Store::flow`](crate::Store::flow).
+/// [`Store::flow`](crate::Store::flow): the flow row, its spec and its jobs' rows, the run
+/// assembled from the rows (`FlowRun::from_parts`, which checks them), or read from its
+/// document for a flow stored before the rows.
 pub(crate) fn get(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     name: &FlowId,
 ) -> Result<StoredFlow, StoreError> {
-    const JOBS: Sql = Sql::new(
-        "SELECT job, task_id FROM flow_jobs WHERE tenant = ?1 AND flow = ?2 ORDER BY position",
+    const SELECT: Sql = Sql::new(
+        "SELECT uid, resource_version, created_ns, updated_ns, finished_ns, spec, job_rows, run \
+         FROM flows WHERE tenant = ?1 AND name = ?2",
     );
-    let stored = load(tx, tenant, name, Lock::None)?;
+    let rows = tx.query(&SELECT, &[tenant.as_str().into(), name.as_str().into()])?;
+    let row = rows.first().ok_or_else(|| StoreError::FlowNotFound {
+        tenant: tenant.clone(),
+        flow: name.clone(),
+    })?;
+    let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
+    let uid = Uid::parse(row.text(0)?).map_err(|e| bad(&e))?;
+    let version = u64::try_from(row.int(1)?).map_err(|e| bad(&e))?;
+    let spec: FlowSpec = serde_json::from_str(row.text(5)?).map_err(|e| bad(&e))?;
+    if spec.name() != name {
+        return Err(bad(&"the spec holds another flow"));
+    }
+    let (run, jobs) = if row.int(6)? == 0 {
+        let run: FlowRun = serde_json::from_str(row.text(7)?).map_err(|e| bad(&e))?;
+        let jobs = jobs_of_document(tx, tenant, &run)?;
+        (run, jobs)
+    } else {
+        run_of(tx, tenant, &spec)?
+    };
+    Ok(StoredFlow {
+        spec,
+        run,
+        uid,
+        resource_version: version,
+        created_at: DateTime::from_timestamp_nanos(row.int(2)?),
+        updated_at: DateTime::from_timestamp_nanos(row.int(3)?),
+        finished_at: optional_int(row, 4)?.map(DateTime::from_timestamp_nanos),
+        jobs,
+    })
+}
+
+/// A flow's run and jobs, from its jobs' rows.
+pub(crate) fn run_of(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    spec: &FlowSpec,
+) -> Result<(FlowRun, Vec<FlowJobStatus>), StoreError> {
+    const JOBS: Sql = Sql::new(
+        "SELECT job, task_id, state, skip_reason, result FROM flow_jobs \
+         WHERE tenant = ?1 AND flow = ?2 ORDER BY position",
+    );
+    let name = spec.name();
+    let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
     let rows = tx.query(&JOBS, &[tenant.as_str().into(), name.as_str().into()])?;
-    let mut flow = stored.flow;
+    let mut jobs = Vec::with_capacity(rows.len());
+    let mut states = Vec::with_capacity(rows.len());
+    let mut results = Vec::with_capacity(rows.len());
     for row in &rows {
-        let job = JobName::new(row.text(0)?).map_err(|e| corrupt(tenant, name, &e))?;
-        let task = match row.0.get(1) {
-            Some(Value::Text(id)) => Some(TaskId::new(id).map_err(|e| corrupt(tenant, name, &e))?),
-            _ => None,
+        let job = JobName::new(row.text(0)?).map_err(|e| bad(&e))?;
+        let task = match optional_text_at(row, 1) {
+            Some(id) => Some(TaskId::new(id).map_err(|e| bad(&e))?),
+            None => None,
         };
-        let state = flow
-            .run
-            .state(job.as_str())
-            .ok_or_else(|| corrupt(tenant, name, &format!("job \"{job}\" is not in its run")))?;
-        let result = flow.run.result(job.as_str()).cloned();
-        flow.jobs.push(FlowJobStatus {
+        let state = state_of(row.text(2)?, optional_text_at(row, 3))
+            .ok_or_else(|| bad(&format!("job \"{job}\" has no known state")))?;
+        let result: Option<JobResult> = match optional_text_at(row, 4) {
+            Some(doc) => Some(serde_json::from_str(doc).map_err(|e| bad(&e))?),
+            None => None,
+        };
+        states.push(state);
+        results.push(result.clone());
+        jobs.push(FlowJobStatus {
             name: job,
             state,
             task,
             result,
         });
     }
-    Ok(flow)
+    let run = FlowRun::from_parts(spec, states, results).map_err(|e| bad(&e))?;
+    Ok((run, jobs))
+}
+
+/// The jobs of a flow stored before the jobs' rows (`job_rows` 0): states and results
+/// from its run document, tasks from its rows.
+fn jobs_of_document(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    run: &FlowRun,
+) -> Result<Vec<FlowJobStatus>, StoreError> {
+    const JOBS: Sql = Sql::new(
+        "SELECT job, task_id FROM flow_jobs WHERE tenant = ?1 AND flow = ?2 ORDER BY position",
+    );
+    let name = run.flow();
+    let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
+    let rows = tx.query(&JOBS, &[tenant.as_str().into(), name.as_str().into()])?;
+    let mut jobs = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let job = JobName::new(row.text(0)?).map_err(|e| bad(&e))?;
+        let task = match optional_text_at(row, 1) {
+            Some(id) => Some(TaskId::new(id).map_err(|e| bad(&e))?),
+            None => None,
+        };
+        let state = run
+            .state(job.as_str())
+            .ok_or_else(|| bad(&format!("job \"{job}\" is not in its run")))?;
+        let result = run.result(job.as_str()).cloned();
+        jobs.push(FlowJobStatus {
+            name: job,
+            state,
+            task,
+            result,
+        });
+    }
+    Ok(jobs)
 }
 
 /// The id of a job's task: `<flow>.<job>` (at most 128 + 1 + 64 bytes, within a task id's
@@ -199,101 +352,60 @@ fn job_task_id(flow: &FlowId, job: &JobName) -> Result<TaskId, StoreError> {
     })
 }
 
-/// When the run ended (`now`, once every job is final) and when garbage collection may take
-/// the flow (its end plus its `ttlAfterFinishedMs`).
-fn ends(spec: &FlowSpec, run: &FlowRun, now: DateTime<Utc>) -> (Option<i64>, Option<i64>) {
-    if !run.is_done() {
-        return (None, None);
-    }
-    let expires = spec.ttl_after_finished_ms().map(|ttl| expiry(now, ttl));
-    (Some(clamped_nanos(now)), expires)
-}
-
-/// Writes the run back if the flow is still at `version`, and the touched jobs' rows.
-fn save(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    flow: &StoredFlow,
+/// What a job's end reads and writes of the flow row (never its documents).
+#[derive(Debug, Clone)]
+struct Head {
+    uid: Uid,
     version: u64,
-    touched: &[&JobName],
-    now: DateTime<Utc>,
-) -> Result<(), StoreError> {
-    const UPDATE: Sql = Sql::new(
-        "UPDATE flows SET status = ?3, resource_version = ?4, updated_ns = ?5, finished_ns = ?6, \
-         expires_ns = ?7, run = ?8 WHERE tenant = ?1 AND name = ?2 AND resource_version = ?9",
-    );
-    const JOB: Sql = Sql::new(
-        "UPDATE flow_jobs SET state = ?4, task_id = COALESCE(task_id, ?5) \
-         WHERE tenant = ?1 AND flow = ?2 AND job = ?3",
-    );
-    let name = flow.spec.name();
-    let (finished, expires) = ends(&flow.spec, &flow.run, now);
-    let next = version
-        .checked_add(1)
-        .ok_or_else(|| StoreError::OutOfRange {
-            field: "flow.resourceVersion",
-            value: version.to_string(),
-        })?;
-    let params = [
-        tenant.as_str().into(),
-        name.as_str().into(),
-        flow.run.status().as_str().into(),
-        Value::Int(int("flow.resourceVersion", next)?),
-        Value::Int(clamped_nanos(now)),
-        finished.into(),
-        expires.into(),
-        to_json(tenant, name, "run", serde_json::to_string(&flow.run))?.into(),
-        Value::Int(int("flow.resourceVersion", version)?),
-    ];
-    if tx.execute(&UPDATE, &params)? != 1 {
-        return Err(StoreError::FlowConflict {
-            tenant: tenant.clone(),
-            flow: name.clone(),
-            reason: format!("the flow is no longer at version {version}"),
-        });
-    }
-    let mut jobs: Vec<&JobName> = touched.to_vec();
-    jobs.sort();
-    jobs.dedup();
-    for job in jobs {
-        let state = flow.run.state(job.as_str()).unwrap_or(JobState::Waiting);
-        let task = if state == JobState::Running {
-            Value::from(job_task_id(name, job)?.as_str())
-        } else {
-            Value::Null
-        };
-        tx.execute(
-            &JOB,
-            &[
-                tenant.as_str().into(),
-                name.as_str().into(),
-                job.as_str().into(),
-                state.as_str().into(),
-                task,
-            ],
-        )?;
-    }
-    Ok(())
+    policy: FailurePolicy,
+    failure_seen: bool,
+    result_bytes: u64,
+    counts: JobCounts,
+    labels: Labels,
+    ttl_ms: Option<u64>,
 }
 
-/// A flow as read, with the version an advance compares.
-struct Loaded {
-    flow: StoredFlow,
-    version: u64,
+impl Head {
+    /// The head of a new flow's row, before its first jobs start.
+    fn of(spec: &FlowSpec, uid: Uid, run: &FlowRun) -> Self {
+        Self {
+            uid,
+            version: 1,
+            policy: spec.failure_policy(),
+            failure_seen: false,
+            result_bytes: 0,
+            counts: JobCounts::of(run.states().map(|(_, state)| state)),
+            labels: spec.labels().clone(),
+            ttl_ms: spec.ttl_after_finished_ms(),
+        }
+    }
+
+    /// This head with the counts of `run` (its results' size and whether a job failed).
+    fn moved(&self, run: &FlowRun) -> Self {
+        let mut head = self.clone();
+        head.counts = JobCounts::of(run.states().map(|(_, state)| state));
+        head.failure_seen = run
+            .states()
+            .any(|(_, s)| matches!(s, JobState::Failed | JobState::Canceled));
+        head.result_bytes = run.results().map(|(_, r)| r.byte_len() as u64).sum();
+        head
+    }
 }
 
-/// Reads the flow row (its jobs' rows left out); with `lock`, PostgreSQL holds it until the
-/// transaction ends.
-fn load(
+/// Reads the flow row's head; with `lock`, PostgreSQL holds the row until the transaction
+/// ends. A flow stored before the jobs' rows is moved into them first.
+fn read_head(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     name: &FlowId,
     lock: Lock,
-) -> Result<Loaded, StoreError> {
+) -> Result<Head, StoreError> {
     const SELECT: Sql = Sql::new(
-        "SELECT uid, resource_version, created_ns, updated_ns, finished_ns, spec, run \
-         FROM flows WHERE tenant = ?1 AND name = ?2",
+        "SELECT uid, resource_version, failure_policy, failure_seen, result_bytes, not_started, \
+         running, failed, canceled, other_final, labels, ttl_ms FROM flows \
+         WHERE tenant = ?1 AND name = ?2",
     );
+    upgrade(tx, tenant, name)?;
     let rows = tx.query(
         &SELECT.clone().locking(lock),
         &[tenant.as_str().into(), name.as_str().into()],
@@ -303,26 +415,133 @@ fn load(
         flow: name.clone(),
     })?;
     let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
-    let uid = Uid::parse(row.text(0)?).map_err(|e| bad(&e))?;
-    let version = u64::try_from(row.int(1)?).map_err(|e| bad(&e))?;
-    let spec: FlowSpec = serde_json::from_str(row.text(5)?).map_err(|e| bad(&e))?;
-    let run: FlowRun = serde_json::from_str(row.text(6)?).map_err(|e| bad(&e))?;
-    if spec.name() != name || run.flow() != name {
+    let count =
+        |i: usize| -> Result<u64, StoreError> { u64::try_from(row.int(i)?).map_err(|e| bad(&e)) };
+    let policy = [FailurePolicy::FailFast, FailurePolicy::Continue]
+        .into_iter()
+        .find(|p| p.as_str() == row.text(2).unwrap_or_default())
+        .ok_or_else(|| bad(&"its failure policy is unknown"))?;
+    Ok(Head {
+        uid: Uid::parse(row.text(0)?).map_err(|e| bad(&e))?,
+        version: count(1)?,
+        policy,
+        failure_seen: row.int(3)? != 0,
+        result_bytes: count(4)?,
+        counts: JobCounts::from_parts([count(5)?, count(6)?, count(7)?, count(8)?, count(9)?]),
+        labels: serde_json::from_str(row.text(10)?).map_err(|e| bad(&e))?,
+        ttl_ms: optional_int(row, 11)?
+            .map(|ms| u64::try_from(ms).map_err(|e| bad(&e)))
+            .transpose()?,
+    })
+}
+
+/// Writes the flow row's head if the flow is still at `version`, bumping it: the counts,
+/// the rolled-up status, and the end and expiry once every job is final.
+fn write_head(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    name: &FlowId,
+    head: &Head,
+    version: u64,
+    now: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    const UPDATE: Sql = Sql::new(
+        "UPDATE flows SET status = ?3, resource_version = ?4, updated_ns = ?5, finished_ns = ?6, \
+         expires_ns = ?7, failure_seen = ?8, result_bytes = ?9, not_started = ?10, \
+         running = ?11, failed = ?12, canceled = ?13, other_final = ?14 \
+         WHERE tenant = ?1 AND name = ?2 AND resource_version = ?15",
+    );
+    let next = version
+        .checked_add(1)
+        .ok_or_else(|| StoreError::OutOfRange {
+            field: "flow.resourceVersion",
+            value: version.to_string(),
+        })?;
+    let (finished, expires) = if head.counts.all_final() {
+        let expires = head.ttl_ms.map(|ttl| expiry(now, ttl));
+        (Some(clamped_nanos(now)), expires)
+    } else {
+        (None, None)
+    };
+    let [not_started, running, failed, canceled, other_final] = head.counts.parts();
+    let params = [
+        tenant.as_str().into(),
+        name.as_str().into(),
+        head.counts.status().as_str().into(),
+        Value::Int(int("flow.resourceVersion", next)?),
+        Value::Int(clamped_nanos(now)),
+        finished.into(),
+        expires.into(),
+        Value::Int(i64::from(head.failure_seen)),
+        count_value("flow.resultBytes", head.result_bytes)?,
+        count_value("flow.jobs", not_started)?,
+        count_value("flow.jobs", running)?,
+        count_value("flow.jobs", failed)?,
+        count_value("flow.jobs", canceled)?,
+        count_value("flow.jobs", other_final)?,
+        Value::Int(int("flow.resourceVersion", version)?),
+    ];
+    if tx.execute(&UPDATE, &params)? != 1 {
+        return Err(StoreError::FlowConflict {
+            tenant: tenant.clone(),
+            flow: name.clone(),
+            reason: format!("the flow is no longer at version {version}"),
+        });
+    }
+    Ok(())
+}
+
+/// Moves a flow stored before the jobs' rows (its run a document, `job_rows` 0), in a
+/// write, into them: its jobs' rows rewritten from the run, the flow row's head filled in, the
+/// document dropped. Does nothing for a flow already in rows (or not there).
+fn upgrade(tx: &mut dyn Tx, tenant: &TenantId, name: &FlowId) -> Result<(), StoreError> {
+    const OLD: Sql = Sql::new(
+        "SELECT spec, run, uid FROM flows WHERE tenant = ?1 AND name = ?2 AND job_rows = 0",
+    );
+    const DELETE_JOBS: Sql = Sql::new("DELETE FROM flow_jobs WHERE tenant = ?1 AND flow = ?2");
+    const MOVED: Sql = Sql::new(
+        "UPDATE flows SET job_rows = 1, run = '', failure_policy = ?3, failure_seen = ?4, \
+         result_bytes = ?5, not_started = ?6, running = ?7, failed = ?8, canceled = ?9, \
+         other_final = ?10, labels = ?11, ttl_ms = ?12 WHERE tenant = ?1 AND name = ?2",
+    );
+    let key = [Value::from(tenant.as_str()), name.as_str().into()];
+    let rows = tx.query(&OLD.clone().locking(Lock::Update), &key)?;
+    let Some(row) = rows.first() else {
+        return Ok(());
+    };
+    let bad = |e: &dyn std::fmt::Display| corrupt(tenant, name, e);
+    let spec: FlowSpec = serde_json::from_str(row.text(0)?).map_err(|e| bad(&e))?;
+    let run: FlowRun = serde_json::from_str(row.text(1)?).map_err(|e| bad(&e))?;
+    let uid = Uid::parse(row.text(2)?).map_err(|e| bad(&e))?;
+    if spec.name() != name || run.flow() != name || run.graph() != spec.graph() {
         return Err(bad(&"the documents hold another flow"));
     }
-    Ok(Loaded {
-        flow: StoredFlow {
-            spec,
-            run,
-            uid,
-            resource_version: version,
-            created_at: DateTime::from_timestamp_nanos(row.int(2)?),
-            updated_at: DateTime::from_timestamp_nanos(row.int(3)?),
-            finished_at: optional_int(row, 4)?.map(DateTime::from_timestamp_nanos),
-            jobs: Vec::new(),
-        },
-        version,
-    })
+    tx.execute(&DELETE_JOBS, &key)?;
+    insert_jobs(tx, tenant, &spec, &run)?;
+    let head = Head::of(&spec, uid, &run).moved(&run);
+    let labels = to_json(tenant, name, "labels", serde_json::to_string(&head.labels))?;
+    let [not_started, running, failed, canceled, other_final] = head.counts.parts();
+    tx.execute(
+        &MOVED,
+        &[
+            tenant.as_str().into(),
+            name.as_str().into(),
+            head.policy.as_str().into(),
+            Value::Int(i64::from(head.failure_seen)),
+            count_value("flow.resultBytes", head.result_bytes)?,
+            count_value("flow.jobs", not_started)?,
+            count_value("flow.jobs", running)?,
+            count_value("flow.jobs", failed)?,
+            count_value("flow.jobs", canceled)?,
+            count_value("flow.jobs", other_final)?,
+            labels.into(),
+            match head.ttl_ms {
+                Some(ms) => Value::Int(int("ttlAfterFinishedMs", ms)?),
+                None => Value::Null,
+            },
+        ],
+    )?;
+    Ok(())
 }
 
 /// Column `index` as an integer or `NULL`.
@@ -331,6 +550,19 @@ fn optional_int(row: &Row, index: usize) -> Result<Option<i64>, StoreError> {
         Some(Value::Null) => Ok(None),
         _ => row.int(index).map(Some),
     }
+}
+
+/// Column `index` as text, or `None` for `NULL`.
+fn optional_text_at(row: &Row, index: usize) -> Option<&str> {
+    match row.0.get(index) {
+        Some(Value::Text(text)) => Some(text),
+        _ => None,
+    }
+}
+
+/// Text or `NULL`.
+fn optional_text(text: Option<&str>) -> Value {
+    text.map_or(Value::Null, Value::from)
 }
 
 /// A document written, or [`StoreError::Corrupt`] naming `what` of the flow.

@@ -78,6 +78,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     },
     FINISHED_ACTIONS,
     CLAIM_COLUMNS,
+    FLOW_JOB_ROWS,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -104,6 +105,46 @@ const CLAIM_COLUMNS: Migration = Migration {
 /// collations come from the table).
 const FINISHED_ACTIONS_SQL: &str = "
 CREATE INDEX actions_finished_idx ON actions (tenant, updated_ns, id) WHERE state IN ('completed', 'failed');
+";
+
+/// The flow-job-rows step: each job's row holds what its end reads and changes (its rule,
+/// its dependency count, its upstream tally, its dependents' positions, its skip reason,
+/// its result and its task spec), and the flow row the counts its status rolls up from,
+/// so a job's end reads and writes its dependents' rows, not the flow's documents. A flow
+/// stored before keeps its run document in `run` (`job_rows` 0) until its next write or
+/// read moves it into its rows (`flows.rs`). Its number is the one line to change when
+/// migrations are renumbered.
+const FLOW_JOB_ROWS: Migration = Migration {
+    version: 6,
+    sqlite: FLOW_JOB_ROWS_SQL,
+    postgres: FLOW_JOB_ROWS_SQL,
+    fill: None,
+};
+
+/// The flow-job-rows step's statements, the same on both engines (SQLite reads `BIGINT`
+/// as an integer; every integer column is 64-bit, as `tx.rs` binds them).
+const FLOW_JOB_ROWS_SQL: &str = "
+ALTER TABLE flows ADD COLUMN job_rows BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN failure_policy TEXT NOT NULL DEFAULT 'failFast';
+ALTER TABLE flows ADD COLUMN failure_seen BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN result_bytes BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN not_started BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN running BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN failed BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN canceled BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN other_final BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flows ADD COLUMN labels TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE flows ADD COLUMN ttl_ms BIGINT;
+ALTER TABLE flow_jobs ADD COLUMN skip_reason TEXT;
+ALTER TABLE flow_jobs ADD COLUMN rule TEXT NOT NULL DEFAULT 'allSucceeded';
+ALTER TABLE flow_jobs ADD COLUMN dependencies BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flow_jobs ADD COLUMN up_succeeded BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flow_jobs ADD COLUMN up_failed BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flow_jobs ADD COLUMN up_skipped BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE flow_jobs ADD COLUMN dependents TEXT NOT NULL DEFAULT '';
+ALTER TABLE flow_jobs ADD COLUMN result TEXT;
+ALTER TABLE flow_jobs ADD COLUMN spec TEXT;
+CREATE UNIQUE INDEX flow_jobs_position_uq ON flow_jobs (tenant, flow, position);
 ";
 
 /// The table that records the version.

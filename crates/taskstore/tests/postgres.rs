@@ -115,3 +115,17 @@ fn a_database_of_a_newer_schema_is_refused() {
     assert_eq!(columns, suite::version_3_columns());
     suite::a_version_3_database_migrates_on_open(&mut store, &tasks);
 }
+
+#[test]
+fn a_flow_stored_as_a_document_moves_into_rows() {
+    let Some(backend) = postgres("flow_document") else {
+        return;
+    };
+    let url = backend.url.clone();
+    suite::a_flow_stored_as_a_document_moves_into_rows(&backend, |sql| {
+        Client::connect(&url, NoTls)
+            .unwrap()
+            .batch_execute(sql)
+            .unwrap();
+    });
+}

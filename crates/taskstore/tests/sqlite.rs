@@ -108,3 +108,15 @@ fn a_database_of_a_newer_schema_is_refused() {
     drop(SqliteStore::open(&path).unwrap());
     SqliteStore::open(&path).unwrap();
 }
+
+#[test]
+fn a_flow_stored_as_a_document_moves_into_rows() {
+    let backend = sqlite("flow_document").unwrap();
+    let path = backend.path.clone();
+    suite::a_flow_stored_as_a_document_moves_into_rows(&backend, |sql| {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .execute_batch(sql)
+            .unwrap();
+    });
+}

@@ -2,8 +2,8 @@
 
 use super::*;
 
-fn tally(succeeded: u32, failed: u32, skipped: u32) -> Tally {
-    Tally {
+fn tally(succeeded: u32, failed: u32, skipped: u32) -> UpstreamTally {
+    UpstreamTally {
         succeeded,
         failed,
         skipped,
@@ -61,14 +61,14 @@ fn verdict_table() {
 }
 
 /// Every tally of `total` upstream jobs with at most that many final.
-fn tallies(total: u32) -> impl Iterator<Item = Tally> {
+fn tallies(total: u32) -> impl Iterator<Item = UpstreamTally> {
     (0..=total).flat_map(move |s| {
         (0..=total - s).flat_map(move |f| (0..=total - s - f).map(move |k| tally(s, f, k)))
     })
 }
 
 /// Whether `later` is `earlier` with more upstream jobs ended.
-fn extends(later: Tally, earlier: Tally) -> bool {
+fn extends(later: UpstreamTally, earlier: UpstreamTally) -> bool {
     later.succeeded >= earlier.succeeded
         && later.failed >= earlier.failed
         && later.skipped >= earlier.skipped

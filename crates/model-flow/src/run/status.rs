@@ -49,11 +49,7 @@ pub enum FlowStatus {
 impl FlowStatus {
     /// The status of a flow whose jobs are in `states` (a pure function of the states).
     pub fn of(states: impl IntoIterator<Item = JobState>) -> FlowStatus {
-        let mut counts = StateCounts::default();
-        for state in states {
-            counts.add(state);
-        }
-        counts.status()
+        JobCounts::of(states).status()
     }
 
     /// The wire name (`"dispatched"`, ...).
@@ -74,33 +70,88 @@ impl fmt::Display for FlowStatus {
     }
 }
 
-/// How many jobs are in each state that matters to the roll-up, kept up to date by a
-/// flow run so its status costs nothing.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct StateCounts {
+/// How many jobs of a run are in each state that matters to the roll-up: kept up to date
+/// by a [`FlowRun`](crate::FlowRun) so its status costs nothing, and by a store on its
+/// flow row, from each [`StateChange`](crate::StateChange), so it never reads every job.
+///
+/// ```
+/// use model_flow::{FlowStatus, JobCounts, JobState};
+///
+/// let mut counts = JobCounts::of([JobState::Running, JobState::Waiting]);
+/// assert_eq!(counts.status(), FlowStatus::Started);
+/// counts.change(JobState::Running, JobState::Failed);
+/// assert_eq!(counts.status(), FlowStatus::Error);
+/// assert!(!counts.all_final());
+/// assert_eq!(JobCounts::from_parts(counts.parts()), counts);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct JobCounts {
     /// Waiting or ready jobs.
-    pub(crate) not_started: usize,
+    not_started: u64,
     /// Running jobs.
-    running: usize,
+    running: u64,
     /// Failed jobs.
-    failed: usize,
+    failed: u64,
     /// Canceled jobs and jobs skipped because the flow was canceled.
-    canceled: usize,
+    canceled: u64,
     /// Every other final job (succeeded, skipped by a rule or by fail-fast).
-    other_final: usize,
+    other_final: u64,
 }
 
-impl StateCounts {
-    pub(crate) fn add(&mut self, state: JobState) {
-        *self.slot(state) += 1;
+impl JobCounts {
+    /// The counts of jobs in `states`.
+    pub fn of(states: impl IntoIterator<Item = JobState>) -> Self {
+        let mut counts = Self::default();
+        for state in states {
+            counts.add(state);
+        }
+        counts
     }
 
-    pub(crate) fn remove(&mut self, state: JobState) {
+    /// The counts from [`JobCounts::parts`] (as a store reads them back): not started
+    /// (waiting or ready), running, failed, canceled (or skipped by a cancel), and every
+    /// other final job.
+    pub const fn from_parts(parts: [u64; 5]) -> Self {
+        let [not_started, running, failed, canceled, other_final] = parts;
+        Self {
+            not_started,
+            running,
+            failed,
+            canceled,
+            other_final,
+        }
+    }
+
+    /// The five counts, in the order [`JobCounts::from_parts`] takes them.
+    pub const fn parts(&self) -> [u64; 5] {
+        [
+            self.not_started,
+            self.running,
+            self.failed,
+            self.canceled,
+            self.other_final,
+        ]
+    }
+
+    /// Counts one more job in `state`.
+    pub fn add(&mut self, state: JobState) {
+        let slot = self.slot(state);
+        *slot = slot.saturating_add(1);
+    }
+
+    /// Counts one job less in `state`.
+    pub fn remove(&mut self, state: JobState) {
         let slot = self.slot(state);
         *slot = slot.saturating_sub(1);
     }
 
-    fn slot(&mut self, state: JobState) -> &mut usize {
+    /// Counts a job that moved from `from` to `to`.
+    pub fn change(&mut self, from: JobState, to: JobState) {
+        self.remove(from);
+        self.add(to);
+    }
+
+    fn slot(&mut self, state: JobState) -> &mut u64 {
         match state {
             JobState::Waiting | JobState::Ready => &mut self.not_started,
             JobState::Running => &mut self.running,
@@ -114,12 +165,12 @@ impl StateCounts {
     }
 
     /// Whether every job is final.
-    pub(crate) const fn all_final(&self) -> bool {
+    pub const fn all_final(&self) -> bool {
         self.not_started == 0 && self.running == 0
     }
 
-    /// The roll-up; see [`FlowStatus`].
-    pub(crate) const fn status(&self) -> FlowStatus {
+    /// The flow's status, rolled up from the counts; see [`FlowStatus`].
+    pub const fn status(&self) -> FlowStatus {
         if self.canceled > 0 {
             FlowStatus::Canceled
         } else if self.failed > 0 {

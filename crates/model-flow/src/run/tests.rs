@@ -2,12 +2,15 @@
 
 use chrono::DateTime;
 use model_ids::JobName;
-use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskSpec};
+use model_task::{SubprocessMode, TaskEnv, TaskKind, TaskPhase, TaskSpec};
 
 use super::*;
-use crate::limits::{MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES, MAX_RESULT_VALUE_BYTES};
+use crate::limits::{
+    MAX_FLOW_RESULT_BYTES, MAX_RESULT_ENTRIES, MAX_RESULT_KEY_BYTES, MAX_RESULT_VALUE_BYTES,
+};
 use crate::rule::TriggerRule::{self, AllDone, AllSucceeded, AnyFailed, AnySucceeded, NoneFailed};
 use crate::spec::FlowJob;
+use crate::state::SkipReason;
 
 /// A flow of jobs `(name, dependencies, rule)`.
 fn flow(policy: FailurePolicy, jobs: &[(&str, &[&str], TriggerRule)]) -> FlowSpec {

@@ -14,7 +14,7 @@ use crate::bounded;
 use crate::error::FlowError;
 use crate::graph::FlowGraph;
 use crate::limits::MAX_FLOW_RESULT_BYTES;
-use crate::rule::{FailurePolicy, Tally, TriggerRule, Verdict};
+use crate::rule::{FailurePolicy, TriggerRule, UpstreamTally, Verdict};
 use crate::state::{JobState, SkipReason, StateName};
 use crate::wire::{DependsOnRaw, JobList, RawJob};
 
@@ -205,12 +205,12 @@ fn state_of(name: StateName, reason: Option<SkipReason>) -> Result<JobState, &'s
 
 /// Checks that each job's state agrees with its rule and its dependencies' states, with
 /// the failure policy and with a cancel, as running the flow leaves them.
-fn check_states(
+pub(super) fn check_states(
     graph: &FlowGraph,
     policy: FailurePolicy,
     states: &[JobState],
 ) -> Result<(), FlowError> {
-    let mut tallies = vec![Tally::default(); states.len()];
+    let mut tallies = vec![UpstreamTally::default(); states.len()];
     let mut failure_seen = false;
     let mut cancel_seen = false;
     for (i, state) in states.iter().enumerate() {
@@ -219,7 +219,7 @@ fn check_states(
         if let Some(upstream) = state.upstream() {
             for &d in graph.outs_of(i) {
                 if let Some(tally) = tallies.get_mut(d as usize) {
-                    tally.add(upstream);
+                    tally.count(upstream);
                 }
             }
         }

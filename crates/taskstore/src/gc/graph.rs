@@ -5,7 +5,6 @@
 //! order. The writers of a batch ([`delete_batch`]) serve the standalone tasks' pass too.
 
 use chrono::{DateTime, Utc};
-use taskmodel::flow::{FlowRun, FlowSpec};
 use taskmodel::ids::{FlowId, TaskId, TenantId, Uid};
 use taskmodel::retention::{Deletion, OwnedResource, Release, ResourceKind, collect};
 use taskmodel::task::{Precondition, Task};
@@ -228,7 +227,7 @@ fn view(
          ORDER BY t.id LIMIT ?3",
     );
     const FLOWS: Sql = Sql::new(
-        "SELECT name, resource_version, uid, finished_ns, spec, run FROM flows \
+        "SELECT name FROM flows \
          WHERE tenant = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
     );
     let mut views = Vec::new();
@@ -256,7 +255,7 @@ fn view(
                 let (resource, kept) = if tasks {
                     task_view(tenant, row)?
                 } else {
-                    flow_view(tenant, row)?
+                    flow_view(tx, tenant, row)?
                 };
                 views.push(resource);
                 after.clone_from(&kept.name);
@@ -286,24 +285,29 @@ pub(super) fn task_view(
     Ok((view, kept))
 }
 
-/// A flow's view (`OwnedResource::from_flow`, sealed at its end) and row.
-fn flow_view(tenant: &TenantId, row: &TxRow) -> Result<(OwnedResource, Entry), StoreError> {
+/// A flow's view (`OwnedResource::from_flow`, sealed at its end) and row, the flow read
+/// whole (`Store::flow`'s read, its run assembled from its jobs' rows).
+fn flow_view(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    row: &TxRow,
+) -> Result<(OwnedResource, Entry), StoreError> {
     let bad = |error: &dyn std::fmt::Display| unreadable(tenant, row, error);
-    let version = u64::try_from(row.int(1)?).map_err(|e| bad(&e))?;
-    let uid = Uid::parse(row.text(2)?).map_err(|e| bad(&e))?;
-    let finished = match row.0.get(3) {
-        Some(Value::Int(ns)) => Some(DateTime::from_timestamp_nanos(*ns)),
-        _ => None,
-    };
-    let spec: FlowSpec = serde_json::from_str(row.text(4)?).map_err(|e| bad(&e))?;
-    let run: FlowRun = serde_json::from_str(row.text(5)?).map_err(|e| bad(&e))?;
-    let view = OwnedResource::from_flow(&spec, &run, tenant.clone(), uid, finished)
-        .map_err(|e| bad(&e))?;
+    let name = FlowId::new(row.text(0)?).map_err(|e| bad(&e))?;
+    let flow = crate::flows::get(tx, tenant, &name)?;
+    let view = OwnedResource::from_flow(
+        &flow.spec,
+        &flow.run,
+        tenant.clone(),
+        flow.uid,
+        flow.finished_at,
+    )
+    .map_err(|e| bad(&e))?;
     let kept = Entry {
         kind: ResourceKind::Flow,
-        name: row.text(0)?.to_owned(),
-        uid,
-        version,
+        name: name.as_str().to_owned(),
+        uid: flow.uid,
+        version: flow.resource_version,
     };
     Ok((view, kept))
 }

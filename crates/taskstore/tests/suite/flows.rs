@@ -379,3 +379,47 @@ pub fn canceling_a_flow_skips_waiting_jobs_and_cancels_running_tasks<B: Backend>
         .unwrap();
     assert_eq!(again.resource_version, done.resource_version);
 }
+
+/// A flow stored before its jobs had rows of their own (its run a document on the flow
+/// row, the rows holding only state and task: `rewind` runs the SQL that puts it back so)
+/// reads back the same from its document, and its next job end moves it into rows and on.
+pub fn a_flow_stored_as_a_document_moves_into_rows<B: Backend>(
+    backend: &B,
+    rewind: impl FnOnce(&str),
+) {
+    let mut store = backend.open();
+    store
+        .create_flow(&tenant(), &diamond(), uid_of("etl"), at(0))
+        .unwrap();
+    run_job(&mut store, "r1", 1, AttemptOutcome::Succeeded, 10);
+    let before = store.flow(&tenant(), &flow_id("etl")).unwrap();
+    let run = serde_json::to_string(&before.run)
+        .unwrap()
+        .replace('\'', "''");
+    rewind(&format!(
+        "UPDATE flows SET job_rows = 0, run = '{run}', not_started = 0, running = 0, \
+         failed = 0, canceled = 0, other_final = 0, failure_seen = 0, result_bytes = 0, \
+         labels = '{{}}' WHERE name = 'etl'; \
+         UPDATE flow_jobs SET rule = 'anyFailed', dependencies = 0, up_succeeded = 0, \
+         up_failed = 0, up_skipped = 0, dependents = '', result = NULL, spec = NULL \
+         WHERE flow = 'etl';"
+    ));
+    assert_eq!(store.flow(&tenant(), &flow_id("etl")).unwrap(), before);
+    run_job(&mut store, "r2", 2, AttemptOutcome::Succeeded, 20);
+    run_job(&mut store, "r3", 3, AttemptOutcome::Succeeded, 30);
+    let after = store.flow(&tenant(), &flow_id("etl")).unwrap();
+    use JobState::{Running, Succeeded};
+    assert_eq!(
+        states(&after),
+        [
+            ("extract", Succeeded),
+            ("left", Succeeded),
+            ("right", Succeeded),
+            ("load", Running)
+        ]
+    );
+    assert_eq!(after.resource_version, before.resource_version + 2);
+    assert_eq!(after.run.status(), FlowStatus::Started);
+    let load = store.get(&tenant(), &id("etl.load")).unwrap().task;
+    assert_eq!(load.metadata().controller().unwrap().uid(), uid_of("etl"));
+}

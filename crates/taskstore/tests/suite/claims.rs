@@ -13,9 +13,30 @@ use super::fixtures::*;
 pub const DEPTH: usize = 1_600;
 
 /// Statements that take a database of this build back to schema version 3 (both engines
-/// read them): no index of finished actions, the queue index without `kind_name`, and
-/// neither claim column.
+/// read them): no per-job flow columns, no index of finished actions, the queue index without
+/// `kind_name`, and neither claim column.
 pub const TO_VERSION_3: &str = "
+DROP INDEX flow_jobs_position_uq;
+ALTER TABLE flows DROP COLUMN job_rows;
+ALTER TABLE flows DROP COLUMN failure_policy;
+ALTER TABLE flows DROP COLUMN failure_seen;
+ALTER TABLE flows DROP COLUMN result_bytes;
+ALTER TABLE flows DROP COLUMN not_started;
+ALTER TABLE flows DROP COLUMN running;
+ALTER TABLE flows DROP COLUMN failed;
+ALTER TABLE flows DROP COLUMN canceled;
+ALTER TABLE flows DROP COLUMN other_final;
+ALTER TABLE flows DROP COLUMN labels;
+ALTER TABLE flows DROP COLUMN ttl_ms;
+ALTER TABLE flow_jobs DROP COLUMN skip_reason;
+ALTER TABLE flow_jobs DROP COLUMN rule;
+ALTER TABLE flow_jobs DROP COLUMN dependencies;
+ALTER TABLE flow_jobs DROP COLUMN up_succeeded;
+ALTER TABLE flow_jobs DROP COLUMN up_failed;
+ALTER TABLE flow_jobs DROP COLUMN up_skipped;
+ALTER TABLE flow_jobs DROP COLUMN dependents;
+ALTER TABLE flow_jobs DROP COLUMN result;
+ALTER TABLE flow_jobs DROP COLUMN spec;
 DROP INDEX actions_finished_idx;
 DROP INDEX tasks_queue_idx;
 CREATE INDEX tasks_queue_idx ON tasks (tenant, priority DESC, queued_ns, id) WHERE phase = 'pending';

@@ -33,7 +33,7 @@ use crate::pair::insert_tasks;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
 
 use self::advance::dispatch_all;
-use self::rows::{count_value, format_positions, state_of};
+use self::rows::{count_value, count_values, format_positions, state_of};
 
 /// A flow as stored: its spec, its run (every job's state, as model-flow moved it), its
 /// identity and version, and each job's task.
@@ -131,9 +131,7 @@ pub(crate) fn create(
         labels.into(),
         ttl,
     ];
-    for count in counts.parts() {
-        params.push(count_value("flow.jobs", count)?);
-    }
+    params.extend(count_values(&counts)?);
     let inserted = tx.try_execute(&INSERT, &params)?;
     if inserted.is_none() {
         return Err(StoreError::FlowExists {
@@ -463,7 +461,7 @@ fn write_head(
     } else {
         (None, None)
     };
-    let [not_started, running, failed, canceled, other_final] = head.counts.parts();
+    let [not_started, running, failed, canceled, other_final] = count_values(&head.counts)?;
     let params = [
         tenant.as_str().into(),
         name.as_str().into(),
@@ -474,11 +472,11 @@ fn write_head(
         expires.into(),
         Value::Int(i64::from(head.failure_seen)),
         count_value("flow.resultBytes", head.result_bytes)?,
-        count_value("flow.jobs", not_started)?,
-        count_value("flow.jobs", running)?,
-        count_value("flow.jobs", failed)?,
-        count_value("flow.jobs", canceled)?,
-        count_value("flow.jobs", other_final)?,
+        not_started,
+        running,
+        failed,
+        canceled,
+        other_final,
         Value::Int(int("flow.resourceVersion", version)?),
     ];
     if tx.execute(&UPDATE, &params)? != 1 {
@@ -520,7 +518,7 @@ fn upgrade(tx: &mut dyn Tx, tenant: &TenantId, name: &FlowId) -> Result<(), Stor
     insert_jobs(tx, tenant, &spec, &run)?;
     let head = Head::of(&spec, uid, &run).moved(&run);
     let labels = to_json(tenant, name, "labels", serde_json::to_string(&head.labels))?;
-    let [not_started, running, failed, canceled, other_final] = head.counts.parts();
+    let [not_started, running, failed, canceled, other_final] = count_values(&head.counts)?;
     tx.execute(
         &MOVED,
         &[
@@ -529,11 +527,11 @@ fn upgrade(tx: &mut dyn Tx, tenant: &TenantId, name: &FlowId) -> Result<(), Stor
             head.policy.as_str().into(),
             Value::Int(i64::from(head.failure_seen)),
             count_value("flow.resultBytes", head.result_bytes)?,
-            count_value("flow.jobs", not_started)?,
-            count_value("flow.jobs", running)?,
-            count_value("flow.jobs", failed)?,
-            count_value("flow.jobs", canceled)?,
-            count_value("flow.jobs", other_final)?,
+            not_started,
+            running,
+            failed,
+            canceled,
+            other_final,
             labels.into(),
             match head.ttl_ms {
                 Some(ms) => Value::Int(int("ttlAfterFinishedMs", ms)?),

@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use taskmodel::flow::{FlowJobs, JobRow, JobState, SkipReason, TriggerRule, UpstreamTally};
+use taskmodel::flow::{
+    FlowJobs, JobCounts, JobRow, JobState, SkipReason, TriggerRule, UpstreamTally,
+};
 use taskmodel::ids::{FlowId, JobName, TenantId};
 
 use super::corrupt;
@@ -251,4 +253,17 @@ fn parse_positions(text: &str) -> Option<Vec<u32>> {
 /// A count as a column value.
 pub(super) fn count_value(field: &'static str, value: u64) -> Result<Value, StoreError> {
     int(field, value).map(Value::Int)
+}
+
+/// A flow's five job counts as column values, in the order of [`JobCounts::parts`]
+/// (`not_started`, `running`, `failed`, `canceled`, `other_final`).
+pub(super) fn count_values(counts: &JobCounts) -> Result<[Value; 5], StoreError> {
+    let [a, b, c, d, e] = counts.parts();
+    Ok([
+        count_value("flow.jobs", a)?,
+        count_value("flow.jobs", b)?,
+        count_value("flow.jobs", c)?,
+        count_value("flow.jobs", d)?,
+        count_value("flow.jobs", e)?,
+    ])
 }

@@ -1,5 +1,5 @@
 //! The taskmodel on real databases: a [`Store`] of tasks, their attempts and their log
-//! lines, flows and their jobs, runners, and schedule actions, with garbage collection as a
+//! lines, flows and their jobs, runners, schedules and their actions, with garbage collection as a
 //! write, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
 //! start) or PostgreSQL ([`PostgresStore`], to scale past one machine).
 //!
@@ -17,7 +17,8 @@
 //! Each concept has its module: `tasks.rs` (create, apply, delete), `attempts.rs`,
 //! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends, its jobs' results,
 //! its listing), `runners.rs`, `gc.rs` (model-retention's decisions on views read in pages,
-//! written in batches), `actions.rs`, `logs.rs`.
+//! written in batches), `actions.rs`, `schedules.rs` (a schedule's row, and the tick that
+//! turns its due fire times into actions), `logs.rs`.
 //! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
 mod actions;
 mod attempts;
@@ -34,6 +35,7 @@ mod pair;
 mod postgres;
 mod retention;
 mod runners;
+mod schedules;
 mod schema;
 mod sqlite;
 mod store;
@@ -46,6 +48,7 @@ pub use crate::{
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     group::MAX_CLAIM_GROUP,
     postgres::PostgresStore,
+    schedules::{StoredSchedule, Ticked},
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{

@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
-use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::schedule::Action;
+use taskmodel::schedule::{Action, Schedule};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -17,6 +17,7 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
+use crate::schedules::{StoredSchedule, Ticked};
 
 /// How many pending tasks of the runner's kinds one claim looks at, in queue order, before
 /// it answers that nothing is claimable: a runner that fits a queued task finds it when
@@ -429,6 +430,92 @@ pub trait Store {
         max_age_ms: u64,
         limit: u32,
     ) -> Result<usize, StoreError>;
+
+    /// Stores a new schedule under its name, its fire times counted after `now`, at
+    /// `resourceVersion` 1. `uid` (the caller mints it) is what its ticks' actions and the
+    /// tasks it starts name. A name or a uid already used in the tenant is
+    /// [`StoreError::ScheduleExists`].
+    fn create_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The schedule, or [`StoreError::ScheduleNotFound`].
+    fn schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The tenant's schedules in name order after `after` (from the first when `None`), at
+    /// most `limit` (1 to [`MAX_READ_PAGE`]): a keyset page on the primary key.
+    fn schedules(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&ScheduleId>,
+        limit: u32,
+    ) -> Result<Vec<StoredSchedule>, StoreError>;
+
+    /// Replaces the stored schedule of the same name with `schedule` (its uid, its place
+    /// among its fire times and a buffered tick stay) if `expected` holds (the
+    /// `resourceVersion` and uid the caller read, each when given), else
+    /// [`StoreError::ScheduleConflict`]; the version goes up by one.
+    fn update_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Pauses the schedule (it fires nothing; `Schedule::set_paused`) or resumes it, as
+    /// [`update_schedule`](Self::update_schedule) checks and writes. A resumed schedule's
+    /// fire times missed while paused go through its catch-up window at the next tick.
+    fn pause_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        paused: bool,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Deletes the schedule and its pending actions if `expected` holds, else
+    /// [`StoreError::ScheduleConflict`]; its running actions and the tasks it started stay
+    /// (garbage collection releases a gone owner).
+    fn delete_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        expected: Precondition,
+    ) -> Result<(), StoreError>;
+
+    /// The schedule tick at `now`, in one transaction: the due schedules of every tenant,
+    /// at most `limit` (1 to [`MAX_READ_PAGE`]) in due order (PostgreSQL skips rows another
+    /// tick holds; SQLite writers queue), each asked what its fire times since the last
+    /// tick do. Its catch-up window (`Schedule::catch_up`) drops those too old and keeps at
+    /// most `MAX_CATCHUP_TICKS`; each kept one counts against `remainingRuns` and goes by
+    /// the overlap policy (`OverlapPolicy::decide`), its run active while an action of the
+    /// schedule is pending or running or a task it owns is unfinished: a tick that starts
+    /// is stored as a pending action due at the tick plus the schedule's jitter (drawn from
+    /// `rng`, as the action's id is), labeled with the schedule's name; `bufferOne` keeps
+    /// one tick on the row, which starts at the first tick after the run ends; `replace`
+    /// fails the schedule's pending actions and cancels its unfinished tasks first. The row
+    /// moves past the ticks with its version one up, so two ticks never fire one tick
+    /// twice (the index of schedules and ticks on `actions` refuses it too).
+    ///
+    /// Dispatch as for every action: [`fire_due`](Self::fire_due), then create the task
+    /// with an owner reference to the schedule (kind `Schedule`, its [`Ticked::uid`]),
+    /// then [`finish_action`](Self::finish_action).
+    fn tick_schedules(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Ticked>, StoreError>;
 
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.

@@ -318,3 +318,6 @@ pub(crate) fn read(tenant: &TenantId, row: &Row) -> Result<StoredSchedule, Store
         schedule,
     })
 }
+
+#[cfg(test)]
+mod tests;

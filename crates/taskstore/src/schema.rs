@@ -7,7 +7,8 @@
 //! `log_lines` (keyed by `(attempt, sequence)`), `runners` (the fleet's records), and
 //! `actions` (schedule actions, version 2), `flows` (a flow's spec and run as JSON
 //! documents, with its status, version and times as columns) and `flow_jobs` (each job's
-//! state and the task made for it, version 3).
+//! state and the task made for it, version 3), `schedules` (a schedule's document with its
+//! uid, version and where its ticks are, version 7).
 //! The claim-columns step gives `tasks` what a claim decides "the runner fits" by, so a
 //! claim reads no document to pass a task over: `kind_name` (the kind routing matches, empty for an
 //! embedded task) and `runner_selector` (the selector's canonical text, empty for one that

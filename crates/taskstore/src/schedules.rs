@@ -10,8 +10,8 @@ use taskmodel::ids::{ScheduleId, TenantId, Uid};
 use taskmodel::schedule::Schedule;
 use taskmodel::task::Precondition;
 
-pub(crate) use self::tick::tick;
 pub use self::tick::Ticked;
+pub(crate) use self::tick::tick;
 use crate::attempts::check_page;
 use crate::columns::{exact_nanos, int};
 use crate::error::StoreError;
@@ -206,7 +206,10 @@ fn check(
     if let Some(uid) = expected.uid
         && uid != stored.uid
     {
-        return Err(conflict(format!("expected uid {uid}, found {}", stored.uid)));
+        return Err(conflict(format!(
+            "expected uid {uid}, found {}",
+            stored.uid
+        )));
     }
     Ok(())
 }
@@ -308,8 +311,7 @@ pub(crate) fn read(tenant: &TenantId, row: &Row) -> Result<StoredSchedule, Store
     };
     Ok(StoredSchedule {
         uid: Uid::parse(row.text(1)?).map_err(|error| corrupt(error.to_string()))?,
-        resource_version: u64::try_from(row.int(2)?)
-            .map_err(|error| corrupt(error.to_string()))?,
+        resource_version: u64::try_from(row.int(2)?).map_err(|error| corrupt(error.to_string()))?,
         after: time(row.int(3)?),
         buffered: row.optional_int(4)?.map(time),
         next_due,

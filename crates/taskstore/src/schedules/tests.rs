@@ -34,7 +34,11 @@ fn schedule(paused: bool) -> Schedule {
 fn next_due_is_the_next_fire_time_or_just_after_now_while_a_tick_is_buffered() {
     let check = |paused: bool, after: i64, buffered: Option<i64>, now: i64, due: Option<i64>| {
         let got = next_due(&schedule(paused), at(after), buffered.map(at), at(now));
-        assert_eq!(got, due.map(at), "paused {paused}, after {after}, buffered {buffered:?}");
+        assert_eq!(
+            got,
+            due.map(at),
+            "paused {paused}, after {after}, buffered {buffered:?}"
+        );
     };
     check(false, 0, None, 0, Some(10_000));
     check(false, 9_999, None, 0, Some(10_000));

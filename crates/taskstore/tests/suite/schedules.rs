@@ -45,9 +45,7 @@ fn create(store: &mut impl Store, schedule: &Schedule) -> StoredSchedule {
 /// different times).
 fn tick(store: &mut impl Store, ms: i64) -> Vec<Ticked> {
     let mut rng = SeededRandom::new(u64::try_from(ms).unwrap());
-    store
-        .tick_schedules(at(ms), 100, &mut rng)
-        .unwrap()
+    store.tick_schedules(at(ms), 100, &mut rng).unwrap()
 }
 
 /// The due times of a tick's actions, in ms after t0.
@@ -146,7 +144,10 @@ pub fn schedules_are_stored_listed_changed_and_deleted<B: Backend>(backend: &B) 
         )
         .unwrap();
     assert_eq!(resumed.next_due, Some(at(120_000)));
-    assert_eq!(store.schedule(&tenant(), &name("nightly")).unwrap(), resumed);
+    assert_eq!(
+        store.schedule(&tenant(), &name("nightly")).unwrap(),
+        resumed
+    );
 
     // A tick of "backup" leaves a pending action, which its deletion removes.
     let ticked = store
@@ -180,7 +181,10 @@ pub fn schedules_are_stored_listed_changed_and_deleted<B: Backend>(backend: &B) 
         store.delete_schedule(&tenant(), &name("backup"), Precondition::default()),
         Err(StoreError::ScheduleNotFound { .. })
     ));
-    assert_eq!(store.schedule(&other, &name("nightly")).unwrap().uid, uid_of("other"));
+    assert_eq!(
+        store.schedule(&other, &name("nightly")).unwrap().uid,
+        uid_of("other")
+    );
 }
 
 /// The tick stores one pending action per fire time that starts, due at it and labeled
@@ -207,11 +211,20 @@ pub fn a_tick_fires_each_fire_time_once_within_the_catch_up_window<B: Backend>(b
     assert!(tick(&mut store, 999).is_empty(), "nothing is due yet");
     let ticked = tick(&mut store, 1_000);
     assert_eq!(ticked.len(), 1);
-    assert_eq!((ticked[0].schedule.as_str(), dues(&ticked[0])), ("twice", vec![1_000]));
+    assert_eq!(
+        (ticked[0].schedule.as_str(), dues(&ticked[0])),
+        ("twice", vec![1_000])
+    );
     assert_eq!(ticked[0].next_due, Some(at(2_000)));
     let action = store.action(&tenant(), ticked[0].actions[0].id()).unwrap();
-    assert_eq!((action.label(), action.state()), ("twice", ActionState::Pending));
-    assert!(tick(&mut store, 1_000).is_empty(), "one fire time fires once");
+    assert_eq!(
+        (action.label(), action.state()),
+        ("twice", ActionState::Pending)
+    );
+    assert!(
+        tick(&mut store, 1_000).is_empty(),
+        "one fire time fires once"
+    );
 
     let ticked = tick(&mut store, 5_500);
     assert_eq!(dues(&ticked[0]), [2_000]);
@@ -232,6 +245,46 @@ pub fn a_tick_fires_each_fire_time_once_within_the_catch_up_window<B: Backend>(b
         at(240_000)
     );
     assert_eq!(complete_due(&mut store, 240_000), 4);
+
+    // A tick moves the version: a change made at the version read before it is refused.
+    let minutely_now = store.schedule(&tenant(), &name("minutely")).unwrap();
+    assert_eq!(minutely_now.resource_version, 2);
+    assert!(matches!(
+        store.pause_schedule(
+            &tenant(),
+            &name("minutely"),
+            true,
+            Precondition::version(1),
+            at(0)
+        ),
+        Err(StoreError::ScheduleConflict { .. })
+    ));
+    // Paused, it is not ticked; resumed, what it missed goes through its window.
+    let paused = store
+        .pause_schedule(
+            &tenant(),
+            &name("minutely"),
+            true,
+            Precondition::version(2),
+            at(250_000),
+        )
+        .unwrap();
+    assert_eq!(paused.next_due, None);
+    assert!(tick(&mut store, 400_000).is_empty());
+    let resumed = store
+        .pause_schedule(
+            &tenant(),
+            &name("minutely"),
+            false,
+            Precondition::version(3),
+            at(400_000),
+        )
+        .unwrap();
+    assert_eq!(resumed.next_due, Some(at(300_000)));
+    let ticked = tick(&mut store, 400_001);
+    assert_eq!(dues(&ticked[0]), [360_000]);
+    assert!(ticked[0].dropped);
+    assert_eq!(ticked[0].next_due, Some(at(420_000)));
 }
 
 /// A task the schedule started, owned by it (kind `Schedule`, its uid).
@@ -273,7 +326,11 @@ pub fn overlap_policies_decide_ticks_while_a_run_is_active<B: Backend>(backend: 
     assert_eq!((dues(by("skip")), by("skip").skipped), (vec![], 3));
     assert_eq!(dues(by("allow")), [2_000, 3_000, 4_000]);
     assert_eq!(
-        (dues(by("buffer")), by("buffer").skipped, by("buffer").buffered),
+        (
+            dues(by("buffer")),
+            by("buffer").skipped,
+            by("buffer").buffered
+        ),
         (vec![], 2, Some(at(2_000)))
     );
     // Each missed fire time replaces the run before it: only the last one's action stays.
@@ -291,15 +348,33 @@ pub fn overlap_policies_decide_ticks_while_a_run_is_active<B: Backend>(backend: 
     store.create(&tenant(), &task, at(4_000)).unwrap();
     complete_due(&mut store, 4_000);
     let third = tick(&mut store, 4_500);
-    let buffered = third.iter().find(|t| t.schedule.as_str() == "buffer").unwrap();
+    let buffered = third
+        .iter()
+        .find(|t| t.schedule.as_str() == "buffer")
+        .unwrap();
     assert!(buffered.actions.is_empty() && buffered.buffered.is_some());
     store
-        .cancel(&tenant(), &id("buffer-1"), Precondition::default(), at(4_600))
+        .cancel(
+            &tenant(),
+            &id("buffer-1"),
+            Precondition::default(),
+            at(4_600),
+        )
         .unwrap();
     let fourth = tick(&mut store, 4_700);
-    let buffered = fourth.iter().find(|t| t.schedule.as_str() == "buffer").unwrap();
-    assert_eq!(dues(buffered), [4_700], "the buffered tick starts once the run ended");
-    assert_eq!((buffered.buffered, buffered.next_due), (None, Some(at(5_000))));
+    let buffered = fourth
+        .iter()
+        .find(|t| t.schedule.as_str() == "buffer")
+        .unwrap();
+    assert_eq!(
+        dues(buffered),
+        [4_700],
+        "the buffered tick starts once the run ended"
+    );
+    assert_eq!(
+        (buffered.buffered, buffered.next_due),
+        (None, Some(at(5_000)))
+    );
 
     // `replace` cancels the unfinished task its schedule owns.
     let replace = store.schedule(&tenant(), &name("replace")).unwrap();
@@ -308,7 +383,10 @@ pub fn overlap_policies_decide_ticks_while_a_run_is_active<B: Backend>(backend: 
         .unwrap();
     complete_due(&mut store, 4_800);
     let fifth = tick(&mut store, 5_000);
-    let replaced = fifth.iter().find(|t| t.schedule.as_str() == "replace").unwrap();
+    let replaced = fifth
+        .iter()
+        .find(|t| t.schedule.as_str() == "replace")
+        .unwrap();
     assert_eq!(replaced.canceled, [id("replace-1")]);
     assert_eq!(dues(replaced), [5_000]);
     let canceled = store.get(&tenant(), &id("replace-1")).unwrap();
@@ -323,7 +401,10 @@ pub fn concurrent_tick_loops_fire_each_schedule_tick_once<B: Backend>(backend: &
     const SECONDS: i64 = 8;
     let mut store = backend.open();
     for n in 0..SCHEDULES {
-        create(&mut store, &every(&format!("s{n:02}"), 1_000, OverlapPolicy::Allow));
+        create(
+            &mut store,
+            &every(&format!("s{n:02}"), 1_000, OverlapPolicy::Allow),
+        );
     }
     let barrier = Barrier::new(LOOPS);
     let fired: Vec<Vec<(String, DateTime<Utc>)>> = std::thread::scope(|scope| {

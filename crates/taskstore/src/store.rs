@@ -44,8 +44,8 @@ pub const MAX_IMPORT: usize = 10_000;
 /// The most attempts or log lines one read returns.
 pub const MAX_READ_PAGE: u32 = 1_000;
 
-/// A store of tasks, their attempts and their log lines, and schedule actions: the model on
-/// a real database.
+/// A store of tasks, their attempts and their log lines, flows, runners, and schedules and
+/// their actions: the model on a real database.
 ///
 /// Every write reads the task and its current attempt, asks the model for the change
 /// (`lease_attempt`, `start_attempt`, `report_result`...), and writes the pair back in one

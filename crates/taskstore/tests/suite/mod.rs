@@ -98,7 +98,8 @@ macro_rules! conformance {
             schedules_are_stored_listed_changed_and_deleted,
             a_tick_fires_each_fire_time_once_within_the_catch_up_window,
             overlap_policies_decide_ticks_while_a_run_is_active,
-            concurrent_tick_loops_fire_each_schedule_tick_once
+            concurrent_tick_loops_fire_each_schedule_tick_once,
+            ticks_racing_pauses_lose_no_write
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

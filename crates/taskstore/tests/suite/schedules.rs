@@ -2,7 +2,7 @@
 //! with a compare-and-swap on `resourceVersion`; ticked into actions by the model's
 //! catch-up and overlap decisions, each tick once, also with concurrent tick loops.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Barrier;
 
 use chrono::{DateTime, Utc};
@@ -452,4 +452,80 @@ pub fn concurrent_tick_loops_fire_each_schedule_tick_once<B: Backend>(backend: &
         .map(|action: &Action| (action.label().to_owned(), action.due_at()))
         .collect();
     assert_eq!(stored, expected);
+}
+
+/// Tick loops racing writers that pause and resume the same schedules, each writer at the
+/// version it read: no write is lost (each schedule's version is one more than the writes
+/// that succeeded on it, ticks included) and no tick is stored twice.
+pub fn ticks_racing_pauses_lose_no_write<B: Backend>(backend: &B) {
+    const SCHEDULES: usize = 6;
+    const TICKERS: u64 = 3;
+    const WRITERS: usize = 2;
+    const ROUNDS: usize = 20;
+    let mut store = backend.open();
+    let names: Vec<String> = (0..SCHEDULES).map(|n| format!("p{n}")).collect();
+    for text in &names {
+        create(&mut store, &every(text, 1_000, OverlapPolicy::Allow));
+    }
+    let barrier = Barrier::new(usize::try_from(TICKERS).unwrap() + WRITERS);
+    // Per thread: the writes it made on each schedule, and the ticks it stored.
+    type Writes = (BTreeMap<String, u64>, Vec<(String, DateTime<Utc>)>);
+    let results: Vec<Writes> = std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for n in 0..TICKERS {
+            let barrier = &barrier;
+            handles.push(scope.spawn(move || {
+                let mut store = backend.open();
+                let mut rng = SeededRandom::new(n + 500);
+                barrier.wait();
+                let (mut writes, mut ticks) = (BTreeMap::new(), Vec::new());
+                for second in 1..=i64::try_from(ROUNDS).unwrap() {
+                    let now = at(second * 1_000);
+                    let batch = retrying(|| store.tick_schedules(now, 100, &mut rng)).unwrap();
+                    for ticked in batch {
+                        let label = ticked.schedule.as_str().to_owned();
+                        *writes.entry(label.clone()).or_insert(0) += 1;
+                        ticks.extend(ticked.actions.iter().map(|a| (label.clone(), a.due_at())));
+                    }
+                }
+                (writes, ticks)
+            }));
+        }
+        for _ in 0..WRITERS {
+            let (barrier, names) = (&barrier, &names);
+            handles.push(scope.spawn(move || {
+                let mut store = backend.open();
+                barrier.wait();
+                let mut writes = BTreeMap::new();
+                for round in 0..ROUNDS {
+                    let text = &names[round % SCHEDULES];
+                    let paused = round % 4 < 2;
+                    retrying(|| {
+                        let read = store.schedule(&tenant(), &name(text))?;
+                        let expected = Precondition::version(read.resource_version);
+                        store.pause_schedule(&tenant(), &name(text), paused, expected, at(0))
+                    })
+                    .unwrap();
+                    *writes.entry(text.clone()).or_insert(0) += 1;
+                }
+                (writes, Vec::new())
+            }));
+        }
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let mut writes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut ticks = Vec::new();
+    for (mine, stored) in results {
+        for (text, count) in mine {
+            *writes.entry(text).or_insert(0) += count;
+        }
+        ticks.extend(stored);
+    }
+    let unique: BTreeSet<_> = ticks.iter().cloned().collect();
+    assert_eq!(ticks.len(), unique.len(), "a tick stored twice");
+    for text in &names {
+        let stored = store.schedule(&tenant(), &name(text)).unwrap();
+        let made = writes.get(text).copied().unwrap_or(0);
+        assert_eq!(stored.resource_version, made + 1, "schedule {text}");
+    }
 }

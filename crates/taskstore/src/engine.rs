@@ -17,10 +17,10 @@ use taskmodel::task::{
 use crate::error::StoreError;
 use crate::flows::{self, FlowCursor, FlowSummary, StoredFlow};
 use crate::gc;
-use crate::schedules::{self, StoredSchedule, Ticked};
+use crate::schedules;
 use crate::store::{
     ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-    Reaped, Store, Stored, StoredLogLine,
+    Reaped, Store, Stored, StoredLogLine, StoredSchedule, Ticked,
 };
 use crate::tx::Tx;
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};

@@ -48,12 +48,11 @@ pub use crate::{
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     group::MAX_CLAIM_GROUP,
     postgres::PostgresStore,
-    schedules::{StoredSchedule, Ticked},
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{
         ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
         LogStream, MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES,
-        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine,
+        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine, StoredSchedule, Ticked,
     },
 };

@@ -10,37 +10,12 @@ use taskmodel::ids::{ScheduleId, TenantId, Uid};
 use taskmodel::schedule::Schedule;
 use taskmodel::task::Precondition;
 
-pub use self::tick::Ticked;
 pub(crate) use self::tick::tick;
 use crate::attempts::check_page;
 use crate::columns::{exact_nanos, int};
 use crate::error::StoreError;
+use crate::store::StoredSchedule;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
-
-/// A schedule as stored: the schedule, its identity and version, and where its ticks are.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct StoredSchedule {
-    /// The schedule (its `remainingRuns` counts the ticks fired so far).
-    pub schedule: Schedule,
-    /// Its uid, which the actions of its ticks and the tasks it starts name.
-    pub uid: Uid,
-    /// Goes up by one with every write of the row: a change, a pause, a tick.
-    pub resource_version: u64,
-    /// Its fire times after this one are still to come: the tick fired or dropped every
-    /// one before.
-    pub after: DateTime<Utc>,
-    /// A tick kept until the schedule's run ends (`bufferOne`).
-    pub buffered: Option<DateTime<Utc>>,
-    /// When [`Store::tick_schedules`](crate::Store::tick_schedules) next looks at it, to
-    /// the millisecond: its next fire time, or sooner while a tick is buffered; `None`
-    /// when it fires no more (paused, past `endAt`, no runs left).
-    pub next_due: Option<DateTime<Utc>>,
-    /// When it was created.
-    pub created_at: DateTime<Utc>,
-    /// When its row was last written.
-    pub updated_at: DateTime<Utc>,
-}
 
 /// The columns a read of a schedule selects, in [`read`]'s order.
 pub(crate) const COLUMNS: &str =

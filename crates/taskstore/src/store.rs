@@ -17,7 +17,6 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
-use crate::schedules::{StoredSchedule, Ticked};
 
 /// How many pending tasks of the runner's kinds one claim looks at, in queue order, before
 /// it answers that nothing is claimable: a runner that fits a queued task finds it when
@@ -559,6 +558,60 @@ pub struct FinishedAction {
     pub action: Action,
     /// The next action of its series, pending.
     pub next: Option<Action>,
+}
+
+/// A schedule as stored: the schedule, its identity and version, and where its ticks are.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct StoredSchedule {
+    /// The schedule (its `remainingRuns` counts the ticks fired so far).
+    pub schedule: Schedule,
+    /// Its uid, which the actions of its ticks and the tasks it starts name.
+    pub uid: Uid,
+    /// Goes up by one with every write of the row: a change, a pause, a tick.
+    pub resource_version: u64,
+    /// Its fire times after this one are still to come: the tick fired or dropped every
+    /// one before.
+    pub after: DateTime<Utc>,
+    /// A tick kept until the schedule's run ends (`bufferOne`).
+    pub buffered: Option<DateTime<Utc>>,
+    /// When [`Store::tick_schedules`](crate::Store::tick_schedules) next looks at it, to
+    /// the millisecond: its next fire time, or sooner while a tick is buffered; `None`
+    /// when it fires no more (paused, past `endAt`, no runs left).
+    pub next_due: Option<DateTime<Utc>>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When its row was last written.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What [`Store::tick_schedules`](crate::Store::tick_schedules) did with one due schedule.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Ticked {
+    /// The schedule's tenant.
+    pub tenant: TenantId,
+    /// The schedule.
+    pub schedule: ScheduleId,
+    /// Its uid: the owner reference (kind `Schedule`) of the tasks its actions start.
+    pub uid: Uid,
+    /// The actions stored for its ticks that start, pending, in tick order, each due at its
+    /// tick plus the schedule's jitter (a buffered tick's at once); under `replace`, only
+    /// the last of this call's (the others are in `replaced`).
+    pub actions: Vec<Action>,
+    /// How many of its ticks the overlap policy dropped.
+    pub skipped: usize,
+    /// Whether missed ticks older than its catch-up window were dropped.
+    pub dropped: bool,
+    /// A tick kept until its run ends (`bufferOne`), after this tick.
+    pub buffered: Option<DateTime<Utc>>,
+    /// The pending actions of its run a later tick replaced (`replace`), now Failed, this
+    /// call's own included.
+    pub replaced: Vec<ActionId>,
+    /// The unfinished tasks of its run a later tick canceled (`replace`).
+    pub canceled: Vec<TaskId>,
+    /// When the tick looks at it next (`None`: it fires no more).
+    pub next_due: Option<DateTime<Utc>>,
 }
 
 /// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.

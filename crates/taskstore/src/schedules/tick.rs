@@ -5,49 +5,20 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 use taskmodel::RandomSource;
-use taskmodel::ids::{ActionId, ScheduleId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, TaskId, TenantId};
 use taskmodel::schedule::{Action, ActionState, OverlapDecision, ScheduleError};
 use taskmodel::task::Precondition;
 
-use super::{COLUMNS, StoredSchedule, next_due, read, save};
+use super::{COLUMNS, next_due, read, save};
 use crate::actions;
 use crate::attempts::{self, check_page};
 use crate::error::StoreError;
-use crate::store::MAX_READ_PAGE;
+use crate::store::{MAX_READ_PAGE, StoredSchedule, Ticked};
 use crate::tx::{Lock, Sql, Tx, Value};
 
 /// The reason a pending action of a schedule fails with when a later tick replaces its
 /// run (`replace`).
 const REPLACED_REASON: &str = "replaced by a later tick";
-
-/// What [`Store::tick_schedules`](crate::Store::tick_schedules) did with one due schedule.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Ticked {
-    /// The schedule's tenant.
-    pub tenant: TenantId,
-    /// The schedule.
-    pub schedule: ScheduleId,
-    /// Its uid: the owner reference (kind `Schedule`) of the tasks its actions start.
-    pub uid: Uid,
-    /// The actions stored for its ticks that start, pending, in tick order, each due at its
-    /// tick plus the schedule's jitter (a buffered tick's at once); under `replace`, only
-    /// the last of this call's (the others are in `replaced`).
-    pub actions: Vec<Action>,
-    /// How many of its ticks the overlap policy dropped.
-    pub skipped: usize,
-    /// Whether missed ticks older than its catch-up window were dropped.
-    pub dropped: bool,
-    /// A tick kept until its run ends (`bufferOne`), after this tick.
-    pub buffered: Option<DateTime<Utc>>,
-    /// The pending actions of its run a later tick replaced (`replace`), now Failed, this
-    /// call's own included.
-    pub replaced: Vec<ActionId>,
-    /// The unfinished tasks of its run a later tick canceled (`replace`).
-    pub canceled: Vec<TaskId>,
-    /// When the tick looks at it next (`None`: it fires no more).
-    pub next_due: Option<DateTime<Utc>>,
-}
 
 /// [`Store::tick_schedules`](crate::Store::tick_schedules).
 pub(crate) fn tick(

@@ -242,8 +242,8 @@ pub enum StoreError {
         value: String,
     },
     /// Garbage collection needs one view of more than [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)
-    /// resources: the tenant's ownership graph (its flows and the tasks that name an owner
-    /// or are named as one), which model-retention decides on as a whole (an owner with
+    /// resources: the tenant's ownership graph (its flows, its schedules and the tasks that
+    /// name an owner or are named as one), which model-retention decides on as a whole (an owner with
     /// everything it owns, what it owns with every owner it names), or one task's stored
     /// attempts, which its history limits rank together. Nothing was written by that pass;
     /// delete or orphan some of them, or collect with a store that holds fewer.

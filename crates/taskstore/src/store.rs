@@ -371,8 +371,8 @@ pub trait Store {
     /// decisions depend on nothing outside them, so a tenant of any size is collected:
     /// attempts past their task's history limits (with their log lines), finished actions
     /// a day after they end, finished standalone tasks (no owner, owning nothing) in pages,
-    /// and the ownership graph (every flow, every task that names an owner or is named as
-    /// one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
+    /// and the ownership graph (every flow and schedule, every task that names an owner or
+    /// is named as one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
     /// that pass is [`StoreError::GcViewTooLarge`]: first the releases (an owner reference
     /// removed from a task that stays, with `Release::task_manifest` and `Task::apply`),
     /// then the deletions in cleanup order (a task with its attempts, owner rows and log

@@ -99,7 +99,8 @@ macro_rules! conformance {
             a_tick_fires_each_fire_time_once_within_the_catch_up_window,
             overlap_policies_decide_ticks_while_a_run_is_active,
             concurrent_tick_loops_fire_each_schedule_tick_once,
-            ticks_racing_pauses_lose_no_write
+            ticks_racing_pauses_lose_no_write,
+            gc_keeps_a_schedules_tasks_by_its_history_limits
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

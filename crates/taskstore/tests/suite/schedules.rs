@@ -529,3 +529,38 @@ pub fn ticks_racing_pauses_lose_no_write<B: Backend>(backend: &B) {
         assert_eq!(stored.resource_version, made + 1, "schedule {text}");
     }
 }
+
+/// Garbage collection sees a stored schedule as the live owner of the tasks it started:
+/// they keep their owner reference, and its history limits decide which finished ones go.
+pub fn gc_keeps_a_schedules_tasks_by_its_history_limits<B: Backend>(backend: &B) {
+    let mut store = backend.open();
+    let trigger = Trigger::Every {
+        every: Interval::from_ms(1_000).unwrap(),
+        anchor: None,
+    };
+    let kept_one = Schedule::builder(name("hist"), spec("hist", 0), trigger)
+        .successful_history_limit(1)
+        .build()
+        .unwrap();
+    let stored = create(&mut store, &kept_one);
+    for (n, text) in ["hist-1", "hist-2"].into_iter().enumerate() {
+        let ms = 100 * (i64::try_from(n).unwrap() + 1);
+        store
+            .create(&tenant(), &owned_task(&stored, text), at(ms))
+            .unwrap();
+        let lease = u64::try_from(n).unwrap() + 1;
+        let claimed = store
+            .claim(&tenant(), &request("r", lease, at(ms + 1)), at(ms + 1))
+            .unwrap()
+            .unwrap();
+        assert_eq!(claimed.task.id(), &id(text));
+        succeed(&mut store, text, lease, at(ms + 2), at(ms + 3));
+    }
+    let collected = store.collect_garbage(&tenant(), at(10_000), 100).unwrap();
+    assert!(collected.complete);
+    assert_eq!(collected.deleted_tasks, [id("hist-1")]);
+    assert!(collected.released.is_empty(), "{:?}", collected.released);
+    let kept = store.get(&tenant(), &id("hist-2")).unwrap();
+    assert_eq!(kept.task.metadata().controller().unwrap().uid(), stored.uid);
+    assert_eq!(store.schedule(&tenant(), &name("hist")).unwrap(), stored);
+}

@@ -142,7 +142,7 @@ pub(crate) fn delete(
 /// When the tick next looks at `schedule`, whose fire times after `after` are to come,
 /// with a tick `buffered` or not, written at `now`: its next fire time; with a tick
 /// buffered, no later than just after `now` (the tick looks again whether the run ended,
-/// after the schedules due before it); nothing while it is paused.
+/// after the schedules due before it); nothing while it is paused; to the millisecond.
 pub(crate) fn next_due(
     schedule: &Schedule,
     after: DateTime<Utc>,
@@ -153,10 +153,12 @@ pub(crate) fn next_due(
     let recheck = buffered
         .filter(|_| !schedule.paused())
         .and_then(|_| now.checked_add_signed(chrono::TimeDelta::milliseconds(1)));
-    match (next, recheck) {
+    let due = match (next, recheck) {
         (Some(next), Some(recheck)) => Some(next.min(recheck)),
         (next, recheck) => next.or(recheck),
-    }
+    };
+    // To the millisecond, as the column holds it, so what is returned reads back equal.
+    due.and_then(|due| DateTime::from_timestamp_millis(due.timestamp_millis()))
 }
 
 /// Refuses a write the caller's `expected` version or uid does not allow.

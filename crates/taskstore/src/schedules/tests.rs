@@ -50,5 +50,9 @@ fn next_due_is_the_next_fire_time_or_just_after_now_while_a_tick_is_buffered() {
     check(false, 10_000, Some(10_000), 20_000, Some(20_000));
     check(false, 30_000, Some(30_000), 40_000, Some(40_001));
     check(true, 0, None, 0, None);
+    // A buffered recheck after a `now` with microseconds is its millisecond's.
+    let now = at(12_000) + TimeDelta::microseconds(500);
+    let got = next_due(&schedule(false), at(10_000), Some(at(10_000)), now);
+    assert_eq!(got, Some(at(12_001)));
     check(true, 10_000, Some(10_000), 12_000, None);
 }

@@ -185,6 +185,19 @@ pub fn schedules_are_stored_listed_changed_and_deleted<B: Backend>(backend: &B) 
         store.schedule(&other, &name("nightly")).unwrap().uid,
         uid_of("other")
     );
+
+    // A fire time with microseconds: what creating returns reads back equal.
+    let anchor = at(0) + chrono::TimeDelta::microseconds(1_500);
+    let trigger = Trigger::Every {
+        every: Interval::from_ms(1_000).unwrap(),
+        anchor: Some(anchor),
+    };
+    let odd = Schedule::builder(name("odd"), spec("odd", 0), trigger)
+        .build()
+        .unwrap();
+    let created = create(&mut store, &odd);
+    assert_eq!(created.next_due, Some(at(1)));
+    assert_eq!(store.schedule(&tenant(), &name("odd")).unwrap(), created);
 }
 
 /// The tick stores one pending action per fire time that starts, due at it and labeled

@@ -1,6 +1,6 @@
 //! Every cycle of a graph that could not be sorted: the strongly connected groups of jobs
-//! (Pearce's form of Tarjan's algorithm, without recursion), and the shortest cycle through the first
-//! declared job of each group (a breadth-first search inside the group).
+//! (Pearce's form of Tarjan's algorithm, without recursion), and the shortest cycle through
+//! the first declared job of each group (a breadth-first search inside the group).
 
 use model_ids::JobName;
 

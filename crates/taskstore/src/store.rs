@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
-use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::schedule::Action;
+use taskmodel::schedule::{Action, Schedule};
 use taskmodel::selector::Labels;
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
@@ -43,8 +43,8 @@ pub const MAX_IMPORT: usize = 10_000;
 /// The most attempts or log lines one read returns.
 pub const MAX_READ_PAGE: u32 = 1_000;
 
-/// A store of tasks, their attempts and their log lines, and schedule actions: the model on
-/// a real database.
+/// A store of tasks, their attempts and their log lines, flows, runners, and schedules and
+/// their actions: the model on a real database.
 ///
 /// Every write reads the task and its current attempt, asks the model for the change
 /// (`lease_attempt`, `start_attempt`, `report_result`...), and writes the pair back in one
@@ -371,8 +371,8 @@ pub trait Store {
     /// decisions depend on nothing outside them, so a tenant of any size is collected:
     /// attempts past their task's history limits (with their log lines), finished actions
     /// a day after they end, finished standalone tasks (no owner, owning nothing) in pages,
-    /// and the ownership graph (every flow, every task that names an owner or is named as
-    /// one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
+    /// and the ownership graph (every flow and schedule, every task that names an owner or
+    /// is named as one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
     /// that pass is [`StoreError::GcViewTooLarge`]: first the releases (an owner reference
     /// removed from a task that stays, with `Release::task_manifest` and `Task::apply`),
     /// then the deletions in cleanup order (a task with its attempts, owner rows and log
@@ -430,6 +430,92 @@ pub trait Store {
         limit: u32,
     ) -> Result<usize, StoreError>;
 
+    /// Stores a new schedule under its name, its fire times counted after `now`, at
+    /// `resourceVersion` 1. `uid` (the caller mints it) is what its ticks' actions and the
+    /// tasks it starts name. A name or a uid already used in the tenant is
+    /// [`StoreError::ScheduleExists`].
+    fn create_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The schedule, or [`StoreError::ScheduleNotFound`].
+    fn schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The tenant's schedules in name order after `after` (from the first when `None`), at
+    /// most `limit` (1 to [`MAX_READ_PAGE`]): a keyset page on the primary key.
+    fn schedules(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&ScheduleId>,
+        limit: u32,
+    ) -> Result<Vec<StoredSchedule>, StoreError>;
+
+    /// Replaces the stored schedule of the same name with `schedule` (its uid, its place
+    /// among its fire times and a buffered tick stay) if `expected` holds (the
+    /// `resourceVersion` and uid the caller read, each when given), else
+    /// [`StoreError::ScheduleConflict`]; the version goes up by one.
+    fn update_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Pauses the schedule (it fires nothing; `Schedule::set_paused`) or resumes it, as
+    /// [`update_schedule`](Self::update_schedule) checks and writes. A resumed schedule's
+    /// fire times missed while paused go through its catch-up window at the next tick.
+    fn pause_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        paused: bool,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Deletes the schedule and its pending actions if `expected` holds, else
+    /// [`StoreError::ScheduleConflict`]; its running actions and the tasks it started stay
+    /// (garbage collection releases a gone owner).
+    fn delete_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        expected: Precondition,
+    ) -> Result<(), StoreError>;
+
+    /// The schedule tick at `now`, in one transaction: the due schedules of every tenant,
+    /// at most `limit` (1 to [`MAX_READ_PAGE`]) in due order (PostgreSQL skips rows another
+    /// tick holds; SQLite writers queue), each asked what its fire times since the last
+    /// tick do. Its catch-up window (`Schedule::catch_up`) drops those too old and keeps at
+    /// most `MAX_CATCHUP_TICKS`; each kept one counts against `remainingRuns` and goes by
+    /// the overlap policy (`OverlapPolicy::decide`), its run active while an action of the
+    /// schedule is pending or running or a task it owns is unfinished: a tick that starts
+    /// is stored as a pending action due at the tick plus the schedule's jitter (drawn from
+    /// `rng`, as the action's id is), labeled with the schedule's name; `bufferOne` keeps
+    /// one tick on the row, which starts at the first tick after the run ends; `replace`
+    /// fails the schedule's pending actions and cancels its unfinished tasks first. The row
+    /// moves past the ticks with its version one up, so two ticks never fire one tick
+    /// twice (the index of schedules and ticks on `actions` refuses it too).
+    ///
+    /// Dispatch as for every action: [`fire_due`](Self::fire_due), then create the task
+    /// with an owner reference to the schedule (kind `Schedule`, its [`Ticked::uid`]),
+    /// then [`finish_action`](Self::finish_action).
+    fn tick_schedules(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Ticked>, StoreError>;
+
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.
     /// At most [`MAX_LOG_BATCH_LINES`] lines of at most [`MAX_LOG_LINE_BYTES`] each.
@@ -472,6 +558,60 @@ pub struct FinishedAction {
     pub action: Action,
     /// The next action of its series, pending.
     pub next: Option<Action>,
+}
+
+/// A schedule as stored: the schedule, its identity and version, and where its ticks are.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct StoredSchedule {
+    /// The schedule (its `remainingRuns` counts the ticks fired so far).
+    pub schedule: Schedule,
+    /// Its uid, which the actions of its ticks and the tasks it starts name.
+    pub uid: Uid,
+    /// Goes up by one with every write of the row: a change, a pause, a tick.
+    pub resource_version: u64,
+    /// Its fire times after this one are still to come: the tick fired or dropped every
+    /// one before.
+    pub after: DateTime<Utc>,
+    /// A tick kept until the schedule's run ends (`bufferOne`).
+    pub buffered: Option<DateTime<Utc>>,
+    /// When [`Store::tick_schedules`](crate::Store::tick_schedules) next looks at it, to
+    /// the millisecond: its next fire time, or sooner while a tick is buffered; `None`
+    /// when it fires no more (paused, past `endAt`, no runs left).
+    pub next_due: Option<DateTime<Utc>>,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// When its row was last written.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// What [`Store::tick_schedules`](crate::Store::tick_schedules) did with one due schedule.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Ticked {
+    /// The schedule's tenant.
+    pub tenant: TenantId,
+    /// The schedule.
+    pub schedule: ScheduleId,
+    /// Its uid: the owner reference (kind `Schedule`) of the tasks its actions start.
+    pub uid: Uid,
+    /// The actions stored for its ticks that start, pending, in tick order, each due at its
+    /// tick plus the schedule's jitter (a buffered tick's at once); under `replace`, only
+    /// the last of this call's (the others are in `replaced`).
+    pub actions: Vec<Action>,
+    /// How many of its ticks the overlap policy dropped.
+    pub skipped: usize,
+    /// Whether missed ticks older than its catch-up window were dropped.
+    pub dropped: bool,
+    /// A tick kept until its run ends (`bufferOne`), after this tick.
+    pub buffered: Option<DateTime<Utc>>,
+    /// The pending actions of its run a later tick replaced (`replace`), now Failed, this
+    /// call's own included.
+    pub replaced: Vec<ActionId>,
+    /// The unfinished tasks of its run a later tick canceled (`replace`).
+    pub canceled: Vec<TaskId>,
+    /// When the tick looks at it next (`None`: it fires no more).
+    pub next_due: Option<DateTime<Utc>>,
 }
 
 /// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.

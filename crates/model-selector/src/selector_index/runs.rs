@@ -75,8 +75,7 @@ pub(super) struct Run<K, V> {
     ranks: [u8; RUN],
     /// The used slots.
     used: u128,
-    /// Whether the slots rise with the positions: then, when the used slots are also
-    /// contiguous, a slot mask is the position mask shifted.
+    /// Whether the slots rise with the positions.
     ordered: bool,
 }
 
@@ -127,6 +126,7 @@ impl<K, V> Run<K, V> {
 
     /// Sets the ranks of the entries from position `from` on, and `shift`.
     fn rank_from(&mut self, from: usize) {
+        self.ordered = self.slots.windows(2).all(|pair| pair.first() < pair.last());
         self.shift = match (self.ordered, self.slots.first()) {
             (true, Some(&low)) => {
                 let run = u128::MAX >> (u128::BITS as usize - self.len().clamp(1, RUN));
@@ -158,7 +158,6 @@ impl<K, V> Run<K, V> {
             1_u128.checked_shl(u32::from(slot)).unwrap_or(0).wrapping_sub(1)
         });
         let between = free & above & below;
-        self.ordered &= between != 0;
         let pick = if between == 0 { free } else { between };
         let slot = u8::try_from(pick.trailing_zeros()).unwrap_or(u8::MAX);
         let place = Place { run: self.id, slot };
@@ -226,6 +225,22 @@ pub(super) struct Filed<K, V>(u32, Box<Run<K, V>>);
 impl<K, V> Filed<K, V> {
     pub(super) fn id(&self) -> u32 {
         self.0
+    }
+}
+
+impl<K, V> Filed<K, V> {
+    /// Splits this full run in two: the upper half moves to a run of its own, and the lower
+    /// half too when its slots are out of order (they stay so until the entries move, and
+    /// they move now anyway), so both halves start in order.
+    fn split(&mut self, ids: &mut Ids, moved: &mut impl FnMut(&V, Place, Place)) -> Run<K, V> {
+        let upper = self.1.split(ids.take(), moved);
+        if self.shift.is_none() {
+            let mut renumbered = Run::new(ids.take());
+            renumbered.append(self, moved);
+            ids.free.push(self.0);
+            *self = renumbered.into();
+        }
+        upper
     }
 }
 
@@ -347,7 +362,7 @@ impl<K: Ord + Clone, V> Runs<K, V> {
                 self.len += 1;
                 return (None, run.insert_at(at, key, value));
             }
-            let upper = run.split(self.ids.take(), moved);
+            let upper = run.split(&mut self.ids, moved);
             if let Some(bound) = upper.keys.first() {
                 self.runs.insert(bound.clone(), upper.into());
             }
@@ -357,12 +372,12 @@ impl<K: Ord + Clone, V> Runs<K, V> {
     /// Puts `key`, below every bound (or into an empty map), first in the first run, which
     /// takes `key` as its bound.
     fn insert_first(&mut self, key: K, value: V, moved: &mut impl FnMut(&V, Place, Place)) -> Place {
-        let mut run = match self.runs.pop_first() {
+        let mut run: Filed<K, V> = match self.runs.pop_first() {
             Some((_, run)) => run,
             None => Run::new(self.ids.take()).into(),
         };
         if run.len() == RUN {
-            let upper = run.split(self.ids.take(), moved);
+            let upper = run.split(&mut self.ids, moved);
             if let Some(bound) = upper.keys.first() {
                 self.runs.insert(bound.clone(), upper.into());
             }

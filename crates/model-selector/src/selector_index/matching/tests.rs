@@ -64,6 +64,13 @@ proptest! {
             .collect();
         let got: Vec<u32> = Matching::new(&index.keys, &index.groups, &labels).copied().collect();
         prop_assert_eq!(&got, &want);
+        // Key by key (`next`) as in one loop (`fold`, which `collect` uses).
+        let mut by_next = Vec::new();
+        let mut keys = Matching::new(&index.keys, &index.groups, &labels);
+        while let Some(&key) = keys.next() {
+            by_next.push(key);
+        }
+        prop_assert_eq!(&by_next, &want);
         prop_assert_eq!(index.first_matching(&labels).copied(), want.first().copied());
         // Every key's group holds exactly its place: the slots of all groups in a run are
         // the run's used slots, each once.

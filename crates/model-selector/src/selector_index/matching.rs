@@ -95,8 +95,8 @@ impl<'i, K> Iterator for Matching<'i, '_, K> {
         self.block.get(at)
     }
 
-    /// Hands out a run's keys in one loop per half of its position mask (what `count` and
-    /// `for` loops use), without the checks between keys that `next` makes.
+    /// Hands out a run's keys in one loop per half of its position mask (what `count`,
+    /// `collect` and `for_each` use), without the checks between keys that `next` makes.
     fn fold<B, F: FnMut(B, &'i K) -> B>(self, init: B, mut f: F) -> B {
         let mut emit = |mut acc: B, block: &'i [K], positions: u128| {
             // The two halves of the mask as 64-bit words, whose bit scans are one instruction.

@@ -64,10 +64,10 @@ proptest! {
             .collect();
         let got: Vec<u32> = Matching::new(&index.keys, &index.groups, &labels).copied().collect();
         prop_assert_eq!(&got, &want);
-        // Key by key (`next`) as in one loop (`fold`, which `collect` uses).
+        // Key by key (`next`, which a `for` loop calls) as in one loop (`fold`, which
+        // `collect` uses).
         let mut by_next = Vec::new();
-        let mut keys = Matching::new(&index.keys, &index.groups, &labels);
-        while let Some(&key) = keys.next() {
+        for &key in Matching::new(&index.keys, &index.groups, &labels) {
             by_next.push(key);
         }
         prop_assert_eq!(&by_next, &want);

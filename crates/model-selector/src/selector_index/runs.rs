@@ -155,7 +155,10 @@ impl<K, V> Run<K, V> {
                 u128::MAX.checked_shl(u32::from(slot) + 1).unwrap_or(0)
             });
         let below = self.slots.get(at).map_or(u128::MAX, |&slot| {
-            1_u128.checked_shl(u32::from(slot)).unwrap_or(0).wrapping_sub(1)
+            1_u128
+                .checked_shl(u32::from(slot))
+                .unwrap_or(0)
+                .wrapping_sub(1)
         });
         let between = free & above & below;
         let pick = if between == 0 { free } else { between };
@@ -187,7 +190,10 @@ impl<K, V> Run<K, V> {
         let slots = std::mem::take(&mut other.slots);
         other.used = 0;
         for ((key, value), slot) in other.keys.drain(..).zip(other.values.drain(..)).zip(slots) {
-            let from = Place { run: other.id, slot };
+            let from = Place {
+                run: other.id,
+                slot,
+            };
             let to = self.insert_at(self.len(), key, value);
             if let Some(value) = self.values.last() {
                 moved(value, from, to);
@@ -353,7 +359,10 @@ impl<K: Ord + Clone, V> Runs<K, V> {
             let at = match run.keys.binary_search(&key) {
                 Ok(at) => {
                     let place = run.place(at).unwrap_or(Place { run: 0, slot: 0 });
-                    let old = run.values.get_mut(at).map(|old| std::mem::replace(old, value));
+                    let old = run
+                        .values
+                        .get_mut(at)
+                        .map(|old| std::mem::replace(old, value));
                     return (old, place);
                 }
                 Err(at) => at,
@@ -371,7 +380,12 @@ impl<K: Ord + Clone, V> Runs<K, V> {
 
     /// Puts `key`, below every bound (or into an empty map), first in the first run, which
     /// takes `key` as its bound.
-    fn insert_first(&mut self, key: K, value: V, moved: &mut impl FnMut(&V, Place, Place)) -> Place {
+    fn insert_first(
+        &mut self,
+        key: K,
+        value: V,
+        moved: &mut impl FnMut(&V, Place, Place),
+    ) -> Place {
         let mut run: Filed<K, V> = match self.runs.pop_first() {
             Some((_, run)) => run,
             None => Run::new(self.ids.take()).into(),

@@ -35,14 +35,22 @@ fn check(
         prop_assert!((run.id as usize) < runs.id_bound());
         let mut used = 0_u128;
         for (at, key) in run.keys.iter().enumerate() {
-            let place = run.place(at).unwrap_or(Place { run: u32::MAX, slot: 0 });
+            let place = run.place(at).unwrap_or(Place {
+                run: u32::MAX,
+                slot: 0,
+            });
             prop_assert_eq!(told.get(key), Some(&place), "place of {}", key);
             prop_assert_eq!(run.positions(place.bit()), 1_u128 << at);
             used |= place.bit();
         }
         prop_assert_eq!(used, run.used);
         if let Some(shift) = run.shift {
-            prop_assert!(run.slots.iter().enumerate().all(|(at, &slot)| usize::from(slot) == at + usize::from(shift)));
+            prop_assert!(
+                run.slots
+                    .iter()
+                    .enumerate()
+                    .all(|(at, &slot)| usize::from(slot) == at + usize::from(shift))
+            );
         }
         if run.ordered {
             prop_assert!(run.slots.windows(2).all(|w| w[0] < w[1]), "{:?}", run.slots);
@@ -127,12 +135,21 @@ fn a_full_run_splits_before_an_entry_goes_in_and_a_short_one_joins_a_neighbour()
     // The upper half moved to a run of its own; the lower half kept its places.
     assert_eq!(places[&0], Place { run: 0, slot: 0 });
     assert_eq!(places[&(RUN as u32 / 2)], Place { run: 1, slot: 0 });
-    assert_eq!(places[&(RUN as u32)], Place { run: 1, slot: RUN as u8 / 2 });
+    assert_eq!(
+        places[&(RUN as u32)],
+        Place {
+            run: 1,
+            slot: RUN as u8 / 2
+        }
+    );
     assert_eq!(runs.insert(3, 30, &mut told(&mut places)).0, Some(3));
     assert_eq!(runs.get(&3), Some(&30));
     for key in 0..RUN as u32 / 2 {
         runs.remove(&key, &mut |_, _, _| {});
     }
     assert_eq!(runs.runs.len(), 1);
-    assert_eq!(runs.iter().next(), Some((&(RUN as u32 / 2), &(RUN as u32 / 2))));
+    assert_eq!(
+        runs.iter().next(),
+        Some((&(RUN as u32 / 2), &(RUN as u32 / 2)))
+    );
 }

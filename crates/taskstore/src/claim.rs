@@ -49,10 +49,12 @@ const QUEUE_FROM: &str =
     "FROM tasks t WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2";
 const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
 
-/// Whether the slot of the head of the queue has a running task, as a column: evaluated
-/// for the rows the head's read returns (one), on the unique index over running tasks.
-const HEAD_BUSY: &str = "CASE WHEN EXISTS (SELECT 1 FROM tasks r WHERE r.tenant = t.tenant \
-     AND r.phase = 'running' AND r.slot = t.slot) THEN 1 ELSE 0 END";
+/// Whether the slot of the head of the queue has a running task (1, else 0), as a column:
+/// a scalar subquery probed for each row the head's read returns (one), on the unique
+/// index over running tasks. Not `EXISTS`: PostgreSQL may turn that into one hashed read
+/// of every running task for each claim.
+const HEAD_BUSY: &str = "COALESCE((SELECT 1 FROM tasks r WHERE r.tenant = t.tenant \
+     AND r.phase = 'running' AND r.slot = t.slot LIMIT 1), 0)";
 
 /// The statements of one size: the head, and the queue after a position in two parts that
 /// each seek the index to where they start (one `OR` of both would be a filter, and every

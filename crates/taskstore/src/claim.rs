@@ -19,8 +19,9 @@ use taskmodel::task::Task;
 use crate::columns::{clamped_nanos, read_task, task_keys};
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, current_attempt, refused, save};
-use crate::store::{ClaimRequest, Claimed, MAX_CLAIM_SCAN};
+use crate::store::MAX_CLAIM_SCAN;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::values::{ClaimRequest, Claimed};
 
 /// How many queued tasks one read past the head of the queue returns (none locked).
 const SCAN_BATCH: usize = 256;

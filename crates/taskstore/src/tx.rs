@@ -117,6 +117,14 @@ impl Row {
         }
     }
 
+    /// Column `index` as an integer, or `None` for `NULL`.
+    pub(crate) fn optional_int(&self, index: usize) -> Result<Option<i64>, StoreError> {
+        match self.0.get(index) {
+            Some(Value::Null) => Ok(None),
+            _ => self.int(index).map(Some),
+        }
+    }
+
     /// Column `index` as text.
     pub(crate) fn text(&self, index: usize) -> Result<&str, StoreError> {
         match self.0.get(index) {

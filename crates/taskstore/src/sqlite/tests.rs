@@ -11,7 +11,8 @@ use taskmodel::task::{
 use super::SqliteStore;
 use crate::error::StoreError;
 use crate::group::{ClaimCall, ClaimResult, run_queued};
-use crate::store::{ClaimRequest, Store};
+use crate::store::Store;
+use crate::values::ClaimRequest;
 
 fn tenant() -> TenantId {
     TenantId::new("acme").unwrap()

@@ -6,8 +6,10 @@
 //! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000; 0 skips the
 //! listing), `TASKSTORE_BENCH_WORKERS` the worker counts (default `1,4,16`),
 //! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`) and
+//! `TASKSTORE_BENCH_ENGINES` the engines measured (default `sqlite,postgresql`),
 //! `TASKSTORE_BENCH_ONLY` the measurements (a comma list of `ceiling`, `claims`, `whole`,
-//! `deep`, `list`; default all) and `TASKSTORE_BENCH_DEEP` the depths of the claims behind tasks the runner does not fit
+//! `deep`, `list`; default all) and
+//! `TASKSTORE_BENCH_DEEP` the depths of the claims behind tasks the runner does not fit
 //! (default `1500,99000`: the deeper one, with the 30 tasks the runner fits behind it, stays within
 //! `MAX_CLAIM_SCAN`; empty skips them).
 #![allow(
@@ -83,6 +85,14 @@ fn depths() -> Vec<usize> {
                 .collect()
         })
         .unwrap_or_else(|_| vec![1_500, 99_000])
+}
+
+/// Whether `engine` (`sqlite` or `postgresql`) is among the engines to measure.
+fn engine_measured(engine: &str) -> bool {
+    std::env::var("TASKSTORE_BENCH_ENGINES").map_or(true, |list| {
+        list.split(',')
+            .any(|name| name.trim().eq_ignore_ascii_case(engine))
+    })
 }
 
 fn tenant() -> TenantId {
@@ -481,7 +491,7 @@ fn main() {
         drop(SqliteStore::open(&path).unwrap());
     };
     let open_sqlite = || SqliteStore::open(&path).unwrap();
-    for workers in workers() {
+    for workers in workers().into_iter().filter(|_| engine_measured("sqlite")) {
         let ceiling = if measured("ceiling") {
             let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers, false);
             let queued = sqlite_ceiling(&dir.join("ceiling.db"), workers, true);
@@ -510,7 +520,7 @@ fn main() {
     }
     let url = std::env::var("TASKSTORE_POSTGRES_URL")
         .ok()
-        .filter(|url| !url.is_empty());
+        .filter(|url| !url.is_empty() && engine_measured("postgresql"));
     if let Some(url) = &url {
         let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
         let store_url = format!(
@@ -564,13 +574,15 @@ fn main() {
             "PostgreSQL not measured: TASKSTORE_POSTGRES_URL is not set (cargo xtask with-postgres cargo bench -p benches --bench store)"
         );
     }
-    for depth in depths() {
-        deep_claims("SQLite", depth, &mut || {
-            fresh_sqlite();
-            open_sqlite()
-        });
+    if engine_measured("sqlite") {
+        for depth in depths() {
+            deep_claims("SQLite", depth, &mut || {
+                fresh_sqlite();
+                open_sqlite()
+            });
+        }
+        fresh_sqlite();
+        list_pages(&mut open_sqlite(), "SQLite");
     }
-    fresh_sqlite();
-    list_pages(&mut open_sqlite(), "SQLite");
     println!("load average after: {}", load());
 }

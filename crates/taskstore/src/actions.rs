@@ -10,8 +10,8 @@ use taskmodel::schedule::{Action, ActionState, ScheduleError};
 use crate::attempts::check_page;
 use crate::columns::{clamped_nanos, exact_nanos};
 use crate::error::StoreError;
-use crate::store::{ActionOutcome, FinishedAction};
 use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::values::{ActionOutcome, FinishedAction};
 
 const SELECT: Sql = Sql::new("SELECT doc FROM actions WHERE tenant = ?1 AND id = ?2");
 

@@ -14,8 +14,9 @@ use crate::columns::read_attempt;
 use crate::error::StoreError;
 use crate::flows;
 use crate::pair::{AttemptWrite, Pair, load, refused};
-use crate::store::{Change, MAX_READ_PAGE};
+use crate::store::MAX_READ_PAGE;
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::Change;
 
 /// Reads the pair, lets `decide` change it, and writes it back when it answers `Changed`.
 /// A task without an attempt has no lease for a runner call to name: gone.

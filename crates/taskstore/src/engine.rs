@@ -18,11 +18,12 @@ use crate::error::StoreError;
 use crate::flows::{self, FlowCursor, FlowSummary, StoredFlow};
 use crate::gc;
 use crate::schedules;
-use crate::store::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-    Reaped, Store, Stored, StoredLogLine, StoredSchedule, Ticked,
-};
+use crate::store::Store;
 use crate::tx::Tx;
+use crate::values::{
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+    Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
+};
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
 
 /// A database connection that runs closures in transactions.

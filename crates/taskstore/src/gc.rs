@@ -27,8 +27,8 @@ use taskmodel::flow::MAX_FLOW_JOBS;
 use taskmodel::ids::{TaskId, TenantId};
 
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::tx::Tx;
+use crate::values::Collected;
 
 /// The transactions a collection runs: `engine.rs` gives every engine this, so the passes
 /// are written once over both.

@@ -12,8 +12,9 @@
 //! attempt per task, one per runner place, one running task per slot). Both engines run
 //! the same operations through one small transaction interface, so they cannot drift.
 //!
-//! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
-//! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
+//! Read first: [`Store`] (the calls and what each one commits; `values.rs` holds what they
+//! take and return), then `engine.rs` (the one implementation over both engines) and
+//! `schema.rs` (tables, indexes and migrations).
 //! Each concept has its module: `tasks.rs` (create, apply, delete), `attempts.rs`,
 //! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends, its jobs' results,
 //! its listing), `runners.rs`, `gc.rs` (model-retention's decisions on views read in pages,
@@ -41,6 +42,7 @@ mod sqlite;
 mod store;
 mod tasks;
 mod tx;
+mod values;
 
 pub use crate::{
     error::StoreError,
@@ -51,8 +53,10 @@ pub use crate::{
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{
+        MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Store,
+    },
+    values::{
         ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-        LogStream, MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES,
-        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine, StoredSchedule, Ticked,
+        LogStream, Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
     },
 };

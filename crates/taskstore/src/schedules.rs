@@ -14,8 +14,8 @@ pub(crate) use self::tick::tick;
 use crate::attempts::check_page;
 use crate::columns::{exact_nanos, int};
 use crate::error::StoreError;
-use crate::store::StoredSchedule;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::values::StoredSchedule;
 
 /// The columns a read of a schedule selects, in [`read`]'s order.
 pub(crate) const COLUMNS: &str =

@@ -13,8 +13,9 @@ use super::{COLUMNS, next_due, read, save};
 use crate::actions;
 use crate::attempts::{self, check_page};
 use crate::error::StoreError;
-use crate::store::{MAX_READ_PAGE, StoredSchedule, Ticked};
+use crate::store::MAX_READ_PAGE;
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::{StoredSchedule, Ticked};
 
 /// The reason a pending action of a schedule fails with when a later tick replaces its
 /// run (`replace`).

@@ -14,8 +14,9 @@ use crate::attempts::EXPIRED;
 use crate::claim::RUNNER_PLACES;
 use crate::error::StoreError;
 use crate::group::{ClaimCall, ClaimResult, run_queued};
-use crate::store::{ClaimRequest, Store};
+use crate::store::Store;
 use crate::tx::{Sql, Value};
+use crate::values::ClaimRequest;
 
 fn tenant() -> TenantId {
     TenantId::new("acme").unwrap()

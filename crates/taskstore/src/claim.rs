@@ -116,10 +116,11 @@ const TAKE: Sql = Sql::locked(
     Lock::SkipLocked,
 );
 
-/// The places the runner's active attempts hold.
-const RUNNER_PLACES: Sql = Sql::new(
+/// The places the runner's active attempts hold (the active condition written as the
+/// partial index over them has it, `schema.rs`'s active-states step).
+pub(crate) const RUNNER_PLACES: Sql = Sql::new(
     "SELECT runner_slot FROM attempts WHERE tenant = ?1 AND runner = ?2 \
-     AND state IN ('leased', 'running', 'cancelling')",
+     AND (state = 'leased' OR state = 'running' OR state = 'cancelling')",
 );
 
 /// [`Store::claim`](crate::Store::claim).

@@ -225,6 +225,16 @@ fn mix(c: &mut Criterion, name: &str, team_count: usize) {
                     .count()
             })
         });
+        // What an all-matches query pays before its first key: the groups' tests and the
+        // matched groups' slot masks gathered (`matching(labels).next()`).
+        group.bench_function(format!("{runner}-next/index"), |b| {
+            b.iter(|| {
+                black_box(&index)
+                    .matching(black_box(&labels))
+                    .next()
+                    .copied()
+            })
+        });
         // The first match in key order: the index; testing every selector and keeping the
         // smallest matching key (`every`); and a scan in key order that stops at the first
         // match (`scan`), which wins whenever a match sits near the head of the queue.

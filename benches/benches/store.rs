@@ -6,6 +6,9 @@
 //! 5), `TASKSTORE_BENCH_LIST_TASKS` the listing's size (default 1,000,000; 0 skips the
 //! listing), `TASKSTORE_BENCH_WORKERS` the worker counts (default `1,4,16`),
 //! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`) and
+//! `TASKSTORE_BENCH_ENGINES` the engines measured (default `sqlite,postgresql`),
+//! `TASKSTORE_BENCH_ONLY` the measurements (a comma list of `ceiling`, `claims`, `whole`,
+//! `deep`, `list`; default all) and
 //! `TASKSTORE_BENCH_DEEP` the depths of the claims behind tasks the runner does not fit
 //! (default `1500,99000`: the deeper one, with the 30 tasks the runner fits behind it, stays within
 //! `MAX_CLAIM_SCAN`; empty skips them).
@@ -61,6 +64,12 @@ fn workers() -> Vec<usize> {
         .unwrap_or_else(|| WORKERS.to_vec())
 }
 
+/// Whether `TASKSTORE_BENCH_ONLY` (a comma list; unset means all) names `what`.
+fn measured(what: &str) -> bool {
+    std::env::var("TASKSTORE_BENCH_ONLY")
+        .map_or(true, |list| list.split(',').any(|name| name.trim() == what))
+}
+
 fn list_tasks() -> usize {
     std::env::var("TASKSTORE_BENCH_LIST_TASKS")
         .ok()
@@ -76,6 +85,14 @@ fn depths() -> Vec<usize> {
                 .collect()
         })
         .unwrap_or_else(|_| vec![1_500, 99_000])
+}
+
+/// Whether `engine` (`sqlite` or `postgresql`) is among the engines to measure.
+fn engine_measured(engine: &str) -> bool {
+    std::env::var("TASKSTORE_BENCH_ENGINES").map_or(true, |list| {
+        list.split(',')
+            .any(|name| name.trim().eq_ignore_ascii_case(engine))
+    })
 }
 
 fn tenant() -> TenantId {
@@ -246,6 +263,9 @@ fn deep_task(name: String, kind: TaskKind, selector: &str, priority: i32, ms: us
 /// its labels do not match (four distinct ones), or the latter with nothing behind them it
 /// fits. `fresh` empties the database before each case.
 fn deep_claims<S: Store>(engine: &str, depth: usize, fresh: &mut dyn FnMut() -> S) {
+    if !measured("deep") {
+        return;
+    }
     let subprocess = || {
         TaskKind::subprocess(
             SubprocessMode::command("/bin/true".into(), vec![]).unwrap(),
@@ -389,7 +409,7 @@ fn page_times(store: &mut impl Store, query: &TaskQuery) -> (f64, f64) {
 
 fn list_pages(store: &mut impl Store, engine: &str) {
     let count = list_tasks();
-    if count == 0 {
+    if count == 0 || !measured("list") {
         return;
     }
     let started = Instant::now();
@@ -471,17 +491,28 @@ fn main() {
         drop(SqliteStore::open(&path).unwrap());
     };
     let open_sqlite = || SqliteStore::open(&path).unwrap();
-    for workers in workers() {
-        let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers, false);
-        let queued = sqlite_ceiling(&dir.join("ceiling.db"), workers, true);
-        row(
-            "SQLite",
-            "ceiling, writers queued",
-            workers,
-            queued,
-            ceiling,
-        );
+    for workers in workers().into_iter().filter(|_| engine_measured("sqlite")) {
+        let ceiling = if measured("ceiling") {
+            let ceiling = sqlite_ceiling(&dir.join("ceiling.db"), workers, false);
+            let queued = sqlite_ceiling(&dir.join("ceiling.db"), workers, true);
+            row(
+                "SQLite",
+                "ceiling, writers queued",
+                workers,
+                queued,
+                ceiling,
+            );
+            ceiling
+        } else {
+            Rate {
+                per_second: f64::NAN,
+                cpu_us: f64::NAN,
+            }
+        };
         for (name, whole) in [("claims", false), ("whole attempts", true)] {
+            if !measured(if whole { "whole" } else { "claims" }) {
+                continue;
+            }
             fresh_sqlite();
             let rate = throughput(&open_sqlite, workers, whole);
             row("SQLite", name, workers, rate, ceiling);
@@ -489,7 +520,7 @@ fn main() {
     }
     let url = std::env::var("TASKSTORE_POSTGRES_URL")
         .ok()
-        .filter(|url| !url.is_empty());
+        .filter(|url| !url.is_empty() && engine_measured("postgresql"));
     if let Some(url) = &url {
         let mut admin = postgres::Client::connect(url, postgres::NoTls).unwrap();
         let store_url = format!(
@@ -512,12 +543,15 @@ fn main() {
         }
         let open_pg = || PostgresStore::connect(&store_url).unwrap();
         for workers in workers() {
-            let ceiling = if ready {
+            let ceiling = if ready && measured("ceiling") {
                 pgbench(url, workers).unwrap_or(f64::NAN)
             } else {
                 f64::NAN
             };
             for (name, whole) in [("claims", false), ("whole attempts", true)] {
+                if !measured(if whole { "whole" } else { "claims" }) {
+                    continue;
+                }
                 fresh_pg(&mut admin);
                 let rate = throughput(&open_pg, workers, whole);
                 let ceiling = Rate {
@@ -540,13 +574,15 @@ fn main() {
             "PostgreSQL not measured: TASKSTORE_POSTGRES_URL is not set (cargo xtask with-postgres cargo bench -p benches --bench store)"
         );
     }
-    for depth in depths() {
-        deep_claims("SQLite", depth, &mut || {
-            fresh_sqlite();
-            open_sqlite()
-        });
+    if engine_measured("sqlite") {
+        for depth in depths() {
+            deep_claims("SQLite", depth, &mut || {
+                fresh_sqlite();
+                open_sqlite()
+            });
+        }
+        fresh_sqlite();
+        list_pages(&mut open_sqlite(), "SQLite");
     }
-    fresh_sqlite();
-    list_pages(&mut open_sqlite(), "SQLite");
     println!("load average after: {}", load());
 }

@@ -4,14 +4,14 @@
 //! `next_recurring`), committed with a compare-and-swap on the state it was read in.
 
 use chrono::{DateTime, TimeDelta, Utc};
-use taskmodel::ids::{ActionId, TenantId};
+use taskmodel::ids::{ActionId, ScheduleId, TenantId, Uid};
 use taskmodel::schedule::{Action, ActionState, ScheduleError};
 
 use crate::attempts::check_page;
-use crate::columns::clamped_nanos;
+use crate::columns::{clamped_nanos, exact_nanos};
 use crate::error::StoreError;
-use crate::store::{ActionOutcome, FinishedAction};
 use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::values::{ActionOutcome, FinishedAction};
 
 const SELECT: Sql = Sql::new("SELECT doc FROM actions WHERE tenant = ?1 AND id = ?2");
 
@@ -28,6 +28,39 @@ pub(crate) fn add(tx: &mut dyn Tx, tenant: &TenantId, action: &Action) -> Result
         None => Err(StoreError::ActionExists {
             tenant: tenant.clone(),
             action: action.id(),
+        }),
+    }
+}
+
+/// Stores a schedule's new action, made for its tick `tick` (before jitter): the index of
+/// schedules and ticks refuses a tick stored already, and that is
+/// [`StoreError::ScheduleConflict`] (another tick loop fired it first).
+pub(crate) fn add_tick(
+    tx: &mut dyn Tx,
+    tenant: &TenantId,
+    action: &Action,
+    schedule: &ScheduleId,
+    uid: Uid,
+    tick: DateTime<Utc>,
+) -> Result<(), StoreError> {
+    const INSERT: Sql = Sql::new(
+        "INSERT INTO actions (tenant, id, state, due_ms, updated_ns, doc, schedule_uid, tick_ns) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    );
+    let mut params = vec![tenant.as_str().into(), action.id().to_string().into()];
+    params.extend(columns(tenant, action)?);
+    params.push(uid.to_string().into());
+    params.push(Value::Int(exact_nanos("nextTickAt", tick)?));
+    match tx.try_execute(&INSERT, &params)? {
+        Some(_) => Ok(()),
+        None => Err(StoreError::ScheduleConflict {
+            tenant: tenant.clone(),
+            schedule: schedule.clone(),
+            reason: format!(
+                "its tick at {} or action {} is stored already",
+                tick.to_rfc3339(),
+                action.id()
+            ),
         }),
     }
 }
@@ -170,7 +203,7 @@ fn load(
 }
 
 /// Writes the action back if it is still in state `read_in` (the compare-and-swap).
-fn save(
+pub(crate) fn save(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     action: &Action,
@@ -207,7 +240,8 @@ fn columns(tenant: &TenantId, action: &Action) -> Result<[Value; 4], StoreError>
     ])
 }
 
-fn read(row: &Row, index: usize, tenant: &TenantId) -> Result<Action, StoreError> {
+/// The action in column `index` of `row`.
+pub(crate) fn read(row: &Row, index: usize, tenant: &TenantId) -> Result<Action, StoreError> {
     serde_json::from_str(row.text(index)?).map_err(|error| StoreError::Corrupt {
         what: format!("an action of tenant \"{tenant}\""),
         reason: error.to_string(),

@@ -14,8 +14,9 @@ use crate::columns::read_attempt;
 use crate::error::StoreError;
 use crate::flows;
 use crate::pair::{AttemptWrite, Pair, load, refused};
-use crate::store::{Change, MAX_READ_PAGE};
+use crate::store::MAX_READ_PAGE;
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::Change;
 
 /// Reads the pair, lets `decide` change it, and writes it back when it answers `Changed`.
 /// A task without an attempt has no lease for a runner call to name: gone.
@@ -173,6 +174,15 @@ pub(crate) fn expire(
     }
 }
 
+/// Up to `?2` active attempts whose lease expired at or before `?1`, soonest first (the
+/// active condition written as the partial index over them has it, `schema.rs`'s
+/// active-states step).
+pub(crate) const EXPIRED: Sql = Sql::new(
+    "SELECT tenant, task_id, attempt FROM attempts \
+     WHERE (state = 'leased' OR state = 'running' OR state = 'cancelling') \
+     AND lease_expires_ns <= ?1 ORDER BY lease_expires_ns LIMIT ?2",
+);
+
 /// The attempts whose lease expired at or before `now`, soonest first:
 /// `(tenant, task, attempt)`.
 pub(crate) fn expired(
@@ -180,11 +190,6 @@ pub(crate) fn expired(
     now: DateTime<Utc>,
     limit: u32,
 ) -> Result<Vec<(TenantId, TaskId, u32)>, StoreError> {
-    const EXPIRED: Sql = Sql::new(
-        "SELECT tenant, task_id, attempt FROM attempts \
-         WHERE state IN ('leased', 'running', 'cancelling') AND lease_expires_ns <= ?1 \
-         ORDER BY lease_expires_ns LIMIT ?2",
-    );
     let rows = tx.query(
         &EXPIRED,
         &[

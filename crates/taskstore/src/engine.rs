@@ -5,9 +5,9 @@ use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
 use taskmodel::fleet::{LivenessTtl, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
-use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::schedule::Action;
+use taskmodel::schedule::{Action, Schedule};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
     Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, TaskManifest,
@@ -17,11 +17,13 @@ use taskmodel::task::{
 use crate::error::StoreError;
 use crate::flows::{self, FlowCursor, FlowSummary, StoredFlow};
 use crate::gc;
-use crate::store::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-    Reaped, Store, Stored, StoredLogLine,
-};
+use crate::schedules;
+use crate::store::Store;
 use crate::tx::Tx;
+use crate::values::{
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+    Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
+};
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
 
 /// A database connection that runs closures in transactions.
@@ -373,6 +375,80 @@ impl<E: Engine> Store for E {
         limit: u32,
     ) -> Result<usize, StoreError> {
         self.write(|tx| actions::recover(tx, now, max_age_ms, limit))
+    }
+
+    fn create_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError> {
+        self.write(|tx| schedules::create(tx, tenant, schedule, uid, now))
+    }
+
+    fn schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+    ) -> Result<StoredSchedule, StoreError> {
+        self.read(|tx| schedules::get(tx, tenant, name))
+    }
+
+    fn schedules(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&ScheduleId>,
+        limit: u32,
+    ) -> Result<Vec<StoredSchedule>, StoreError> {
+        self.read(|tx| schedules::list(tx, tenant, after, limit))
+    }
+
+    fn update_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError> {
+        self.write(|tx| {
+            schedules::change(tx, tenant, schedule.name(), expected, now, |stored| {
+                *stored = schedule.clone();
+            })
+        })
+    }
+
+    fn pause_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        paused: bool,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError> {
+        self.write(|tx| {
+            schedules::change(tx, tenant, name, expected, now, |stored| {
+                stored.set_paused(paused);
+            })
+        })
+    }
+
+    fn delete_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        expected: Precondition,
+    ) -> Result<(), StoreError> {
+        self.write(|tx| schedules::delete(tx, tenant, name, expected))
+    }
+
+    fn tick_schedules(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Ticked>, StoreError> {
+        self.write(|tx| schedules::tick(tx, now, limit, rng))
     }
 
     fn append_logs(

@@ -1,7 +1,7 @@
 //! `StoreError`: what a store call can fail with, and its `ErrorKind`.
 
 use taskmodel::ErrorKind;
-use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId};
 use taskmodel::task::TaskPhase;
 
 /// Why a store call failed.
@@ -174,6 +174,36 @@ pub enum StoreError {
         #[source]
         error: Box<taskmodel::Error>,
     },
+    /// No schedule with this name in this tenant.
+    #[error("schedule \"{schedule}\" of tenant \"{tenant}\" not found")]
+    ScheduleNotFound {
+        /// The tenant.
+        tenant: TenantId,
+        /// The schedule asked for.
+        schedule: ScheduleId,
+    },
+    /// A schedule with this name, or with this schedule's uid, already exists in this tenant.
+    #[error(
+        "schedule \"{schedule}\" of tenant \"{tenant}\" already exists (its name or its uid is taken)"
+    )]
+    ScheduleExists {
+        /// The tenant.
+        tenant: TenantId,
+        /// The schedule.
+        schedule: ScheduleId,
+    },
+    /// The schedule's `resourceVersion` or uid is not the one the caller expected, or a
+    /// tick loop stored one of its ticks first. Nothing was written; re-read and decide
+    /// again.
+    #[error("conflict on schedule \"{schedule}\" of tenant \"{tenant}\": {reason}")]
+    ScheduleConflict {
+        /// The tenant.
+        tenant: TenantId,
+        /// The schedule.
+        schedule: ScheduleId,
+        /// What lost the race.
+        reason: String,
+    },
     /// No runner with this id in this tenant.
     #[error("runner \"{runner}\" of tenant \"{tenant}\" not found")]
     RunnerNotFound {
@@ -212,8 +242,8 @@ pub enum StoreError {
         value: String,
     },
     /// Garbage collection needs one view of more than [`MAX_GC_VIEW`](crate::MAX_GC_VIEW)
-    /// resources: the tenant's ownership graph (its flows and the tasks that name an owner
-    /// or are named as one), which model-retention decides on as a whole (an owner with
+    /// resources: the tenant's ownership graph (its flows, its schedules and the tasks that
+    /// name an owner or are named as one), which model-retention decides on as a whole (an owner with
     /// everything it owns, what it owns with every owner it names), or one task's stored
     /// attempts, which its history limits rank together. Nothing was written by that pass;
     /// delete or orphan some of them, or collect with a store that holds fewer.
@@ -270,6 +300,8 @@ impl StoreError {
             | Self::ActionConflict { .. }
             | Self::FlowExists { .. }
             | Self::FlowConflict { .. }
+            | Self::ScheduleExists { .. }
+            | Self::ScheduleConflict { .. }
             | Self::Busy { .. } => Some(ErrorKind::Conflict),
             Self::Gone { .. } => Some(ErrorKind::Gone),
             Self::Rejected { error, .. }
@@ -283,6 +315,7 @@ impl StoreError {
             Self::NotFound { .. }
             | Self::ActionNotFound { .. }
             | Self::FlowNotFound { .. }
+            | Self::ScheduleNotFound { .. }
             | Self::RunnerNotFound { .. }
             | Self::Corrupt { .. }
             | Self::SchemaTooNew { .. }
@@ -293,7 +326,8 @@ impl StoreError {
 
     /// Whether the same call may succeed if made again after a re-read: a lost race
     /// ([`Conflict`](Self::Conflict), [`ActionConflict`](Self::ActionConflict),
-    /// [`FlowConflict`](Self::FlowConflict)) or a busy database ([`Busy`](Self::Busy)). A refused
+    /// [`FlowConflict`](Self::FlowConflict), [`ScheduleConflict`](Self::ScheduleConflict)) or a
+    /// busy database ([`Busy`](Self::Busy)). A refused
     /// change, a gone lease or a missing task stays so.
     #[must_use]
     pub fn is_retryable(&self) -> bool {
@@ -302,6 +336,7 @@ impl StoreError {
             Self::Conflict { .. }
                 | Self::ActionConflict { .. }
                 | Self::FlowConflict { .. }
+                | Self::ScheduleConflict { .. }
                 | Self::Busy { .. }
         )
     }

@@ -261,7 +261,7 @@ pub(crate) fn get(
         resource_version: version,
         created_at: DateTime::from_timestamp_nanos(row.int(2)?),
         updated_at: DateTime::from_timestamp_nanos(row.int(3)?),
-        finished_at: optional_int(row, 4)?.map(DateTime::from_timestamp_nanos),
+        finished_at: row.optional_int(4)?.map(DateTime::from_timestamp_nanos),
         jobs,
     })
 }
@@ -427,7 +427,8 @@ fn read_head(
         result_bytes: count(4)?,
         counts: JobCounts::from_parts([count(5)?, count(6)?, count(7)?, count(8)?, count(9)?]),
         labels: serde_json::from_str(row.text(10)?).map_err(|e| bad(&e))?,
-        ttl_ms: optional_int(row, 11)?
+        ttl_ms: row
+            .optional_int(11)?
             .map(|ms| u64::try_from(ms).map_err(|e| bad(&e)))
             .transpose()?,
     })
@@ -540,14 +541,6 @@ fn upgrade(tx: &mut dyn Tx, tenant: &TenantId, name: &FlowId) -> Result<(), Stor
         ],
     )?;
     Ok(())
-}
-
-/// Column `index` as an integer or `NULL`.
-fn optional_int(row: &Row, index: usize) -> Result<Option<i64>, StoreError> {
-    match row.0.get(index) {
-        Some(Value::Null) => Ok(None),
-        _ => row.int(index).map(Some),
-    }
 }
 
 /// Column `index` as text, or `None` for `NULL`.

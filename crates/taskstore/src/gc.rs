@@ -11,8 +11,8 @@
 //!    finished, until one is kept.
 //! 3. `tasks.rs`: standalone tasks (no owner, owning nothing), finished, a page at a time
 //!    in id order; a task goes with its attempts, owner rows and log lines.
-//! 4. `graph.rs`: the ownership graph (every flow, and every task that names an owner or is
-//!    named as one) in one snapshot, at most [`MAX_GC_VIEW`]: an owner is decided with
+//! 4. `graph.rs`: the ownership graph (every flow and schedule, and every task that names
+//!    an owner or is named as one) in one snapshot, at most [`MAX_GC_VIEW`]: an owner is decided with
 //!    everything it owns (a foreground owner waits for them, history limits rank them) and
 //!    what it owns with every owner it names, so this view cannot be cut in pages without
 //!    reading the graph's edges first. Releases first, then deletions in cleanup order.
@@ -27,8 +27,8 @@ use taskmodel::flow::MAX_FLOW_JOBS;
 use taskmodel::ids::{TaskId, TenantId};
 
 use crate::error::StoreError;
-use crate::store::Collected;
 use crate::tx::Tx;
+use crate::values::Collected;
 
 /// The transactions a collection runs: `engine.rs` gives every engine this, so the passes
 /// are written once over both.

@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 use taskmodel::ids::TenantId;
 
 use crate::error::StoreError;
-use crate::store::{ClaimRequest, Claimed};
+use crate::values::{ClaimRequest, Claimed};
 
 /// The most claims one transaction of SQLite's group commit runs (the claims queued
 /// behind them wait for the next). Bounds how long the first of a group waits for the

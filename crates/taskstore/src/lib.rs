@@ -1,5 +1,5 @@
 //! The taskmodel on real databases: a [`Store`] of tasks, their attempts and their log
-//! lines, flows and their jobs, runners, and schedule actions, with garbage collection as a
+//! lines, flows and their jobs, runners, schedules and their actions, with garbage collection as a
 //! write, on SQLite ([`SqliteStore`], embedded, the default: a file path and nothing to
 //! start) or PostgreSQL ([`PostgresStore`], to scale past one machine).
 //!
@@ -12,12 +12,14 @@
 //! attempt per task, one per runner place, one running task per slot). Both engines run
 //! the same operations through one small transaction interface, so they cannot drift.
 //!
-//! Read first: [`Store`] (the calls and what each one commits), then `engine.rs` (the one
-//! implementation over both engines) and `schema.rs` (tables, indexes and migrations).
+//! Read first: [`Store`] (the calls and what each one commits; `values.rs` holds what they
+//! take and return), then `engine.rs` (the one implementation over both engines) and
+//! `schema.rs` (tables, indexes and migrations).
 //! Each concept has its module: `tasks.rs` (create, apply, delete), `attempts.rs`,
 //! `claim.rs`, `flows.rs` (a flow's run moved on when a job's task ends, its jobs' results,
 //! its listing), `runners.rs`, `gc.rs` (model-retention's decisions on views read in pages,
-//! written in batches), `actions.rs`, `logs.rs`.
+//! written in batches), `actions.rs`, `schedules.rs` (a schedule's row, and the tick that
+//! turns its due fire times into actions), `logs.rs`.
 //! Listings are keyset pages with model-query's tokens (`docs/keyset-pagination.md`).
 mod actions;
 mod attempts;
@@ -34,11 +36,13 @@ mod pair;
 mod postgres;
 mod retention;
 mod runners;
+mod schedules;
 mod schema;
 mod sqlite;
 mod store;
 mod tasks;
 mod tx;
+mod values;
 
 pub use crate::{
     error::StoreError,
@@ -49,8 +53,10 @@ pub use crate::{
     schema::SCHEMA_VERSION,
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{
+        MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, MAX_READ_PAGE, Store,
+    },
+    values::{
         ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-        LogStream, MAX_CLAIM_SCAN, MAX_IMPORT, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES,
-        MAX_READ_PAGE, Reaped, Store, Stored, StoredLogLine,
+        LogStream, Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
     },
 };

@@ -9,8 +9,9 @@ use crate::attempts::check_page;
 use crate::columns::int;
 use crate::error::StoreError;
 use crate::pair::{load, refused};
-use crate::store::{LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, StoredLogLine};
+use crate::store::{MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::{LogLine, LogStream, StoredLogLine};
 
 /// [`Store::append_logs`](crate::Store::append_logs).
 pub(crate) fn append(

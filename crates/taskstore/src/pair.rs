@@ -10,7 +10,7 @@ use crate::columns::{
     read_task, task_keys,
 };
 use crate::error::StoreError;
-use crate::tx::{Lock, Sql, Tx, Value};
+use crate::tx::{Lock, Paired, Sql, Tx, Value};
 
 const SELECT_TASK: Sql = Sql::new("SELECT doc FROM tasks WHERE tenant = ?1 AND id = ?2");
 const SELECT_ATTEMPT: Sql =
@@ -229,7 +229,31 @@ pub(crate) fn save(
         params.len() - 1,
         params.len()
     ));
-    match tx.try_execute(&Sql::built(sql), &params)? {
+    let update = Sql::built(sql);
+    let key = |run: &TaskRun| -> [Value; 3] {
+        [
+            tenant.as_str().into(),
+            run.task_id().as_str().into(),
+            Value::Int(i64::from(run.attempt())),
+        ]
+    };
+    let changed = if let AttemptWrite::Insert(run, runner_slot) = &attempt {
+        let mut values = key(run).to_vec();
+        values.push(Value::Int(*runner_slot));
+        values.extend(attempt_values(run)?);
+        match tx.update_insert((&update, &params), (&INSERT_ATTEMPT, &values))? {
+            Paired::Done(changed) => Some(changed),
+            Paired::UpdateRefused => None,
+            Paired::InsertRefused => {
+                return Err(conflict(
+                    "the runner's place or the task's attempt was taken",
+                ));
+            }
+        }
+    } else {
+        tx.try_execute(&update, &params)?
+    };
+    match changed {
         Some(1) => {}
         Some(_) => {
             return Err(conflict(&format!(
@@ -238,26 +262,8 @@ pub(crate) fn save(
         }
         None => return Err(conflict("another task of its slot is running")),
     }
-    let key = |run: &TaskRun| -> [Value; 3] {
-        [
-            tenant.as_str().into(),
-            run.task_id().as_str().into(),
-            Value::Int(i64::from(run.attempt())),
-        ]
-    };
     match attempt {
-        AttemptWrite::None => Ok(()),
-        AttemptWrite::Insert(run, runner_slot) => {
-            let mut params = key(run).to_vec();
-            params.push(Value::Int(runner_slot));
-            params.extend(attempt_values(run)?);
-            match tx.try_execute(&INSERT_ATTEMPT, &params)? {
-                Some(_) => Ok(()),
-                None => Err(conflict(
-                    "the runner's place or the task's attempt was taken",
-                )),
-            }
-        }
+        AttemptWrite::None | AttemptWrite::Insert(..) => Ok(()),
         AttemptWrite::Update(run) => {
             let mut params = key(run).to_vec();
             params.extend(attempt_values(run)?);

@@ -10,7 +10,7 @@ use postgres::{Client, IsolationLevel, NoTls, Statement, Transaction};
 use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::schema::{VERSION_TABLE, pending};
-use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::tx::{Lock, Paired, Row, Sql, Tx, Value};
 
 /// Prepared statements kept per connection before the cache starts over.
 const STATEMENT_CACHE: usize = 256;
@@ -29,13 +29,20 @@ const MIGRATION_LOCK: i64 = 0x7461_736b_7374_6f72; // "taskstor"
 /// connection: give each thread its own.
 pub struct PostgresStore {
     client: Client,
-    statements: HashMap<(String, Lock), Statement>,
+    statements: Statements,
 }
+
+/// The connection's prepared statements by lock and text (looked up by the borrowed text,
+/// without copying it).
+type Statements = HashMap<Lock, HashMap<String, Statement>>;
 
 impl std::fmt::Debug for PostgresStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PostgresStore")
-            .field("statements", &self.statements.len())
+            .field(
+                "statements",
+                &self.statements.values().map(HashMap::len).sum::<usize>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -127,23 +134,29 @@ impl Engine for PostgresStore {
 /// dropped without a commit.
 struct PostgresTx<'c> {
     tx: Transaction<'c>,
-    statements: &'c mut HashMap<(String, Lock), Statement>,
+    statements: &'c mut Statements,
 }
 
 impl PostgresTx<'_> {
     /// The prepared statement for `sql`: `?N` placeholders written `$N`, the lock clause
     /// appended.
     fn statement(&mut self, sql: &Sql) -> Result<Statement, StoreError> {
-        let key = (sql.text.clone().into_owned(), sql.lock);
-        if let Some(statement) = self.statements.get(&key) {
+        if let Some(statement) = self
+            .statements
+            .get(&sql.lock)
+            .and_then(|texts| texts.get(sql.text.as_ref()))
+        {
             return Ok(statement.clone());
         }
         let text = format!("{}{}", sql.text.replace('?', "$"), sql.lock.clause());
         let statement = self.tx.prepare(&text).map_err(postgres)?;
-        if self.statements.len() >= STATEMENT_CACHE {
+        if self.statements.values().map(HashMap::len).sum::<usize>() >= STATEMENT_CACHE {
             self.statements.clear();
         }
-        self.statements.insert(key, statement.clone());
+        self.statements
+            .entry(sql.lock)
+            .or_default()
+            .insert(sql.text.clone().into_owned(), statement.clone());
         Ok(statement)
     }
 }
@@ -195,6 +208,39 @@ impl Tx for PostgresTx<'_> {
         }
     }
 
+    /// One statement, one round trip: the insert as a data-modifying `WITH` before the
+    /// update, both on the statement's snapshot. The insert runs even when the update
+    /// changes no row, which the caller then rolls back; a unique index's refusal is told
+    /// apart by the table it names.
+    fn update_insert(
+        &mut self,
+        update: (&Sql, &[Value]),
+        insert: (&Sql, &[Value]),
+    ) -> Result<Paired, StoreError> {
+        let text = format!(
+            "WITH inserted AS ({}) {}",
+            shifted(&insert.0.text, update.1.len()),
+            update.0.text
+        );
+        let statement = self.statement(&Sql::built(text))?;
+        let params: Vec<Value> = update.1.iter().chain(insert.1).cloned().collect();
+        match self
+            .tx
+            .execute(&statement, &bind(&params, statement.params()))
+        {
+            Ok(changed) => Ok(Paired::Done(changed)),
+            Err(error) if error.code() == Some(&SqlState::UNIQUE_VIOLATION) => {
+                let table = error.as_db_error().and_then(|db| db.table());
+                Ok(if table == Some("tasks") {
+                    Paired::UpdateRefused
+                } else {
+                    Paired::InsertRefused
+                })
+            }
+            Err(error) => Err(postgres(error)),
+        }
+    }
+
     fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError> {
         let statement = self.statement(sql)?;
         let rows = self
@@ -224,6 +270,33 @@ impl Tx for PostgresTx<'_> {
     }
 }
 
+/// `text` with each placeholder `?N` written `?(N + by)`, for a statement that follows
+/// `by` parameters of another in one.
+fn shifted(text: &str, by: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(at) = rest.find('?') {
+        let (before, after) = rest.split_at(at);
+        out.push_str(before);
+        let digits = after
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| !c.is_ascii_digit())
+            .map_or(after.len(), |(index, _)| index);
+        let (mark, tail) = after.split_at(digits);
+        match mark
+            .get(1..)
+            .and_then(|number| number.parse::<usize>().ok())
+        {
+            Some(number) => out.push_str(&format!("?{}", number + by)),
+            None => out.push_str(mark),
+        }
+        rest = tail;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A PostgreSQL error; a serialization failure, a deadlock or a lock timeout is
 /// [`StoreError::Busy`] (retry).
 fn postgres(error: postgres::Error) -> StoreError {
@@ -240,3 +313,6 @@ fn postgres(error: postgres::Error) -> StoreError {
         _ => StoreError::Postgres(error),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -11,8 +11,8 @@ use crate::attempts::check_page;
 use crate::claim;
 use crate::columns::clamped_nanos;
 use crate::error::StoreError;
-use crate::store::{ClaimRequest, Claimed};
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::{ClaimRequest, Claimed};
 
 const SELECT: Sql = Sql::new("SELECT doc FROM runners WHERE tenant = ?1 AND id = ?2");
 

@@ -7,7 +7,8 @@
 //! `log_lines` (keyed by `(attempt, sequence)`), `runners` (the fleet's records), and
 //! `actions` (schedule actions, version 2), `flows` (a flow's spec and run as JSON
 //! documents, with its status, version and times as columns) and `flow_jobs` (each job's
-//! state and the task made for it, version 3).
+//! state and the task made for it, version 3), `schedules` (a schedule's document with its
+//! uid, version and where its ticks are, version 7).
 //! The claim-columns step gives `tasks` what a claim decides "the runner fits" by, so a
 //! claim reads no document to pass a task over: `kind_name` (the kind routing matches, empty for an
 //! embedded task) and `runner_selector` (the selector's canonical text, empty for one that
@@ -15,7 +16,9 @@
 //! The indexes that keep the rules of `docs/attempts.md` even against a buggy writer:
 //!
 //! - one active attempt per task, and one active attempt per runner place
-//!   (`(runner, runner_slot)`, places `0..maxConcurrent`): partial unique indexes;
+//!   (`(runner, runner_slot)`, places `0..maxConcurrent`): partial unique indexes (their
+//!   condition, and the lease expiry index's, written with `OR` since the active-states
+//!   step);
 //! - one running task per slot: a partial unique index;
 //! - queue order over pending tasks `(tenant, priority DESC, queued_ns, id)`, with each
 //!   task's `kind_name` in the index so a claim passes over other kinds on the index alone;
@@ -29,7 +32,11 @@
 //! - a flow's uid, unique in its tenant; the flows in creation order; a finished flow's
 //!   expiry; a job's task, unique in its tenant (the flow a task's end advances);
 //! - finished actions by last update `(tenant, updated_ns, id)`, the order garbage
-//!   collection reads them in (the finished-actions step).
+//!   collection reads them in (the finished-actions step);
+//! - `schedules` (the schedules step): a schedule's uid, unique in its tenant; due
+//!   schedules `(due_ms, tenant, name)`, the order the tick reads them in (a listing walks
+//!   the primary key, `(tenant, name)`); one action per schedule and tick, unique; a
+//!   schedule's unfinished actions.
 
 use taskmodel::task::Task;
 
@@ -79,6 +86,8 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     FINISHED_ACTIONS,
     CLAIM_COLUMNS,
     FLOW_JOB_ROWS,
+    SCHEDULES,
+    ACTIVE_STATES,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -145,6 +154,95 @@ ALTER TABLE flow_jobs ADD COLUMN dependents TEXT NOT NULL DEFAULT '';
 ALTER TABLE flow_jobs ADD COLUMN result TEXT;
 ALTER TABLE flow_jobs ADD COLUMN spec TEXT;
 CREATE UNIQUE INDEX flow_jobs_position_uq ON flow_jobs (tenant, flow, position);
+";
+
+/// The schedules step: the `schedules` table (a schedule's document, its uid and
+/// `resource_version`, whether it is paused, the time its fire times are counted after, a
+/// tick kept for when its run ends, and when the tick next looks at it), with the index the
+/// tick reads due schedules on; and on `actions`, the schedule and tick each tick's action
+/// was made for, unique, so no tick is stored twice, with an index of a schedule's
+/// unfinished actions (its run is active while one is). Its number is the one line to
+/// change when migrations are renumbered.
+const SCHEDULES: Migration = Migration {
+    version: 7,
+    sqlite: SCHEDULES_SQLITE,
+    postgres: SCHEDULES_POSTGRES,
+    fill: None,
+};
+
+/// The schedules step on SQLite.
+const SCHEDULES_SQLITE: &str = "
+CREATE TABLE schedules (
+    tenant TEXT NOT NULL,
+    name TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    resource_version INTEGER NOT NULL CHECK (resource_version >= 1),
+    paused INTEGER NOT NULL CHECK (paused IN (0, 1)),
+    after_ns INTEGER NOT NULL,
+    buffered_ns INTEGER,
+    due_ms INTEGER,
+    created_ns INTEGER NOT NULL,
+    updated_ns INTEGER NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, name)
+);
+CREATE UNIQUE INDEX schedules_uid_uq ON schedules (tenant, uid);
+CREATE INDEX schedules_due_idx ON schedules (due_ms, tenant, name) WHERE due_ms IS NOT NULL;
+ALTER TABLE actions ADD COLUMN schedule_uid TEXT;
+ALTER TABLE actions ADD COLUMN tick_ns INTEGER;
+CREATE UNIQUE INDEX actions_tick_uq ON actions (tenant, schedule_uid, tick_ns) WHERE schedule_uid IS NOT NULL;
+CREATE INDEX actions_schedule_active_idx ON actions (tenant, schedule_uid) WHERE schedule_uid IS NOT NULL AND state IN ('pending', 'running');
+";
+
+/// The schedules step on PostgreSQL: the same table and columns.
+const SCHEDULES_POSTGRES: &str = r#"
+CREATE TABLE schedules (
+    tenant TEXT COLLATE "C" NOT NULL,
+    name TEXT COLLATE "C" NOT NULL,
+    uid TEXT COLLATE "C" NOT NULL,
+    resource_version BIGINT NOT NULL CHECK (resource_version >= 1),
+    paused BIGINT NOT NULL CHECK (paused IN (0, 1)),
+    after_ns BIGINT NOT NULL,
+    buffered_ns BIGINT,
+    due_ms BIGINT,
+    created_ns BIGINT NOT NULL,
+    updated_ns BIGINT NOT NULL,
+    doc TEXT NOT NULL,
+    PRIMARY KEY (tenant, name)
+);
+CREATE UNIQUE INDEX schedules_uid_uq ON schedules (tenant, uid);
+CREATE INDEX schedules_due_idx ON schedules (due_ms, tenant, name) WHERE due_ms IS NOT NULL;
+ALTER TABLE actions ADD COLUMN schedule_uid TEXT COLLATE "C";
+ALTER TABLE actions ADD COLUMN tick_ns BIGINT;
+CREATE UNIQUE INDEX actions_tick_uq ON actions (tenant, schedule_uid, tick_ns) WHERE schedule_uid IS NOT NULL;
+CREATE INDEX actions_schedule_active_idx ON actions (tenant, schedule_uid) WHERE schedule_uid IS NOT NULL AND state IN ('pending', 'running');
+"#;
+
+/// The active-states step: the three partial indexes over active attempts again, their
+/// condition written as comparisons joined by `OR` instead of `state IN (...)`. SQLite
+/// evaluates a constant `IN` list of more than two values through a temporary B-tree it
+/// builds at every statement that tests it, and every attempt written tests all three
+/// conditions (a tenth of a claim's time). SQLite reads one of these indexes for a
+/// statement only when its `WHERE` holds the index's condition as written, so the
+/// statements over active attempts write it the same way (`claim.rs`, `attempts.rs`; the
+/// SQLite engine's tests check their plans). Its number is the one line to change when
+/// migrations are renumbered.
+const ACTIVE_STATES: Migration = Migration {
+    version: 8,
+    sqlite: ACTIVE_STATES_SQL,
+    postgres: ACTIVE_STATES_SQL,
+    fill: None,
+};
+
+/// The active-states step's statements, the same on both engines (each index keeps its
+/// name, columns and uniqueness).
+const ACTIVE_STATES_SQL: &str = "
+DROP INDEX attempts_active_task_uq;
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE (state = 'leased' OR state = 'running' OR state = 'cancelling');
+DROP INDEX attempts_active_runner_uq;
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE (state = 'leased' OR state = 'running' OR state = 'cancelling');
+DROP INDEX attempts_expiry_idx;
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE (state = 'leased' OR state = 'running' OR state = 'cancelling');
 ";
 
 /// The table that records the version.

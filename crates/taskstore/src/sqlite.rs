@@ -17,8 +17,8 @@ use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::group::{Batch, ClaimCall, ClaimGroup};
 use crate::schema::{VERSION_TABLE, pending};
-use crate::store::{ClaimRequest, Claimed};
 use crate::tx::{Row, Sql, Tx, Value};
+use crate::values::{ClaimRequest, Claimed};
 
 /// How long a connection waits for another's write lock before the call fails as
 /// [`StoreError::Busy`]. Writers queue on SQLite's one write lock; this is generous so that

@@ -1,14 +1,13 @@
-//! The `Store` trait, the one interface both engines implement, and the values its calls
-//! take and return.
+//! The `Store` trait, the one interface both engines implement (the values its calls take
+//! and return are in `values.rs`).
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::fleet::{KindSet, LivenessTtl, Runner};
+use taskmodel::fleet::{LivenessTtl, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
-use taskmodel::ids::{ActionId, FlowId, RunnerId, TaskId, TenantId, Uid};
+use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
-use taskmodel::schedule::Action;
-use taskmodel::selector::Labels;
+use taskmodel::schedule::{Action, Schedule};
 use taskmodel::task::attempt::LogKey;
 use taskmodel::task::{
     Applied, ApplyChanges, AttemptResult, LeaseId, Precondition, RestartDecision, Task,
@@ -17,6 +16,10 @@ use taskmodel::task::{
 
 use crate::error::StoreError;
 use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
+use crate::values::{
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+    Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
+};
 
 /// How many pending tasks of the runner's kinds one claim looks at, in queue order, before
 /// it answers that nothing is claimable: a runner that fits a queued task finds it when
@@ -43,8 +46,8 @@ pub const MAX_IMPORT: usize = 10_000;
 /// The most attempts or log lines one read returns.
 pub const MAX_READ_PAGE: u32 = 1_000;
 
-/// A store of tasks, their attempts and their log lines, and schedule actions: the model on
-/// a real database.
+/// A store of tasks, their attempts and their log lines, flows, runners, and schedules and
+/// their actions: the model on a real database.
 ///
 /// Every write reads the task and its current attempt, asks the model for the change
 /// (`lease_attempt`, `start_attempt`, `report_result`...), and writes the pair back in one
@@ -371,8 +374,8 @@ pub trait Store {
     /// decisions depend on nothing outside them, so a tenant of any size is collected:
     /// attempts past their task's history limits (with their log lines), finished actions
     /// a day after they end, finished standalone tasks (no owner, owning nothing) in pages,
-    /// and the ownership graph (every flow, every task that names an owner or is named as
-    /// one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
+    /// and the ownership graph (every flow and schedule, every task that names an owner or
+    /// is named as one) in one snapshot of at most [`MAX_GC_VIEW`](crate::MAX_GC_VIEW), beyond which
     /// that pass is [`StoreError::GcViewTooLarge`]: first the releases (an owner reference
     /// removed from a task that stays, with `Release::task_manifest` and `Task::apply`),
     /// then the deletions in cleanup order (a task with its attempts, owner rows and log
@@ -430,6 +433,92 @@ pub trait Store {
         limit: u32,
     ) -> Result<usize, StoreError>;
 
+    /// Stores a new schedule under its name, its fire times counted after `now`, at
+    /// `resourceVersion` 1. `uid` (the caller mints it) is what its ticks' actions and the
+    /// tasks it starts name. A name or a uid already used in the tenant is
+    /// [`StoreError::ScheduleExists`].
+    fn create_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        uid: Uid,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The schedule, or [`StoreError::ScheduleNotFound`].
+    fn schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// The tenant's schedules in name order after `after` (from the first when `None`), at
+    /// most `limit` (1 to [`MAX_READ_PAGE`]): a keyset page on the primary key.
+    fn schedules(
+        &mut self,
+        tenant: &TenantId,
+        after: Option<&ScheduleId>,
+        limit: u32,
+    ) -> Result<Vec<StoredSchedule>, StoreError>;
+
+    /// Replaces the stored schedule of the same name with `schedule` (its uid, its place
+    /// among its fire times and a buffered tick stay) if `expected` holds (the
+    /// `resourceVersion` and uid the caller read, each when given), else
+    /// [`StoreError::ScheduleConflict`]; the version goes up by one.
+    fn update_schedule(
+        &mut self,
+        tenant: &TenantId,
+        schedule: &Schedule,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Pauses the schedule (it fires nothing; `Schedule::set_paused`) or resumes it, as
+    /// [`update_schedule`](Self::update_schedule) checks and writes. A resumed schedule's
+    /// fire times missed while paused go through its catch-up window at the next tick.
+    fn pause_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        paused: bool,
+        expected: Precondition,
+        now: DateTime<Utc>,
+    ) -> Result<StoredSchedule, StoreError>;
+
+    /// Deletes the schedule and its pending actions if `expected` holds, else
+    /// [`StoreError::ScheduleConflict`]; its running actions and the tasks it started stay
+    /// (garbage collection releases a gone owner).
+    fn delete_schedule(
+        &mut self,
+        tenant: &TenantId,
+        name: &ScheduleId,
+        expected: Precondition,
+    ) -> Result<(), StoreError>;
+
+    /// The schedule tick at `now`, in one transaction: the due schedules of every tenant,
+    /// at most `limit` (1 to [`MAX_READ_PAGE`]) in due order (PostgreSQL skips rows another
+    /// tick holds; SQLite writers queue), each asked what its fire times since the last
+    /// tick do. Its catch-up window (`Schedule::catch_up`) drops those too old and keeps at
+    /// most `MAX_CATCHUP_TICKS`; each kept one counts against `remainingRuns` and goes by
+    /// the overlap policy (`OverlapPolicy::decide`), its run active while an action of the
+    /// schedule is pending or running or a task it owns is unfinished: a tick that starts
+    /// is stored as a pending action due at the tick plus the schedule's jitter (drawn from
+    /// `rng`, as the action's id is), labeled with the schedule's name; `bufferOne` keeps
+    /// one tick on the row, which starts at the first tick after the run ends; `replace`
+    /// fails the schedule's pending actions and cancels its unfinished tasks first. The row
+    /// moves past the ticks with its version one up, so two ticks never fire one tick
+    /// twice (the index of schedules and ticks on `actions` refuses it too).
+    ///
+    /// Dispatch as for every action: [`fire_due`](Self::fire_due), then create the task
+    /// with an owner reference to the schedule (kind `Schedule`, its [`Ticked::uid`]),
+    /// then [`finish_action`](Self::finish_action).
+    fn tick_schedules(
+        &mut self,
+        now: DateTime<Utc>,
+        limit: u32,
+        rng: &mut dyn RandomSource,
+    ) -> Result<Vec<Ticked>, StoreError>;
+
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.
     /// At most [`MAX_LOG_BATCH_LINES`] lines of at most [`MAX_LOG_LINE_BYTES`] each.
@@ -451,235 +540,4 @@ pub trait Store {
         after: Option<LogKey>,
         limit: u32,
     ) -> Result<Vec<StoredLogLine>, StoreError>;
-}
-
-/// How a dispatched action ended.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ActionOutcome {
-    /// It completed with this result.
-    Completed(serde_json::Value),
-    /// It failed for this reason.
-    Failed(String),
-}
-
-/// What [`Store::finish_action`] stored: the ended action and, for a completed recurring
-/// one, the next.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct FinishedAction {
-    /// The action, Completed or Failed.
-    pub action: Action,
-    /// The next action of its series, pending.
-    pub next: Option<Action>,
-}
-
-/// What [`Store::collect_garbage`](crate::Store::collect_garbage) wrote.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Collected {
-    /// The tasks an owner reference was removed from (each once per reference), in the
-    /// order written.
-    pub released: Vec<TaskId>,
-    /// The tasks deleted, with their attempts, owner rows and log lines, in cleanup order.
-    pub deleted_tasks: Vec<TaskId>,
-    /// The flows deleted, with their job rows, in cleanup order.
-    pub deleted_flows: Vec<FlowId>,
-    /// How many attempts past their task's history limits were deleted, with their log
-    /// lines.
-    pub deleted_attempts: usize,
-    /// The finished schedule actions deleted, in the order they finished.
-    pub deleted_actions: Vec<ActionId>,
-    /// When a kept resource's time to live runs out next: when to collect again if nothing
-    /// else changes.
-    pub next_expiry: Option<DateTime<Utc>>,
-    /// `false` when a write found its resource changed since the view was read and the
-    /// collection stopped there (what it wrote before stays written): collect again.
-    pub complete: bool,
-}
-
-/// A task and its current attempt, as stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Stored {
-    /// The task.
-    pub task: Task,
-    /// Its current attempt; `None` before the first.
-    pub attempt: Option<TaskRun>,
-}
-
-/// What a write did: the task and its current attempt as stored after it, and whether the
-/// call changed them (`Unchanged` for an idempotent repeat, which writes nothing).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Change<T = ()> {
-    /// The task after the call.
-    pub task: Task,
-    /// Its current attempt after the call.
-    pub attempt: Option<TaskRun>,
-    /// Whether the call changed anything, with what it decided.
-    pub applied: Applied<T>,
-}
-
-/// What [`Store::create`] did with a new task.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Admitted {
-    /// The task is stored, Pending.
-    Created {
-        /// The slot's unfinished tasks canceled to make room (`replace`).
-        replaced: Vec<TaskId>,
-    },
-    /// The slot is busy and the task's policy is `dropIfRunning`: nothing was stored.
-    Dropped {
-        /// The slot's task that holds it.
-        active: TaskId,
-    },
-}
-
-/// Who claims, and under which lease: the runner, its labels, the kinds it runs, how many
-/// attempts it runs at once, and the lease the control plane mints for the attempt.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct ClaimRequest {
-    /// The runner.
-    pub runner: RunnerId,
-    /// Its labels, which a task's runner selector must match.
-    pub labels: Labels,
-    /// The task kinds it runs.
-    pub kinds: KindSet,
-    /// How many active attempts it may hold at once (`maxConcurrent`, at least 1).
-    pub max_concurrent: u32,
-    /// The new attempt's lease id, new within the task (a counter or 64 random bits).
-    pub lease: LeaseId,
-    /// When the lease expires unless a heartbeat extends it.
-    pub lease_expires_at: DateTime<Utc>,
-}
-
-impl ClaimRequest {
-    /// A request for a runner that runs one attempt at a time.
-    pub fn new(
-        runner: RunnerId,
-        labels: Labels,
-        kinds: KindSet,
-        lease: LeaseId,
-        lease_expires_at: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            runner,
-            labels,
-            kinds,
-            max_concurrent: 1,
-            lease,
-            lease_expires_at,
-        }
-    }
-
-    /// The same request for a runner that runs `max_concurrent` attempts at once.
-    #[must_use]
-    pub fn with_max_concurrent(self, max_concurrent: u32) -> Self {
-        Self {
-            max_concurrent,
-            ..self
-        }
-    }
-}
-
-/// A claimed task: Running, with its new attempt, Leased.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Claimed {
-    /// The task, Running.
-    pub task: Task,
-    /// The new attempt, Leased to the runner.
-    pub attempt: TaskRun,
-}
-
-/// An attempt [`Store::reap`] ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Reaped {
-    /// The tenant.
-    pub tenant: TenantId,
-    /// The task.
-    pub task: TaskId,
-    /// The attempt that expired.
-    pub attempt: u32,
-    /// What the task does next.
-    pub decision: RestartDecision,
-}
-
-/// Which output stream a log line came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum LogStream {
-    /// Standard output.
-    Stdout,
-    /// Standard error.
-    Stderr,
-}
-
-impl LogStream {
-    /// `"stdout"` or `"stderr"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Stdout => "stdout",
-            Self::Stderr => "stderr",
-        }
-    }
-
-    /// The stream named `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "stdout" => Some(Self::Stdout),
-            "stderr" => Some(Self::Stderr),
-            _ => None,
-        }
-    }
-}
-
-/// A log line a runner sends: its sequence number within the attempt, its stream, its
-/// text and when it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LogLine {
-    /// The line's number within its attempt (increasing).
-    pub sequence: u64,
-    /// The stream.
-    pub stream: LogStream,
-    /// The text, at most [`MAX_LOG_LINE_BYTES`].
-    pub text: String,
-    /// When the runner wrote it.
-    pub at: DateTime<Utc>,
-}
-
-impl LogLine {
-    /// A line.
-    pub fn new(
-        sequence: u64,
-        stream: LogStream,
-        text: impl Into<String>,
-        at: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            sequence,
-            stream,
-            text: text.into(),
-            at,
-        }
-    }
-}
-
-/// A stored log line: its key `(attempt, sequence)` and the line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct StoredLogLine {
-    /// The dedupe key.
-    pub key: LogKey,
-    /// The stream.
-    pub stream: LogStream,
-    /// The text.
-    pub text: String,
-    /// When the runner wrote it.
-    pub at: DateTime<Utc>,
 }

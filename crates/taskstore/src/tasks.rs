@@ -10,8 +10,9 @@ use crate::attempts;
 use crate::columns::{owner_values, read_task};
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, insert_tasks, load, refused};
-use crate::store::{Admitted, Change, MAX_IMPORT, Stored};
+use crate::store::MAX_IMPORT;
 use crate::tx::{Lock, Sql, Tx, Value};
+use crate::values::{Admitted, Change, Stored};
 
 /// How many of a slot's unfinished tasks `replace` cancels per read.
 const REPLACE_BATCH: i64 = 100;

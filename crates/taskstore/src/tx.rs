@@ -117,6 +117,14 @@ impl Row {
         }
     }
 
+    /// Column `index` as an integer, or `None` for `NULL`.
+    pub(crate) fn optional_int(&self, index: usize) -> Result<Option<i64>, StoreError> {
+        match self.0.get(index) {
+            Some(Value::Null) => Ok(None),
+            _ => self.int(index).map(Some),
+        }
+    }
+
     /// Column `index` as text.
     pub(crate) fn text(&self, index: usize) -> Result<&str, StoreError> {
         match self.0.get(index) {
@@ -133,6 +141,18 @@ fn column(index: usize, expected: &str, found: Option<&Value>) -> StoreError {
     }
 }
 
+/// What [`Tx::update_insert`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Paired {
+    /// Both ran (the insert only if the update changed a row); how many rows the update
+    /// changed.
+    Done(u64),
+    /// A unique index refused the update.
+    UpdateRefused,
+    /// A unique index refused the insert.
+    InsertRefused,
+}
+
 /// What one transaction of an engine offers. Both engines run every statement through
 /// these two methods, so an operation is written once and runs unchanged on both.
 pub(crate) trait Tx {
@@ -147,6 +167,26 @@ pub(crate) trait Tx {
 
     /// Runs a `SELECT` and returns its rows.
     fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError>;
+
+    /// Runs `update`, then `insert` when the update changed a row, as
+    /// [`try_execute`](Self::try_execute) runs each: how many rows the update changed, or
+    /// which of the two a unique index refused. When the update changed no row the insert
+    /// may have been run all the same (PostgreSQL sends both in one statement), so the
+    /// caller must then end the transaction without committing.
+    fn update_insert(
+        &mut self,
+        update: (&Sql, &[Value]),
+        insert: (&Sql, &[Value]),
+    ) -> Result<Paired, StoreError> {
+        match self.try_execute(update.0, update.1)? {
+            None => Ok(Paired::UpdateRefused),
+            Some(0) => Ok(Paired::Done(0)),
+            Some(changed) => match self.try_execute(insert.0, insert.1)? {
+                None => Ok(Paired::InsertRefused),
+                Some(_) => Ok(Paired::Done(changed)),
+            },
+        }
+    }
 
     /// Refreshes the planner's statistics of `table` after a bulk load, where the engine
     /// needs it: PostgreSQL plans a fresh table it has not analyzed as if it held a few

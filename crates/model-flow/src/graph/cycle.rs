@@ -1,6 +1,6 @@
 //! Every cycle of a graph that could not be sorted: the strongly connected groups of jobs
-//! (Tarjan's algorithm, without recursion), and the shortest cycle through the first
-//! declared job of each group (a breadth-first search inside the group).
+//! (Pearce's form of Tarjan's algorithm, without recursion), and the shortest cycle through
+//! the first declared job of each group (a breadth-first search inside the group).
 
 use model_ids::JobName;
 
@@ -8,29 +8,20 @@ use super::{Edges, Name};
 use crate::error::{FlowCycle, FlowError};
 use crate::limits::MAX_REPORTED_CYCLES;
 
-/// Marks a job not yet visited (positions are below `MAX_FLOW_JOBS`).
+/// Marks a job the search has not reached (positions are below `MAX_FLOW_JOBS`).
 const NONE: u32 = u32::MAX;
 
 /// The error for a graph with cycles. `remaining[i] > 0` marks the jobs Kahn's algorithm
 /// could not take: every cycle is among them, and so are the jobs after one.
 pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], remaining: &[u32]) -> FlowError {
-    let groups = groups(graph, remaining);
-    let mut cyclic: Vec<(u32, u32)> = groups
-        .groups
-        .iter()
-        .enumerate()
-        .filter(|(_, group)| group.size > 1)
-        .map(|(id, group)| (group.first, id as u32))
-        .collect();
+    let Groups { mut cyclic, mark } = groups(graph, remaining);
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
     let mut search = Search::new(graph.jobs());
     let found = cyclic
         .iter()
         .take(MAX_REPORTED_CYCLES)
-        .filter_map(|&(first, group)| {
-            search.shortest_cycle(graph, names, &groups.member_of, first, group)
-        })
+        .filter_map(|&(first, group)| search.shortest_cycle(graph, names, &mark, first, group))
         .collect();
     FlowError::Cycle {
         cycles: found,
@@ -38,120 +29,123 @@ pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], remaining: &[u32]) -> 
     }
 }
 
-/// One strongly connected group: its size and its first declared job.
-struct Group {
-    size: u32,
-    first: u32,
-}
+/// Marks a job whose group is closed: `CLOSED | group` is above every visit number, so a
+/// closed job never lowers an open one's.
+const CLOSED: u32 = 1 << 31;
 
-/// The groups of the unsorted jobs, and which group each job is in (`NONE` for sorted jobs).
+// Visit numbers (from 1, at most one per job) stay below `CLOSED`.
+const _: () = assert!(crate::limits::MAX_FLOW_JOBS < CLOSED as usize);
+
+/// The groups of more than one job among the unsorted jobs, and each job's mark.
 struct Groups {
-    groups: Vec<Group>,
-    member_of: Vec<u32>,
+    /// `(first declared job, group)` of each group of more than one job.
+    cyclic: Vec<(u32, u32)>,
+    /// Per job: 0 if never visited (every sorted job), `CLOSED | group` once its group is
+    /// known.
+    mark: Vec<u32>,
 }
 
-/// Tarjan's strongly connected components over the jobs with `remaining > 0`, following
-/// edges from a job to its dependents (which are all unsorted too).
+/// One job of the depth-first search's explicit call stack: the job, the rest of its
+/// dependents to look at (offsets into the dependents list), and the lowest visit number it
+/// reaches so far (its own while it is the first visited job of its group as far as the
+/// search has seen).
+struct Frame {
+    job: u32,
+    next: u32,
+    end: u32,
+    low: u32,
+}
+
+/// The strongly connected groups of the jobs with `remaining > 0`, following edges from a
+/// job to its dependents (which are all unsorted too): Pearce's space-saving form of
+/// Tarjan's algorithm, without recursion. One number per job serves as its visit number
+/// while the search is in it, then as the lowest visit number it reaches while its group
+/// is open, then as its group; the jobs whose group is still open wait on one stack. A job
+/// reaching an open one takes its visit number, as in Tarjan's own form.
 fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
     let jobs = graph.jobs();
-    let mut index = vec![NONE; jobs];
-    let mut low = vec![0u32; jobs];
-    let mut on_stack = vec![false; jobs];
-    let mut stack: Vec<u32> = Vec::new();
-    // The explicit call stack: a job and how many of its dependents were looked at.
-    let mut calls: Vec<(u32, usize)> = Vec::new();
-    let mut member_of = vec![NONE; jobs];
-    let mut groups = Vec::new();
-    let mut next_index = 0u32;
-    for root in 0..jobs {
-        if remaining.get(root).is_none_or(|&r| r == 0) || index.get(root) != Some(&NONE) {
+    let mut mark = vec![0u32; jobs];
+    let mut waiting: Vec<u32> = Vec::new();
+    let mut calls: Vec<Frame> = Vec::new();
+    let mut cyclic = Vec::new();
+    let mut visits = 0u32;
+    let mut closed = 0u32;
+    let mut enter = |job: u32, mark: &mut [u32], calls: &mut Vec<Frame>| {
+        visits += 1;
+        set(mark, job, visits);
+        calls.push(Frame {
+            job,
+            next: get(&graph.out_start, job),
+            end: get(&graph.out_start, job + 1),
+            low: visits,
+        });
+    };
+    for (root, &left) in remaining.iter().enumerate() {
+        let root = root as u32;
+        if left == 0 || get(&mark, root) != 0 {
             continue;
         }
-        visit(
-            root as u32,
-            &mut next_index,
-            &mut index,
-            &mut low,
-            &mut on_stack,
-            &mut stack,
-        );
-        calls.push((root as u32, 0));
-        while let Some(&mut (job, ref mut seen)) = calls.last_mut() {
-            let dependents = graph.outs_of(job as usize);
-            if let Some(&next) = dependents.get(*seen) {
-                *seen += 1;
-                let n = next as usize;
-                if index.get(n) == Some(&NONE) {
-                    visit(
-                        next,
-                        &mut next_index,
-                        &mut index,
-                        &mut low,
-                        &mut on_stack,
-                        &mut stack,
-                    );
-                    calls.push((next, 0));
-                } else if on_stack.get(n) == Some(&true) {
-                    let reached = index.get(n).copied().unwrap_or(NONE);
-                    lower(&mut low, job, reached);
-                }
-                continue;
-            }
-            calls.pop();
-            let job_low = low.get(job as usize).copied().unwrap_or(NONE);
-            if let Some(&(parent, _)) = calls.last() {
-                lower(&mut low, parent, job_low);
-            }
-            if Some(&job_low) == index.get(job as usize) {
-                let id = groups.len() as u32;
-                let mut group = Group {
-                    size: 0,
-                    first: job,
-                };
-                while let Some(member) = stack.pop() {
-                    if let Some(flag) = on_stack.get_mut(member as usize) {
-                        *flag = false;
-                    }
-                    if let Some(slot) = member_of.get_mut(member as usize) {
-                        *slot = id;
-                    }
-                    group.size += 1;
-                    group.first = group.first.min(member);
-                    if member == job {
+        enter(root, &mut mark, &mut calls);
+        while let Some(frame) = calls.last_mut() {
+            let mut unvisited = None;
+            while frame.next < frame.end {
+                let next = get(&graph.outs, frame.next);
+                frame.next += 1;
+                match get(&mark, next) {
+                    0 => {
+                        unvisited = Some(next);
                         break;
                     }
+                    reached => frame.low = frame.low.min(reached),
                 }
-                groups.push(group);
+            }
+            if let Some(next) = unvisited {
+                enter(next, &mut mark, &mut calls);
+                continue;
+            }
+            let Frame { job, low, .. } = *frame;
+            calls.pop();
+            if low == get(&mark, job) {
+                // The first visited job of its group: the group is this job and the waiting
+                // jobs visited after it.
+                let group = CLOSED | closed;
+                closed += 1;
+                let mut first = job;
+                let mut size = 1;
+                while let Some(&member) = waiting.last() {
+                    if get(&mark, member) < low {
+                        break;
+                    }
+                    waiting.pop();
+                    set(&mut mark, member, group);
+                    first = first.min(member);
+                    size += 1;
+                }
+                set(&mut mark, job, group);
+                if size > 1 {
+                    cyclic.push((first, group));
+                }
+            } else {
+                set(&mut mark, job, low);
+                waiting.push(job);
+                if let Some(caller) = calls.last_mut() {
+                    caller.low = caller.low.min(low);
+                }
             }
         }
     }
-    Groups { groups, member_of }
+    Groups { cyclic, mark }
 }
 
-/// Gives `job` the next index and puts it on the stack.
-fn visit(
-    job: u32,
-    next_index: &mut u32,
-    index: &mut [u32],
-    low: &mut [u32],
-    on_stack: &mut [bool],
-    stack: &mut Vec<u32>,
-) {
-    let j = job as usize;
-    if let (Some(i), Some(l), Some(flag)) = (index.get_mut(j), low.get_mut(j), on_stack.get_mut(j))
-    {
-        *i = *next_index;
-        *l = *next_index;
-        *flag = true;
-    }
-    *next_index += 1;
-    stack.push(job);
+/// `items[at]`, or 0 out of range.
+fn get(items: &[u32], at: u32) -> u32 {
+    items.get(at as usize).copied().unwrap_or(0)
 }
 
-/// `low[job] = min(low[job], value)`.
-fn lower(low: &mut [u32], job: u32, value: u32) {
-    if let Some(l) = low.get_mut(job as usize) {
-        *l = (*l).min(value);
+/// `mark[job] = value`.
+fn set(mark: &mut [u32], job: u32, value: u32) {
+    if let Some(slot) = mark.get_mut(job as usize) {
+        *slot = value;
     }
 }
 
@@ -169,12 +163,13 @@ impl Search {
         }
     }
 
-    /// The shortest cycle through `start`, staying inside group `group`.
+    /// The shortest cycle through `start`, staying inside group `group` (the jobs whose
+    /// `mark` it is).
     fn shortest_cycle<N: Name>(
         &mut self,
         graph: &Edges,
         names: &[N],
-        member_of: &[u32],
+        mark: &[u32],
         start: u32,
         group: u32,
     ) -> Option<FlowCycle> {
@@ -190,7 +185,7 @@ impl Search {
                     break 'search;
                 }
                 let fresh = self.parent.get(next as usize) == Some(&NONE);
-                if fresh && member_of.get(next as usize) == Some(&group) {
+                if fresh && mark.get(next as usize) == Some(&group) {
                     if let Some(p) = self.parent.get_mut(next as usize) {
                         *p = job;
                     }

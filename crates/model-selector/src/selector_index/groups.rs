@@ -1,20 +1,24 @@
 //! Groups: the distinct selectors of an index, each with the keys stored under it, so a query
 //! tests each distinct selector once and takes its keys without testing them.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, btree_map};
 
 use super::{
     postings::{Anchor, Postings},
-    runs::Runs,
+    runs::Place,
 };
 use crate::selector::LabelSelector;
 
-/// One distinct selector, the requirement it is filed under, and its keys in key order.
+/// One distinct selector, the requirement it is filed under, and its keys: in key order, and
+/// as the slots they hold in the index's runs.
 #[derive(Debug, Clone)]
 pub(super) struct Group<K> {
     pub(super) selector: LabelSelector,
     anchor: Anchor,
-    pub(super) members: Runs<K, ()>,
+    pub(super) members: BTreeSet<K>,
+    /// For each run of the index holding some of the keys, the run's id and the slots they
+    /// hold there (never 0), in no order: a query reads them all, contiguously.
+    pub(super) spots: Vec<(u32, u128)>,
 }
 
 /// The groups by id, and each distinct selector's group by its canonical form.
@@ -27,6 +31,8 @@ pub(super) struct Groups<K> {
     /// prints, equal exactly for equal selectors).
     by_form: BTreeMap<Box<str>, u32>,
     postings: Postings,
+    /// Where each (group id, run id) pair sits in the group's `spots`.
+    spot_at: BTreeMap<(u32, u32), usize>,
 }
 
 impl<K> Default for Groups<K> {
@@ -36,6 +42,7 @@ impl<K> Default for Groups<K> {
             free: Vec::new(),
             by_form: BTreeMap::new(),
             postings: Postings::default(),
+            spot_at: BTreeMap::new(),
         }
     }
 }
@@ -44,11 +51,6 @@ impl<K> Groups<K> {
     /// Group `id`.
     pub(super) fn get(&self, id: u32) -> Option<&Group<K>> {
         self.slots.get(id as usize)?.as_ref()
-    }
-
-    /// One more than the largest group id in use (the size of a set of group ids).
-    pub(super) fn id_bound(&self) -> usize {
-        self.slots.len()
     }
 
     pub(super) fn postings(&self) -> &Postings {
@@ -72,7 +74,7 @@ impl<K: Ord + Clone> Groups<K> {
             None => self.make(selector, form),
         };
         if let Some(Some(group)) = self.slots.get_mut(id as usize) {
-            group.members.insert(key, ());
+            group.members.insert(key);
         }
         id
     }
@@ -93,13 +95,63 @@ impl<K: Ord + Clone> Groups<K> {
             *slot = Some(Group {
                 selector: selector.clone(),
                 anchor,
-                members: Runs::default(),
+                members: BTreeSet::new(),
+                spots: Vec::new(),
             });
         }
         // A form already taken by an unequal selector (not expected: the form is canonical)
         // keeps its group; this one is found through its keys only.
         self.by_form.entry(form.into_boxed_str()).or_insert(id);
         id
+    }
+
+    /// Records that a key of group `id` holds `place` in the index's runs.
+    pub(super) fn settle(&mut self, id: u32, place: Place) {
+        let Some(Some(group)) = self.slots.get_mut(id as usize) else {
+            return;
+        };
+        match self.spot_at.entry((id, place.run)) {
+            btree_map::Entry::Occupied(at) => {
+                if let Some((_, slots)) = group.spots.get_mut(*at.get()) {
+                    *slots |= place.bit();
+                }
+            }
+            btree_map::Entry::Vacant(at) => {
+                at.insert(group.spots.len());
+                group.spots.push((place.run, place.bit()));
+            }
+        }
+    }
+
+    /// Records that a key of group `id` no longer holds `place`.
+    pub(super) fn vacate(&mut self, id: u32, place: Place) {
+        let Some(Some(group)) = self.slots.get_mut(id as usize) else {
+            return;
+        };
+        let Some(&at) = self.spot_at.get(&(id, place.run)) else {
+            return;
+        };
+        let Some((_, slots)) = group.spots.get_mut(at) else {
+            return;
+        };
+        *slots &= !place.bit();
+        if *slots != 0 {
+            return;
+        }
+        self.spot_at.remove(&(id, place.run));
+        group.spots.swap_remove(at);
+        if let Some(&(run, _)) = group.spots.get(at) {
+            self.spot_at.insert((id, run), at);
+        }
+        if group.spots.len() < group.spots.capacity() / 4 {
+            group.spots.shrink_to(group.spots.len() * 2);
+        }
+    }
+
+    /// Records that a key of group `id` moved from one place in the index's runs to another.
+    pub(super) fn relocate(&mut self, id: u32, from: Place, to: Place) {
+        self.vacate(id, from);
+        self.settle(id, to);
     }
 
     /// Takes `key` out of group `id`, dropping the group when it was the last key; returns

@@ -23,27 +23,32 @@ pub const HEAD_PROBE: usize = 16;
 /// Selectors stored under keys of the caller's choice, answering which of them a label set
 /// matches, in key order, without testing every selector.
 ///
-/// Equal selectors (in canonical form) are stored once, as a group holding their keys in key
-/// order: queued tasks ask for a few zones, GPU types and teams, so a queue of 100,000 holds
+/// Equal selectors (in canonical form) are stored once, as a group holding their keys: queued tasks ask for a few zones, GPU types and teams, so a queue of 100,000 holds
 /// a few thousand distinct selectors. Each group is filed under one of its requirements that a
 /// matching label set must satisfy through one of its labels (an equality, an `In` list, or a
 /// key that must be present), the one whose lists hold the fewest groups when it comes in; a
 /// group with none (only `NotIn` and `DoesNotExist`, or empty) is tested for every label set.
 /// [`SelectorIndex::matching`] tests each group filed under one of the label set's labels
-/// once, then returns the matched groups' keys in key order without testing them: it walks
-/// every key when the matched groups hold many of them, else merges their keys. Keys are
-/// kept in short sorted runs (at most 128) under a B-tree, so a walk reads contiguous memory.
-/// Insert and remove cost a lookup by the selector's canonical form, a B-tree lookup and a
-/// move within one run for the key (in the index and in its group), and, for the first or
-/// last key of a group, a lookup per requirement and per listed value of the requirement the
-/// group is filed under. A query allocates a set over the groups and a cursor per matched
-/// group.
+/// once, then returns the matched groups' keys in key order without testing them and without
+/// reading the keys of groups that did not match. Keys are kept in short sorted runs (at most
+/// 128) under a B-tree, each key in a slot of its run that stays put while other keys come
+/// and go; each group holds, per run with some of its keys, the mask of their slots. A query
+/// ors the matched groups' masks into one mask per run, then reads the runs in key order,
+/// turning each non-empty mask into the positions of its keys. So a query costs the groups'
+/// tests, a step per (matched group, run) pair, a step per run, and a step per key handed
+/// out. Insert and remove cost a lookup by the selector's canonical form, B-tree lookups and
+/// a move within one run for the key (in the index and in its group's keys and masks), for
+/// the first or last key of a group a lookup per requirement and per listed value of the
+/// requirement the group is filed under, and, when a run splits or joins a neighbour (once
+/// per a few dozen inserts or removes), a mask update per key that moves. Memory is linear
+/// in the keys: a mask per (group, run) pair holding at least one key. A query allocates a
+/// mask per run and a list of the matched groups.
 ///
 /// The key's order is the order answers come in: a caller that wants the first match in its
 /// queue order uses keys that sort in queue order (priority, then time queued, then id).
 /// [`SelectorIndex::first_matching`] tests the first [`HEAD_PROBE`] keys' selectors, then
 /// takes the smallest first key of the matched groups; [`SelectorIndex::matching`] is lazy
-/// after the groups are tested, so `matching(labels).find(|key| ...)` stops at the first
+/// after the groups are tested and their masks gathered, so `matching(labels).find(|key| ...)` stops at the first
 /// match the caller also accepts.
 ///
 /// ```
@@ -128,13 +133,21 @@ impl<K: Ord + Clone> SelectorIndex<K> {
         }
         let previous = self.remove(&key);
         let id = self.groups.join(selector, key.clone());
-        self.keys.insert(key, id);
+        let groups = &mut self.groups;
+        let (_, place) = self.keys.insert(key, id, &mut |&moved, from, to| {
+            groups.relocate(moved, from, to);
+        });
+        self.groups.settle(id, place);
         Ok(previous)
     }
 
     /// Removes the selector stored under `key`, returning it.
     pub fn remove(&mut self, key: &K) -> Option<LabelSelector> {
-        let id = self.keys.remove(key)?;
+        let groups = &mut self.groups;
+        let (id, place) = self.keys.remove(key, &mut |&moved, from, to| {
+            groups.relocate(moved, from, to);
+        })?;
+        self.groups.vacate(id, place);
         self.groups.leave(id, key)
     }
 
@@ -150,8 +163,8 @@ impl<K: Ord + Clone> SelectorIndex<K> {
 
     /// The keys whose selectors match `labels`, in key order: exactly the keys for which
     /// [`LabelSelector::matches`] holds, found by testing each distinct selector filed under
-    /// one of the labels (and each with nothing to file it under) once, before the first key
-    /// comes out.
+    /// one of the labels (and each with nothing to file it under) once and gathering the
+    /// matched ones' slot masks, before the first key comes out.
     pub fn matching<'i, 'l>(&'i self, labels: &'l Labels) -> Matching<'i, 'l, K> {
         Matching::new(&self.keys, &self.groups, labels)
     }
@@ -170,8 +183,7 @@ impl<K: Ord + Clone> SelectorIndex<K> {
                 return Some(key);
             }
         }
-        matching::Matched::find(&self.groups, labels)
-            .ids
+        matching::matched(&self.groups, labels)
             .iter()
             .filter_map(|&id| self.groups.get(id)?.members.first())
             .min()

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use taskmodel::flow::FlowStatus;
 use taskmodel::ids::{FlowId, TenantId, Uid};
 
-use super::{corrupt, optional_int};
+use super::corrupt;
 use crate::columns::clamped_nanos;
 use crate::error::StoreError;
 use crate::tx::{Row, Sql, Tx, Value};
@@ -112,7 +112,7 @@ fn summary(tenant: &TenantId, row: &Row) -> Result<FlowSummary, StoreError> {
         resource_version,
         created_at: DateTime::from_timestamp_nanos(row.int(4)?),
         updated_at: DateTime::from_timestamp_nanos(row.int(5)?),
-        finished_at: optional_int(row, 6)?.map(DateTime::from_timestamp_nanos),
+        finished_at: row.optional_int(6)?.map(DateTime::from_timestamp_nanos),
         name,
     })
 }

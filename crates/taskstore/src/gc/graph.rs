@@ -13,6 +13,7 @@ use super::{Connection, MAX_GC_VIEW, Pass, VIEW_PAGE, task_id};
 use crate::columns::{int, read_task};
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, load, refused};
+use crate::schedules;
 use crate::tasks::{delete, replace_owners};
 use crate::tx::{Lock, Row as TxRow, Sql, Tx, Value};
 
@@ -213,8 +214,8 @@ fn delete_flow(tx: &mut dyn Tx, tenant: &TenantId, row: &Entry) -> Result<FlowId
     }
 }
 
-/// The view of the tenant's ownership graph, read in one snapshot: every flow, and every
-/// task that names an owner or that another task names as one, at most [`MAX_GC_VIEW`]
+/// The view of the tenant's ownership graph, read in one snapshot: every flow, every
+/// schedule, and every task that names an owner or that another task names as one, at most [`MAX_GC_VIEW`]
 /// (each one's `OwnedResource` and, at the same position, its row).
 fn view(
     tx: &mut dyn Tx,
@@ -230,9 +231,18 @@ fn view(
         "SELECT name FROM flows \
          WHERE tenant = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
     );
+    let schedules = Sql::built(format!(
+        "SELECT {} FROM schedules WHERE tenant = ?1 AND name > ?2 ORDER BY name LIMIT ?3",
+        schedules::COLUMNS
+    ));
     let mut views = Vec::new();
     let mut rows = Vec::new();
-    for (sql, tasks) in [(&TASKS, true), (&FLOWS, false)] {
+    let sources = [
+        (&TASKS, ResourceKind::Task),
+        (&FLOWS, ResourceKind::Flow),
+        (&schedules, ResourceKind::Schedule),
+    ];
+    for (sql, kind) in sources {
         let mut after = String::new();
         loop {
             let page = tx.query(
@@ -246,16 +256,17 @@ fn view(
             if views.len() + page.len() > MAX_GC_VIEW {
                 return Err(StoreError::GcViewTooLarge {
                     tenant: tenant.clone(),
-                    what: "its flows and the tasks that name an owner or are named as one"
+                    what: "its flows, its schedules and the tasks that name an owner or are \
+                           named as one"
                         .to_owned(),
                     max: MAX_GC_VIEW,
                 });
             }
             for row in &page {
-                let (resource, kept) = if tasks {
-                    task_view(tenant, row)?
-                } else {
-                    flow_view(tx, tenant, row)?
+                let (resource, kept) = match kind {
+                    ResourceKind::Task => task_view(tenant, row)?,
+                    ResourceKind::Flow => flow_view(tx, tenant, row)?,
+                    _ => schedule_view(tenant, row)?,
                 };
                 views.push(resource);
                 after.clone_from(&kept.name);
@@ -312,7 +323,22 @@ fn flow_view(
     Ok((view, kept))
 }
 
-/// A stored task or flow whose view does not build.
+/// A schedule's view (`OwnedResource::from_schedule`, active while it is stored: its tasks
+/// are kept by its history limits, never released as a gone owner's) and row.
+fn schedule_view(tenant: &TenantId, row: &TxRow) -> Result<(OwnedResource, Entry), StoreError> {
+    let stored = schedules::read(tenant, row)?;
+    let view = OwnedResource::from_schedule(&stored.schedule, tenant.clone(), stored.uid, None)
+        .map_err(|e| unreadable(tenant, row, &e))?;
+    let kept = Entry {
+        kind: ResourceKind::Schedule,
+        name: stored.schedule.name().as_str().to_owned(),
+        uid: stored.uid,
+        version: stored.resource_version,
+    };
+    Ok((view, kept))
+}
+
+/// A stored task, flow or schedule whose view does not build.
 fn unreadable(tenant: &TenantId, row: &TxRow, error: &dyn std::fmt::Display) -> StoreError {
     StoreError::Corrupt {
         what: format!(

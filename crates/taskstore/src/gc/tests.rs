@@ -5,7 +5,7 @@ use taskmodel::ids::TenantId;
 
 use super::{MAX_GC_BATCH, Pass, check_batch};
 use crate::error::StoreError;
-use crate::store::Collected;
+use crate::values::Collected;
 
 #[test]
 fn a_batch_is_1_to_max_gc_batch() {

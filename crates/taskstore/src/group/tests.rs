@@ -11,7 +11,7 @@ use taskmodel::task::LeaseId;
 
 use super::{Batch, ClaimCall, ClaimGroup, ClaimResult, MAX_CLAIM_GROUP, copy};
 use crate::error::StoreError;
-use crate::store::ClaimRequest;
+use crate::values::ClaimRequest;
 
 fn call(runner: &str) -> ClaimCall {
     let now = Utc.with_ymd_and_hms(2025, 1, 1, 0, 0, 0).unwrap();

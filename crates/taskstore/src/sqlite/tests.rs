@@ -1,4 +1,5 @@
-//! SQLite's group commit of claims: a group answers what the same claims answer one by one.
+//! SQLite's group commit of claims (a group answers what the same claims answer one by
+//! one), and the plans of the statements over partial indexes.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::fleet::KindSet;
@@ -9,9 +10,13 @@ use taskmodel::task::{
 };
 
 use super::SqliteStore;
+use crate::attempts::EXPIRED;
+use crate::claim::RUNNER_PLACES;
 use crate::error::StoreError;
 use crate::group::{ClaimCall, ClaimResult, run_queued};
-use crate::store::{ClaimRequest, Store};
+use crate::store::Store;
+use crate::tx::{Sql, Value};
+use crate::values::ClaimRequest;
 
 fn tenant() -> TenantId {
     TenantId::new("acme").unwrap()
@@ -124,4 +129,33 @@ fn a_refused_claim_in_a_group_undoes_no_other_and_answers_as_alone() {
         phases,
         [TaskPhase::Running, TaskPhase::Running, TaskPhase::Pending]
     );
+}
+
+/// The tables and indexes SQLite's plan for `sql` reads (`EXPLAIN QUERY PLAN`).
+fn plan(store: &SqliteStore, sql: &Sql) -> String {
+    let mut statement = store
+        .conn
+        .prepare(&format!("EXPLAIN QUERY PLAN {}", sql.text))
+        .unwrap();
+    let details: Vec<String> = statement
+        .query_map(
+            rusqlite::params_from_iter(vec![Value::Null; statement.parameter_count()]),
+            |row| row.get::<_, String>(3),
+        )
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    details.join("; ")
+}
+
+#[test]
+fn the_statements_over_active_attempts_read_their_partial_indexes() {
+    let store = store("active-plans");
+    for (sql, index) in [
+        (&RUNNER_PLACES, "attempts_active_runner_uq"),
+        (&EXPIRED, "attempts_expiry_idx"),
+    ] {
+        let plan = plan(&store, sql);
+        assert!(plan.contains(index), "{}: {plan}", sql.text);
+    }
 }

@@ -13,9 +13,21 @@ use super::fixtures::*;
 pub const DEPTH: usize = 1_600;
 
 /// Statements that take a database of this build back to schema version 3 (both engines
-/// read them): no per-job flow columns, no index of finished actions, the queue index without
-/// `kind_name`, and neither claim column.
+/// read them): the active attempts' indexes over `state IN (...)` again, no schedules table
+/// and no schedule columns on actions, no per-job flow columns, no index of finished
+/// actions, the queue index without `kind_name`, and neither claim column.
 pub const TO_VERSION_3: &str = "
+DROP INDEX attempts_active_task_uq;
+CREATE UNIQUE INDEX attempts_active_task_uq ON attempts (tenant, task_id) WHERE state IN ('leased', 'running', 'cancelling');
+DROP INDEX attempts_active_runner_uq;
+CREATE UNIQUE INDEX attempts_active_runner_uq ON attempts (tenant, runner, runner_slot) WHERE state IN ('leased', 'running', 'cancelling');
+DROP INDEX attempts_expiry_idx;
+CREATE INDEX attempts_expiry_idx ON attempts (lease_expires_ns) WHERE state IN ('leased', 'running', 'cancelling');
+DROP TABLE schedules;
+DROP INDEX actions_tick_uq;
+DROP INDEX actions_schedule_active_idx;
+ALTER TABLE actions DROP COLUMN schedule_uid;
+ALTER TABLE actions DROP COLUMN tick_ns;
 DROP INDEX flow_jobs_position_uq;
 ALTER TABLE flows DROP COLUMN job_rows;
 ALTER TABLE flows DROP COLUMN failure_policy;

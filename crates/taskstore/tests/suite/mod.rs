@@ -20,6 +20,7 @@ mod retention;
 mod rules;
 mod runners;
 mod scenarios;
+mod schedules;
 
 pub use actions::*;
 pub use apply::*;
@@ -34,6 +35,7 @@ pub use retention::*;
 pub use rules::*;
 pub use runners::*;
 pub use scenarios::*;
+pub use schedules::*;
 
 /// Instantiates every conformance test for a backend factory
 /// `fn(test_name: &str) -> Option<B>` (`None` skips, for a missing optional server).
@@ -92,7 +94,13 @@ macro_rules! conformance {
             gc_deletes_finished_actions_a_day_after_they_end,
             gc_collects_standalone_tasks_in_pages,
             a_job_result_is_stored_with_the_flow,
-            flows_list_in_creation_order_in_keyset_pages
+            flows_list_in_creation_order_in_keyset_pages,
+            schedules_are_stored_listed_changed_and_deleted,
+            a_tick_fires_each_fire_time_once_within_the_catch_up_window,
+            overlap_policies_decide_ticks_while_a_run_is_active,
+            concurrent_tick_loops_fire_each_schedule_tick_once,
+            ticks_racing_pauses_lose_no_write,
+            gc_keeps_a_schedules_tasks_by_its_history_limits
         );
     };
     (@tests $backend:path; $($name:ident),* $(,)?) => {

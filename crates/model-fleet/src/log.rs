@@ -36,6 +36,16 @@ impl LogStream {
             LogStream::Stderr => "stderr",
         }
     }
+
+    /// The stream whose wire name is `name` (the inverse of [`as_str`](Self::as_str)), or
+    /// `None` for any other text.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "stdout" => Some(LogStream::Stdout),
+            "stderr" => Some(LogStream::Stderr),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for LogStream {

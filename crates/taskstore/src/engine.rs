@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::fleet::{LivenessTtl, Runner};
+use taskmodel::fleet::{LivenessTtl, LogLine, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
@@ -21,8 +21,8 @@ use crate::schedules;
 use crate::store::Store;
 use crate::tx::Tx;
 use crate::values::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-    Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, Reaped,
+    Stored, StoredLogLine, StoredSchedule, Ticked,
 };
 use crate::{actions, attempts, claim, list, logs, retention, runners, tasks};
 

@@ -2,6 +2,7 @@
 //! nothing twice, and read back after a cursor.
 
 use chrono::{DateTime, SecondsFormat, Utc};
+use taskmodel::fleet::{LogLine, LogStream, MAX_LOG_BATCH_LINES};
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::attempt::LogKey;
 
@@ -9,9 +10,8 @@ use crate::attempts::check_page;
 use crate::columns::int;
 use crate::error::StoreError;
 use crate::pair::{load, refused};
-use crate::store::{MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
 use crate::tx::{Lock, Sql, Tx, Value};
-use crate::values::{LogLine, LogStream, StoredLogLine};
+use crate::values::StoredLogLine;
 
 /// [`Store::append_logs`](crate::Store::append_logs).
 pub(crate) fn append(
@@ -32,19 +32,7 @@ pub(crate) fn append(
             value: format!("{} lines, at most {MAX_LOG_BATCH_LINES}", lines.len()),
         });
     }
-    if let Some(line) = lines
-        .iter()
-        .find(|line| line.text.len() > MAX_LOG_LINE_BYTES)
-    {
-        return Err(StoreError::OutOfRange {
-            field: "lines[].text",
-            value: format!(
-                "line {} has {} bytes, at most {MAX_LOG_LINE_BYTES}",
-                line.sequence,
-                line.text.len()
-            ),
-        });
-    }
+    // Each line's length was checked when it was made (`LogLine::new`, or read from JSON).
     let pair = load(tx, tenant, id, Lock::None)?;
     let Some(run) = &pair.attempt else {
         let error = taskmodel::task::TaskError::Gone {
@@ -62,10 +50,12 @@ pub(crate) fn append(
             tenant.as_str().into(),
             id.as_str().into(),
             Value::Int(i64::from(run.attempt())),
-            Value::Int(int("lines[].sequence", line.sequence)?),
-            line.stream.as_str().into(),
-            line.text.as_str().into(),
-            line.at.to_rfc3339_opts(SecondsFormat::AutoSi, true).into(),
+            Value::Int(int("lines[].sequence", line.sequence())?),
+            line.stream().as_str().into(),
+            line.line().into(),
+            line.logged_at()
+                .to_rfc3339_opts(SecondsFormat::AutoSi, true)
+                .into(),
         ];
         stored += usize::from(tx.execute(&INSERT, &params)? == 1);
     }

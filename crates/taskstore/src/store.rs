@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use taskmodel::RandomSource;
-use taskmodel::fleet::{LivenessTtl, Runner};
+use taskmodel::fleet::{LivenessTtl, LogLine, Runner};
 use taskmodel::flow::{FlowSpec, JobResult};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::query::{TaskPage, TaskQuery};
@@ -17,8 +17,8 @@ use taskmodel::task::{
 use crate::error::StoreError;
 use crate::flows::{FlowCursor, FlowSummary, StoredFlow};
 use crate::values::{
-    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
-    Reaped, Stored, StoredLogLine, StoredSchedule, Ticked,
+    ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, Reaped,
+    Stored, StoredLogLine, StoredSchedule, Ticked,
 };
 
 /// How many pending tasks of the runner's kinds one claim looks at, in queue order, before
@@ -33,12 +33,6 @@ use crate::values::{
 /// the write lock held, and 0.6 s on PostgreSQL); a claim locks only the task it takes
 /// and the head of the queue it read first.
 pub const MAX_CLAIM_SCAN: usize = 100_000;
-
-/// The most log lines one [`Store::append_logs`] call takes (a runner's batch).
-pub const MAX_LOG_BATCH_LINES: usize = 100;
-
-/// The most bytes of one log line's text.
-pub const MAX_LOG_LINE_BYTES: usize = 8 * 1024;
 
 /// The most tasks one [`Store::import`] call stores.
 pub const MAX_IMPORT: usize = 10_000;
@@ -521,7 +515,8 @@ pub trait Store {
 
     /// Stores the lines of the current lease holder's attempt (`check_lease` first); a line
     /// whose `(attempt, sequence)` is stored already is dropped. Returns how many were new.
-    /// At most [`MAX_LOG_BATCH_LINES`] lines of at most [`MAX_LOG_LINE_BYTES`] each.
+    /// At most [`MAX_LOG_BATCH_LINES`](crate::MAX_LOG_BATCH_LINES) lines, each at most
+    /// [`MAX_LOG_LINE_BYTES`](crate::MAX_LOG_LINE_BYTES) as its [`LogLine`] guarantees.
     fn append_logs(
         &mut self,
         tenant: &TenantId,

@@ -1,8 +1,8 @@
 //! The values the [`Store`](crate::Store)'s calls take and return: what a claim asks for
-//! and gets, what a write stored, what a tick or a collection did, and log lines.
+//! and gets, what a write stored, what a tick or a collection did, and stored log lines.
 
 use chrono::{DateTime, Utc};
-use taskmodel::fleet::KindSet;
+use taskmodel::fleet::{KindSet, LogStream};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::schedule::{Action, Schedule};
 use taskmodel::selector::Labels;
@@ -217,67 +217,6 @@ pub struct Reaped {
     pub attempt: u32,
     /// What the task does next.
     pub decision: RestartDecision,
-}
-
-/// Which output stream a log line came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum LogStream {
-    /// Standard output.
-    Stdout,
-    /// Standard error.
-    Stderr,
-}
-
-impl LogStream {
-    /// `"stdout"` or `"stderr"`.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Stdout => "stdout",
-            Self::Stderr => "stderr",
-        }
-    }
-
-    /// The stream named `name`.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "stdout" => Some(Self::Stdout),
-            "stderr" => Some(Self::Stderr),
-            _ => None,
-        }
-    }
-}
-
-/// A log line a runner sends: its sequence number within the attempt, its stream, its
-/// text and when it was written.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct LogLine {
-    /// The line's number within its attempt (increasing).
-    pub sequence: u64,
-    /// The stream.
-    pub stream: LogStream,
-    /// The text, at most [`MAX_LOG_LINE_BYTES`](crate::MAX_LOG_LINE_BYTES).
-    pub text: String,
-    /// When the runner wrote it.
-    pub at: DateTime<Utc>,
-}
-
-impl LogLine {
-    /// A line.
-    pub fn new(
-        sequence: u64,
-        stream: LogStream,
-        text: impl Into<String>,
-        at: DateTime<Utc>,
-    ) -> Self {
-        Self {
-            sequence,
-            stream,
-            text: text.into(),
-            at,
-        }
-    }
 }
 
 /// A stored log line: its key `(attempt, sequence)` and the line.

@@ -174,6 +174,7 @@ fn child(path: &Path) {
                     let lines: Vec<_> = (0..LINES)
                         .map(|n| {
                             LogLine::new(n, LogStream::Stdout, format!("line {n}"), at(index, 3))
+                                .unwrap()
                         })
                         .collect();
                     store

@@ -187,3 +187,15 @@ fn the_wire_form_reads_back_and_checks_every_rule() {
     );
     check(r#"{"attempt":-1,"lines":[]}"#, "invalid value");
 }
+
+#[test]
+fn a_stream_reads_back_from_its_wire_name_and_nothing_else_does() {
+    for stream in [LogStream::Stdout, LogStream::Stderr] {
+        assert_eq!(LogStream::from_name(stream.as_str()), Some(stream));
+        let json = serde_json::to_string(&stream).unwrap();
+        assert_eq!(json, format!("\"{}\"", stream.as_str()));
+    }
+    for name in ["", "STDOUT", "Stdout", "stdout ", "stdin", "err"] {
+        assert_eq!(LogStream::from_name(name), None, "{name:?}");
+    }
+}

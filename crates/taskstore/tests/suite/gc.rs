@@ -38,7 +38,7 @@ fn finish_next(store: &mut impl Store, lease: u64, ms: i64) -> String {
     let task = claimed.task.id().clone();
     let lease = LeaseId::new(lease);
     store.start(&tenant(), &task, lease, at(ms + 1)).unwrap();
-    let line = LogLine::new(0, LogStream::Stdout, "done", at(ms + 1));
+    let line = LogLine::new(0, LogStream::Stdout, "done", at(ms + 1)).unwrap();
     store
         .append_logs(&tenant(), &task, lease, &[line], at(ms + 1))
         .unwrap();
@@ -263,7 +263,7 @@ pub fn gc_trims_a_live_tasks_attempt_history_with_its_log_lines<B: Backend>(back
         store
             .start(&tenant(), &id("loop"), lease, at(ms + 1))
             .unwrap();
-        let line = LogLine::new(0, LogStream::Stderr, "boom", at(ms + 1));
+        let line = LogLine::new(0, LogStream::Stderr, "boom", at(ms + 1)).unwrap();
         store
             .append_logs(&tenant(), &id("loop"), lease, &[line], at(ms + 1))
             .unwrap();

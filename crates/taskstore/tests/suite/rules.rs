@@ -141,7 +141,7 @@ pub fn a_terminal_task_rejects_every_change<B: Backend>(backend: &B) {
         Some(ErrorKind::InvalidTransition),
         "{cancel}"
     );
-    let lines = [LogLine::new(0, LogStream::Stdout, "late", at(16))];
+    let lines = [LogLine::new(0, LogStream::Stdout, "late", at(16)).unwrap()];
     assert!(matches!(
         store.append_logs(&tenant(), t, lease, &lines, at(16)),
         Err(StoreError::Gone { .. })
@@ -164,7 +164,9 @@ pub fn log_lines_deduplicate_by_attempt_and_sequence<B: Backend>(backend: &B) {
     let mut store = backend.open();
     let lease = running(&mut store, "a");
     let t = &id("a");
-    let line = |n: u64| LogLine::new(n, LogStream::Stdout, format!("line {n}"), at(20 + n as i64));
+    let line = |n: u64| {
+        LogLine::new(n, LogStream::Stdout, format!("line {n}"), at(20 + n as i64)).unwrap()
+    };
     let batch: Vec<_> = (0..3).map(line).collect();
     assert_eq!(
         store
@@ -273,7 +275,7 @@ pub fn a_stale_lease_cannot_heartbeat_log_or_report<B: Backend>(backend: &B) {
                 &tenant(),
                 t,
                 old,
-                &[LogLine::new(0, LogStream::Stderr, "x", due)],
+                &[LogLine::new(0, LogStream::Stderr, "x", due).unwrap()],
                 due,
             )
             .unwrap_err(),

@@ -54,10 +54,8 @@ pub use crate::{
     sqlite::{SQLITE_BUSY_TIMEOUT, SQLITE_CHECKPOINT_PAGES, SqliteStore},
     store::{MAX_CLAIM_SCAN, MAX_IMPORT, MAX_READ_PAGE, Store},
     values::{
-        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, Reaped,
-        Stored, StoredLogLine, StoredSchedule, Ticked,
+        ActionOutcome, Admitted, Change, ClaimRequest, Claimed, Collected, FinishedAction, LogLine,
+        LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES, Reaped, Stored, StoredLogLine,
+        StoredSchedule, Ticked,
     },
 };
-/// The log lines a store takes, and their bounds, are model-fleet's (a runner's upload):
-/// re-exported so a store's caller names them here too.
-pub use taskmodel::fleet::{LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};

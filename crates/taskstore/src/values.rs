@@ -2,7 +2,10 @@
 //! and gets, what a write stored, what a tick or a collection did, and stored log lines.
 
 use chrono::{DateTime, Utc};
-use taskmodel::fleet::{KindSet, LogStream};
+use taskmodel::fleet::KindSet;
+/// The log lines a store takes, and their bounds, are model-fleet's (what a runner
+/// uploads), re-exported so a store's caller finds them here too.
+pub use taskmodel::fleet::{LogLine, LogStream, MAX_LOG_BATCH_LINES, MAX_LOG_LINE_BYTES};
 use taskmodel::ids::{ActionId, FlowId, RunnerId, ScheduleId, TaskId, TenantId, Uid};
 use taskmodel::schedule::{Action, Schedule};
 use taskmodel::selector::Labels;

@@ -14,6 +14,7 @@ use crate::columns::read_attempt;
 use crate::error::StoreError;
 use crate::flows;
 use crate::pair::{AttemptWrite, Pair, load, refused};
+use crate::schema::active_attempt;
 use crate::store::MAX_READ_PAGE;
 use crate::tx::{Lock, Sql, Tx, Value};
 use crate::values::Change;
@@ -177,11 +178,11 @@ pub(crate) fn expire(
 /// Up to `?2` active attempts whose lease expired at or before `?1`, soonest first (the
 /// active condition written as the partial index over them has it, `schema.rs`'s
 /// active-states step).
-pub(crate) const EXPIRED: Sql = Sql::new(
-    "SELECT tenant, task_id, attempt FROM attempts \
-     WHERE (state = 'leased' OR state = 'running' OR state = 'cancelling') \
-     AND lease_expires_ns <= ?1 ORDER BY lease_expires_ns LIMIT ?2",
-);
+pub(crate) const EXPIRED: Sql = Sql::new(concat!(
+    "SELECT tenant, task_id, attempt FROM attempts WHERE ",
+    active_attempt!(),
+    " AND lease_expires_ns <= ?1 ORDER BY lease_expires_ns LIMIT ?2"
+));
 
 /// The attempts whose lease expired at or before `now`, soonest first:
 /// `(tenant, task, attempt)`.

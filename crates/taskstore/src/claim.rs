@@ -19,6 +19,7 @@ use taskmodel::task::Task;
 use crate::columns::{clamped_nanos, read_task, task_keys};
 use crate::error::StoreError;
 use crate::pair::{AttemptWrite, current_attempt, refused, save};
+use crate::schema::active_attempt;
 use crate::store::MAX_CLAIM_SCAN;
 use crate::tx::{Lock, Row, Sql, Tx, Value};
 use crate::values::{ClaimRequest, Claimed};
@@ -118,10 +119,10 @@ const TAKE: Sql = Sql::locked(
 
 /// The places the runner's active attempts hold (the active condition written as the
 /// partial index over them has it, `schema.rs`'s active-states step).
-pub(crate) const RUNNER_PLACES: Sql = Sql::new(
-    "SELECT runner_slot FROM attempts WHERE tenant = ?1 AND runner = ?2 \
-     AND (state = 'leased' OR state = 'running' OR state = 'cancelling')",
-);
+pub(crate) const RUNNER_PLACES: Sql = Sql::new(concat!(
+    "SELECT runner_slot FROM attempts WHERE tenant = ?1 AND runner = ?2 AND ",
+    active_attempt!()
+));
 
 /// [`Store::claim`](crate::Store::claim).
 pub(crate) fn claim(

@@ -234,6 +234,18 @@ const ACTIVE_STATES: Migration = Migration {
     fill: None,
 };
 
+/// An active attempt's condition as the statements over active attempts write it: the text
+/// of the active-states step's index conditions, to the letter, since SQLite reads a partial
+/// index for a statement only when its `WHERE` holds the index's condition as written (the
+/// SQLite engine's tests check the plans). The step's own text stays a literal: a migration
+/// that has run must not change.
+macro_rules! active_attempt {
+    () => {
+        "(state = 'leased' OR state = 'running' OR state = 'cancelling')"
+    };
+}
+pub(crate) use active_attempt;
+
 /// The active-states step's statements, the same on both engines (each index keeps its
 /// name, columns and uniqueness).
 const ACTIVE_STATES_SQL: &str = "

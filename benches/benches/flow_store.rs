@@ -6,9 +6,9 @@
     reason = "bench setup unwraps fixtures known to be valid"
 )]
 
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use benches::store_files;
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use taskmodel::SeededRandom;
@@ -50,18 +50,13 @@ fn flow(n: u128, jobs: usize) -> FlowSpec {
 }
 
 fn bench_job_end(c: &mut Criterion) {
-    let dir = PathBuf::from(
-        std::env::var("TASKSTORE_BENCH_DIR").unwrap_or_else(|_| "target/bench-store".into()),
-    );
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = store_files::dir();
     let tenant = TenantId::new("acme").unwrap();
     let mut group = c.benchmark_group("store_flow_job_end");
     group.sample_size(10);
     for jobs in [100, 1_000, 10_000] {
         let path = dir.join(format!("flow-{jobs}.db"));
-        for suffix in ["", "-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-        }
+        store_files::remove(&path);
         let mut store = SqliteStore::open(&path).unwrap();
         let (mut flows, mut lease) = (0_u128, 0_u64);
         let claim = |store: &mut SqliteStore, lease: u64| -> Option<Claimed> {

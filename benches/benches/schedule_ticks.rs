@@ -12,10 +12,10 @@
     reason = "a benchmark stops at the first failure"
 )]
 
-use std::path::{Path, PathBuf};
 use std::sync::Barrier;
 use std::time::Instant;
 
+use benches::store_files::{self, load, remove};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
 use taskmodel::ids::{ScheduleId, TenantId, Uid};
@@ -107,19 +107,9 @@ fn row(engine: &str, loops: usize, mut rates: Vec<f64>) {
     println!("| {engine} | {loops} | {best:.0} | {median:.0} |");
 }
 
-fn remove(path: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
-}
-
 fn main() {
-    println!("load average before: {}", load_now());
-    let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store"),
-        PathBuf::from,
-    );
-    std::fs::create_dir_all(&dir).unwrap();
+    println!("load average before: {}", load());
+    let dir = store_files::dir();
     let path = dir.join("schedules.db");
     println!("| engine | tick loops | schedules ticked per second, best | median |");
     println!("|---|---:|---:|---:|");
@@ -151,12 +141,5 @@ fn main() {
             .batch_execute("DROP SCHEMA IF EXISTS bench_schedules CASCADE")
             .unwrap();
     }
-    println!("load average after: {}", load_now());
-}
-
-fn load_now() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .trim()
-        .to_owned()
+    println!("load average after: {}", load());
 }

@@ -19,12 +19,13 @@
     reason = "a benchmark stops at the first failure"
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use benches::store_files::{self, load, remove};
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::SeededRandom;
 use taskmodel::fleet::KindSet;
@@ -449,19 +450,6 @@ fn list_pages(store: &mut impl Store, engine: &str) {
     }
 }
 
-fn remove(path: &Path) {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
-    }
-}
-
-fn load() -> String {
-    std::fs::read_to_string("/proc/loadavg")
-        .unwrap_or_default()
-        .trim()
-        .to_owned()
-}
-
 /// One line of the throughput table.
 fn row(engine: &str, name: &str, workers: usize, rate: Rate, ceiling: Rate) {
     println!(
@@ -476,11 +464,7 @@ fn row(engine: &str, name: &str, workers: usize, rate: Rate, ceiling: Rate) {
 
 fn main() {
     println!("load average before: {}", load());
-    let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store"),
-        PathBuf::from,
-    );
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = store_files::dir();
     let path = dir.join("store.db");
     println!(
         "| engine | measurement | workers | per second | ceiling per second | ratio | CPU µs per op | ceiling CPU µs |"

@@ -283,3 +283,41 @@ pub mod backlog {
         task
     }
 }
+
+/// The files and the machine state the store benches (`benches/store.rs`,
+/// `benches/flow_store.rs`, `benches/schedule_ticks.rs`) share.
+pub mod store_files {
+    use std::path::{Path, PathBuf};
+
+    /// Where the SQLite files go: `TASKSTORE_BENCH_DIR`, else `target/bench-store` of the
+    /// workspace (created if missing; a bench with nowhere to write stops there).
+    ///
+    /// # Panics
+    ///
+    /// When the folder cannot be created.
+    #[allow(clippy::expect_used, reason = "a bench with nowhere to write stops")]
+    pub fn dir() -> PathBuf {
+        let dir = std::env::var_os("TASKSTORE_BENCH_DIR").map_or_else(
+            || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/bench-store"),
+            PathBuf::from,
+        );
+        std::fs::create_dir_all(&dir).expect("the bench folder can be created");
+        dir
+    }
+
+    /// Removes the SQLite database at `path` with its write-ahead log and shared memory
+    /// files, so a measurement starts from an empty file (a missing file is no error).
+    pub fn remove(path: &Path) {
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+        }
+    }
+
+    /// The machine's load average line (`/proc/loadavg`), empty where there is none.
+    pub fn load() -> String {
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
+            .to_owned()
+    }
+}

@@ -131,10 +131,31 @@ pub(crate) fn claim(
     request: &ClaimRequest,
     now: DateTime<Utc>,
 ) -> Result<Option<Claimed>, StoreError> {
-    let Some(place) = free_place(tx, tenant, request)? else {
+    let Some((kinds, statements)) = kinds(&request.kinds) else {
         return Ok(None);
     };
-    let Some(mut task) = first_claimable(tx, tenant, request, now)? else {
+    let now_value = Value::Int(clamped_nanos(now));
+    let mut head_params: Vec<Value> = vec![tenant.as_str().into(), now_value.clone()];
+    head_params.extend(kinds.iter().cloned());
+    // The runner's places and the head of the queue, read together (one round trip on
+    // PostgreSQL): a runner at capacity reads the head for nothing, and its transaction
+    // then ends without writing.
+    let (places, head) = tx.query_pair(
+        (
+            &RUNNER_PLACES,
+            &[tenant.as_str().into(), request.runner.as_str().into()],
+        ),
+        (&statements.head, &head_params),
+    )?;
+    let Some(place) = free_place(&places, request)? else {
+        return Ok(None);
+    };
+    let queue = Queue {
+        kinds: &kinds,
+        statements,
+        now: now_value,
+    };
+    let Some(mut task) = first_claimable(tx, tenant, request, &queue, &head)? else {
         return Ok(None);
     };
     // The queue read the task (and, on PostgreSQL, locked it); a task that ran before
@@ -163,19 +184,12 @@ pub(crate) fn claim(
     Ok(Some(Claimed { task, attempt: run }))
 }
 
-/// The lowest place `0..max_concurrent` the runner's active attempts leave free; `None`
-/// when it is at capacity. A unique index on `(tenant, runner, runner_slot)` over active
-/// attempts makes two concurrent claims of one place conflict.
-fn free_place(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    request: &ClaimRequest,
-) -> Result<Option<i64>, StoreError> {
-    let rows = tx.query(
-        &RUNNER_PLACES,
-        &[tenant.as_str().into(), request.runner.as_str().into()],
-    )?;
-    let taken: BTreeSet<i64> = rows
+/// The lowest place `0..max_concurrent` the runner's active attempts (`places`, read with
+/// [`RUNNER_PLACES`]) leave free; `None` when it is at capacity. A unique index on
+/// `(tenant, runner, runner_slot)` over active attempts makes two concurrent claims of one
+/// place conflict.
+fn free_place(places: &[Row], request: &ClaimRequest) -> Result<Option<i64>, StoreError> {
+    let taken: BTreeSet<i64> = places
         .iter()
         .map(|row| row.int(0))
         .collect::<Result<_, _>>()?;
@@ -256,13 +270,21 @@ impl Queued {
     }
 }
 
+/// What the reads of the queue take: the runner's kinds as parameters, the statements of
+/// their size, and `now` as a column value.
+struct Queue<'a> {
+    kinds: &'a [Value],
+    statements: &'static Statements,
+    now: Value,
+}
+
 /// The first task in queue order that the runner fits (one of its kinds, a selector its
 /// labels match) and whose slot is free, among the first [`MAX_CLAIM_SCAN`] queued tasks
 /// of its kinds.
 ///
-/// The first read asks for the head of the queue with its document and whether its slot
-/// is busy, locked: the head usually fits, and the claim is then one read that locks one
-/// row. Past it, reads of
+/// `head` is the first read's answer ([`Statements::head`]): the head of the queue with
+/// its document and whether its slot is busy, locked; the head usually fits, and the claim
+/// is then one read that locks one row. Past it, reads of
 /// [`SCAN_BATCH`] tasks return their columns only, unlocked; a task that fits is then read
 /// by its id with its document and locked (PostgreSQL skips one another claim holds, and
 /// the claim goes on), so a claim locks only the task it takes (and the head it read).
@@ -270,17 +292,16 @@ fn first_claimable(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     request: &ClaimRequest,
-    now: DateTime<Utc>,
+    queue: &Queue<'_>,
+    head: &[Row],
 ) -> Result<Option<Task>, StoreError> {
-    let Some((kinds, statements)) = kinds(&request.kinds) else {
-        return Ok(None);
-    };
-    let now = Value::Int(clamped_nanos(now));
+    let Queue {
+        kinds,
+        statements,
+        now,
+    } = queue;
     let mut selectors = Selectors::new(&request.labels);
-    let mut params: Vec<Value> = vec![tenant.as_str().into(), now.clone()];
-    params.extend(kinds.iter().cloned());
-    let rows = tx.query(&statements.head, &params)?;
-    let Some(row) = rows.first() else {
+    let Some(row) = head.first() else {
         return Ok(None);
     };
     let head = Queued::read(row)?;

@@ -22,7 +22,7 @@ use crate::claim;
 use crate::engine::Engine;
 use crate::error::StoreError;
 use crate::schema::{VERSION_TABLE, pending};
-use crate::tx::{Lock, Paired, Row, Sql, Tx, Value};
+use crate::tx::{LOCK_HERE, Lock, Paired, Row, Sql, Tx, Value};
 use crate::values::{ClaimRequest, Claimed};
 
 /// Prepared statements kept per connection before the cache starts over.
@@ -292,7 +292,12 @@ impl PostgresTx<'_> {
         {
             return Ok(statement.clone());
         }
-        let text = format!("{}{}", sql.text.replace('?', "$"), sql.lock.clause());
+        let text = sql.text.replace('?', "$");
+        let text = if text.contains(LOCK_HERE) {
+            text.replace(LOCK_HERE, sql.lock.clause())
+        } else {
+            format!("{text}{}", sql.lock.clause())
+        };
         let Link {
             runtime,
             client,

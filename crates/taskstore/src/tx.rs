@@ -45,6 +45,11 @@ impl Sql {
     }
 }
 
+/// Where in a statement's text PostgreSQL's lock clause goes when it locks the rows of a
+/// subquery, not of the whole statement (a comment to SQLite); without it the clause is
+/// appended.
+pub(crate) const LOCK_HERE: &str = "/*lock*/";
+
 /// The row lock a `SELECT` takes on PostgreSQL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Lock {

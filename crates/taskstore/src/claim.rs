@@ -21,7 +21,7 @@ use crate::error::StoreError;
 use crate::pair::{AttemptWrite, current_attempt, refused, save};
 use crate::schema::active_attempt;
 use crate::store::MAX_CLAIM_SCAN;
-use crate::tx::{Lock, Row, Sql, Tx, Value};
+use crate::tx::{LOCK_HERE, Lock, Row, Sql, Tx, Value};
 use crate::values::{ClaimRequest, Claimed};
 
 /// How many queued tasks one read past the head of the queue returns (none locked).
@@ -51,12 +51,12 @@ const QUEUE_FROM: &str =
     "FROM tasks t WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2";
 const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
 
-/// Whether the slot of the head of the queue has a running task (1, else 0), as a column:
-/// a scalar subquery probed for each row the head's read returns (one), on the unique
+/// Whether the slot of the head of the queue, `h`, has a running task (1, else 0), as a
+/// column: a scalar subquery probed for the one row the head's read returns, on the unique
 /// index over running tasks. Not `EXISTS`: PostgreSQL may turn that into one hashed read
 /// of every running task for each claim.
-const HEAD_BUSY: &str = "COALESCE((SELECT 1 FROM tasks r WHERE r.tenant = t.tenant \
-     AND r.phase = 'running' AND r.slot = t.slot LIMIT 1), 0)";
+const HEAD_BUSY: &str = "COALESCE((SELECT 1 FROM tasks r WHERE r.tenant = h.tenant \
+     AND r.phase = 'running' AND r.slot = h.slot LIMIT 1), 0)";
 
 /// The statements of one size: the head, and the queue after a position in two parts that
 /// each seek the index to where they start (one `OR` of both would be a filter, and every
@@ -64,8 +64,9 @@ const HEAD_BUSY: &str = "COALESCE((SELECT 1 FROM tasks r WHERE r.tenant = t.tena
 struct Statements {
     /// The first task of the runner's kinds with whether its slot is busy (1 or 0, column
     /// 5: asked in the same statement, one round trip fewer on PostgreSQL) and its
-    /// document, locked (`FOR UPDATE SKIP LOCKED` on PostgreSQL: only the one row it
-    /// returns; the slot's question is a subquery, which locks nothing). Kinds from `?3`.
+    /// document, locked (`FOR UPDATE SKIP LOCKED` on PostgreSQL, in the subquery that
+    /// reads the queue: only the one row it returns; the slot's question is asked of that
+    /// row outside it, and locks nothing). Kinds from `?3`.
     head: Sql,
     /// Up to `?6` tasks of priority `?3` after `(queued_ns, id)` = `(?4, ?5)`, without their
     /// documents and unlocked. Kinds from `?7`.
@@ -88,9 +89,14 @@ static STATEMENTS: LazyLock<Vec<Statements>> = LazyLock::new(|| {
             let n = 1 << power;
             let columns = "SELECT t.priority, t.queued_ns, t.id, t.slot, t.runner_selector";
             Statements {
+                // The busy-slot column is asked of the one row the locked read returns,
+                // outside it: inside, PostgreSQL asked it of every row the scan passed
+                // before one could be locked (about nine a claim at 16 workers).
                 head: Sql::built(format!(
-                    "{columns}, {HEAD_BUSY}, t.doc {QUEUE_FROM} AND t.kind_name IN ({}) \
-                     {QUEUE_ORDER} LIMIT 1",
+                    "SELECT h.priority, h.queued_ns, h.id, h.slot, h.runner_selector, \
+                     {HEAD_BUSY}, h.doc FROM (SELECT t.tenant, t.priority, \
+                     t.queued_ns, t.id, t.slot, t.runner_selector, t.doc {QUEUE_FROM} \
+                     AND t.kind_name IN ({}) {QUEUE_ORDER} LIMIT 1 {LOCK_HERE}) h",
                     marks(3, n)
                 ))
                 .locking(Lock::SkipLocked),
@@ -131,10 +137,31 @@ pub(crate) fn claim(
     request: &ClaimRequest,
     now: DateTime<Utc>,
 ) -> Result<Option<Claimed>, StoreError> {
-    let Some(place) = free_place(tx, tenant, request)? else {
+    let Some((kinds, statements)) = kinds(&request.kinds) else {
         return Ok(None);
     };
-    let Some(mut task) = first_claimable(tx, tenant, request, now)? else {
+    let now_value = Value::Int(clamped_nanos(now));
+    let mut head_params: Vec<Value> = vec![tenant.as_str().into(), now_value.clone()];
+    head_params.extend(kinds.iter().cloned());
+    // The runner's places and the head of the queue, read together (one round trip on
+    // PostgreSQL): a runner at capacity reads the head for nothing, and its transaction
+    // then ends without writing.
+    let (places, head) = tx.query_pair(
+        (
+            &RUNNER_PLACES,
+            &[tenant.as_str().into(), request.runner.as_str().into()],
+        ),
+        (&statements.head, &head_params),
+    )?;
+    let Some(place) = free_place(&places, request)? else {
+        return Ok(None);
+    };
+    let queue = Queue {
+        kinds: &kinds,
+        statements,
+        now: now_value,
+    };
+    let Some(mut task) = first_claimable(tx, tenant, request, &queue, &head)? else {
         return Ok(None);
     };
     // The queue read the task (and, on PostgreSQL, locked it); a task that ran before
@@ -163,19 +190,12 @@ pub(crate) fn claim(
     Ok(Some(Claimed { task, attempt: run }))
 }
 
-/// The lowest place `0..max_concurrent` the runner's active attempts leave free; `None`
-/// when it is at capacity. A unique index on `(tenant, runner, runner_slot)` over active
-/// attempts makes two concurrent claims of one place conflict.
-fn free_place(
-    tx: &mut dyn Tx,
-    tenant: &TenantId,
-    request: &ClaimRequest,
-) -> Result<Option<i64>, StoreError> {
-    let rows = tx.query(
-        &RUNNER_PLACES,
-        &[tenant.as_str().into(), request.runner.as_str().into()],
-    )?;
-    let taken: BTreeSet<i64> = rows
+/// The lowest place `0..max_concurrent` the runner's active attempts (`places`, read with
+/// [`RUNNER_PLACES`]) leave free; `None` when it is at capacity. A unique index on
+/// `(tenant, runner, runner_slot)` over active attempts makes two concurrent claims of one
+/// place conflict.
+fn free_place(places: &[Row], request: &ClaimRequest) -> Result<Option<i64>, StoreError> {
+    let taken: BTreeSet<i64> = places
         .iter()
         .map(|row| row.int(0))
         .collect::<Result<_, _>>()?;
@@ -256,13 +276,21 @@ impl Queued {
     }
 }
 
+/// What the reads of the queue take: the runner's kinds as parameters, the statements of
+/// their size, and `now` as a column value.
+struct Queue<'a> {
+    kinds: &'a [Value],
+    statements: &'static Statements,
+    now: Value,
+}
+
 /// The first task in queue order that the runner fits (one of its kinds, a selector its
 /// labels match) and whose slot is free, among the first [`MAX_CLAIM_SCAN`] queued tasks
 /// of its kinds.
 ///
-/// The first read asks for the head of the queue with its document and whether its slot
-/// is busy, locked: the head usually fits, and the claim is then one read that locks one
-/// row. Past it, reads of
+/// `head` is the first read's answer ([`Statements::head`]): the head of the queue with
+/// its document and whether its slot is busy, locked; the head usually fits, and the claim
+/// is then one read that locks one row. Past it, reads of
 /// [`SCAN_BATCH`] tasks return their columns only, unlocked; a task that fits is then read
 /// by its id with its document and locked (PostgreSQL skips one another claim holds, and
 /// the claim goes on), so a claim locks only the task it takes (and the head it read).
@@ -270,17 +298,16 @@ fn first_claimable(
     tx: &mut dyn Tx,
     tenant: &TenantId,
     request: &ClaimRequest,
-    now: DateTime<Utc>,
+    queue: &Queue<'_>,
+    head: &[Row],
 ) -> Result<Option<Task>, StoreError> {
-    let Some((kinds, statements)) = kinds(&request.kinds) else {
-        return Ok(None);
-    };
-    let now = Value::Int(clamped_nanos(now));
+    let Queue {
+        kinds,
+        statements,
+        now,
+    } = queue;
     let mut selectors = Selectors::new(&request.labels);
-    let mut params: Vec<Value> = vec![tenant.as_str().into(), now.clone()];
-    params.extend(kinds.iter().cloned());
-    let rows = tx.query(&statements.head, &params)?;
-    let Some(row) = rows.first() else {
+    let Some(row) = head.first() else {
         return Ok(None);
     };
     let head = Queued::read(row)?;

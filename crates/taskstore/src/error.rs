@@ -283,7 +283,7 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL failed (or the connection did).
     #[error(transparent)]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[from] tokio_postgres::Error),
 }
 
 impl StoreError {

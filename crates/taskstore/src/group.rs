@@ -1,14 +1,15 @@
 //! Group commit (SQLite): the claims of one database file that queue while another claim
 //! writes are run by whichever thread holds the turn, one after another in one
-//! transaction, each in its own savepoint, and committed together.
+//! transaction, and committed together (`sqlite.rs` runs them, without a savepoint each
+//! unless one fails after writing).
 //!
-//! SQLite has one writer at a time, and half of a lone claim's time is its `COMMIT` (the
-//! write-ahead log's frames of a dozen pages, mostly the same index pages as the claim
-//! before). A group shares that `COMMIT` and those pages among its claims. Each claim is
-//! still [`claim::claim`](crate::claim) on the state the claims before it left, exactly
-//! as if they had run one by one in that order: a claim that fails rolls back its own
-//! savepoint and keeps its own error, and no caller hears of a claim before the `COMMIT`
-//! that holds it returns.
+//! SQLite has one writer at a time, and a large part of a lone claim's time is its
+//! `COMMIT` (the write-ahead log's frames of a dozen pages, mostly the same index pages as
+//! the claim before). A group shares that `COMMIT` and those pages among its claims. Each
+//! claim is still [`claim::claim`](crate::claim) on the state the claims before it left,
+//! exactly as if they had run one by one in that order: a claim that fails writes nothing
+//! and keeps its own error, and no caller hears of a claim before the `COMMIT` that holds
+//! it returns.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};

@@ -45,6 +45,11 @@ impl Sql {
     }
 }
 
+/// Where in a statement's text PostgreSQL's lock clause goes when it locks the rows of a
+/// subquery, not of the whole statement (a comment to SQLite); without it the clause is
+/// appended.
+pub(crate) const LOCK_HERE: &str = "/*lock*/";
+
 /// The row lock a `SELECT` takes on PostgreSQL.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum Lock {
@@ -168,11 +173,25 @@ pub(crate) trait Tx {
     /// Runs a `SELECT` and returns its rows.
     fn query(&mut self, sql: &Sql, params: &[Value]) -> Result<Vec<Row>, StoreError>;
 
+    /// Runs two `SELECT`s and returns the rows of each. PostgreSQL sends them together (and
+    /// the transaction's `BEGIN` with them when they are its first statements), one round
+    /// trip instead of two; SQLite runs one after the other.
+    fn query_pair(
+        &mut self,
+        first: (&Sql, &[Value]),
+        second: (&Sql, &[Value]),
+    ) -> Result<(Vec<Row>, Vec<Row>), StoreError> {
+        let first = self.query(first.0, first.1)?;
+        let second = self.query(second.0, second.1)?;
+        Ok((first, second))
+    }
+
     /// Runs `update`, then `insert` when the update changed a row, as
     /// [`try_execute`](Self::try_execute) runs each: how many rows the update changed, or
-    /// which of the two a unique index refused. When the update changed no row the insert
-    /// may have been run all the same (PostgreSQL sends both in one statement), so the
-    /// caller must then end the transaction without committing.
+    /// which of the two a unique index refused. PostgreSQL sends both as one statement (the
+    /// insert reads the row the update returns, so it inserts nothing when the update
+    /// changed nothing), and in a claim's transaction the `COMMIT` with it (`postgres.rs`):
+    /// after it, nothing more runs in the transaction.
     fn update_insert(
         &mut self,
         update: (&Sql, &[Value]),

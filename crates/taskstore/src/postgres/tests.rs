@@ -1,6 +1,6 @@
 //! Unit tests of the PostgreSQL engine's statement text.
 
-use super::shifted;
+use super::{from_updated, shifted};
 
 #[test]
 fn shifted_moves_every_placeholder_by_the_count_and_leaves_the_rest() {
@@ -18,5 +18,20 @@ fn shifted_moves_every_placeholder_by_the_count_and_leaves_the_rest() {
     ];
     for (text, by, want) in cases {
         assert_eq!(shifted(text, by), want, "{text:?} by {by}");
+    }
+}
+
+#[test]
+fn from_updated_reads_the_values_from_the_updated_row_or_refuses_another_form() {
+    let cases = [
+        (
+            "INSERT INTO a (x, y) VALUES (?3, ?4)",
+            Some("INSERT INTO a (x, y) SELECT ?3, ?4 FROM updated"),
+        ),
+        ("INSERT INTO a (x) SELECT 1", None),
+        ("INSERT INTO a (x) VALUES (?1", None),
+    ];
+    for (text, want) in cases {
+        assert_eq!(from_updated(text).as_deref(), want, "{text:?}");
     }
 }

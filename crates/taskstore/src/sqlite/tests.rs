@@ -131,6 +131,53 @@ fn a_refused_claim_in_a_group_undoes_no_other_and_answers_as_alone() {
     );
 }
 
+/// A claim that fails after it wrote (its task's update went through, then a unique index
+/// refused its attempt: here an attempt row left where the next attempt goes) makes the
+/// group run again, each claim in its own savepoint: the claim before it is committed,
+/// and each answers what it answers alone.
+#[test]
+fn a_claim_failing_after_its_write_leaves_nothing_and_answers_as_alone() {
+    let plant = |store: &SqliteStore| {
+        store
+            .conn
+            .execute(
+                "INSERT INTO attempts (tenant, task_id, attempt, runner_slot, runner, state, \
+                 lease_expires_ns, doc) VALUES ('acme', 't1', 1, 0, 'x', 'failed', 0, '{}')",
+                [],
+            )
+            .unwrap();
+    };
+    let calls = || {
+        vec![
+            call("a", 1, false),
+            call("b", 2, false),
+            call("c", 3, false),
+        ]
+    };
+    let mut grouped = store("planted-grouped");
+    plant(&grouped);
+    let together: Vec<String> = group(&mut grouped, calls()).iter().map(outcome).collect();
+    let mut lone = store("planted-lone");
+    plant(&lone);
+    let one_by_one: Vec<String> = calls()
+        .into_iter()
+        .map(|call| outcome(&group(&mut lone, vec![call]).remove(0)))
+        .collect();
+    assert_eq!(together, one_by_one);
+    assert!(together[0].contains("t0"), "{}", together[0]);
+    assert!(together[1].starts_with("error"), "{}", together[1]);
+    let phases: Vec<TaskPhase> = (0..3)
+        .map(|n| {
+            let id = TaskId::new(format!("t{n}")).unwrap();
+            grouped.get(&tenant(), &id).unwrap().task.phase()
+        })
+        .collect();
+    assert_eq!(
+        phases,
+        [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
+    );
+}
+
 /// The tables and indexes SQLite's plan for `sql` reads (`EXPLAIN QUERY PLAN`).
 fn plan(store: &SqliteStore, sql: &Sql) -> String {
     let mut statement = store

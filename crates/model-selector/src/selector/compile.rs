@@ -1,14 +1,16 @@
 //! `Compiler`: builds the compiled form for every way in (parts, builder, parser, serde).
 
+use std::cmp::Ordering;
+
 use super::{
     LabelSelector,
-    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, Test, ValueHash},
+    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, ValueHash},
     matching::parse_i64,
 };
 use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
-    packed::{Head, Packed, fingerprint, key_hash},
+    packed::{Head, Span, fingerprint, key_hash, word},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -21,62 +23,69 @@ pub(crate) fn too_many_requirements() -> SelectorError {
 
 /// Builds the compiled form. Callers validate keys and values and check the limits
 /// ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)) first; this only arranges them.
-#[derive(Default)]
+///
+/// A requirement is collected between [`Compiler::begin`] and [`Compiler::end`] (its key,
+/// kind and up to [`FAST_VALUES`] values here, more in the selector's value vector) and
+/// written once, complete, by `end`.
 pub(crate) struct Compiler {
     sel: LabelSelector,
+    key: Span,
+    kind: Kind,
+    values: [Span; FAST_VALUES],
+    /// Values added to the current requirement so far.
+    len: usize,
+    bound: i64,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Self::with(LabelSelector::default())
+    }
 }
 
 impl Compiler {
+    fn with(sel: LabelSelector) -> Self {
+        Self {
+            sel,
+            key: NO_VALUE,
+            kind: Kind::Exists,
+            values: [NO_VALUE; FAST_VALUES],
+            len: 0,
+            bound: 0,
+        }
+    }
+
     /// A compiler whose arena is `input`, for strings that are slices of it
     /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
     pub(crate) fn over(input: &str, reqs: usize) -> Self {
-        Self {
-            sel: LabelSelector {
-                arena: input.to_owned(),
-                reqs: Vec::with_capacity(reqs),
-                values: Vec::new(),
-                slots: Vec::new(),
-                slot_fps: Vec::new(),
-                heads: Vec::new(),
-            },
-        }
+        Self::with(LabelSelector {
+            arena: input.to_owned(),
+            reqs: Vec::with_capacity(reqs),
+            ..LabelSelector::default()
+        })
     }
 
     /// Starts a requirement on `key`.
     pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
-        let key = Packed::push(&mut self.sel.arena, key);
-        self.begin_packed(key, kind);
+        let key = Span::push(&mut self.sel.arena, key);
+        self.begin_span(key, kind);
     }
 
     /// Starts a requirement on `key`, already in the arena at byte `start`.
     #[inline]
     pub(crate) fn begin_at(&mut self, start: usize, len: usize, kind: Kind) {
-        self.begin_packed(Packed::at(&self.sel.arena, start, len), kind);
+        self.begin_span(Span::new(start, len), kind);
     }
 
     #[inline]
-    fn begin_packed(&mut self, key: Packed, kind: Kind) {
-        let hash = key_hash(key.word, key.bytes(&self.sel.arena));
-        self.sel.reqs.push(Req {
-            hash,
-            key,
-            key_head: Head::of(key.bytes(&self.sel.arena)),
-            form: Form::Slow,
-            mask: 0,
-            fps: [0; FAST_VALUES],
-            inline: [NO_VALUE; FAST_VALUES],
-            list: ValueHash::default(),
-            hashed: false,
-            test: Test::Exists,
-            kind,
-            start: 0,
-            len: 0,
-            heads: NO_HEADS,
-            bound: 0,
-        });
+    fn begin_span(&mut self, key: Span, kind: Kind) {
+        self.key = key;
+        self.kind = kind;
+        self.len = 0;
+        self.bound = 0;
     }
 
-    /// Number of requirements begun so far.
+    /// Number of requirements ended so far.
     pub(crate) fn len(&self) -> usize {
         self.sel.reqs.len()
     }
@@ -85,190 +94,169 @@ impl Compiler {
     /// value the caller has checked to be an integer).
     pub(crate) fn value(&mut self, value: &str) {
         if self.is_integer() {
-            self.bound(value);
+            self.bound = parse_i64(value.as_bytes()).unwrap_or(0);
         } else {
-            let packed = Packed::push(&mut self.sel.arena, value);
-            self.value_packed(packed);
+            let span = Span::push(&mut self.sel.arena, value);
+            self.value_span(span);
         }
     }
 
     /// [`Compiler::value`] for a value already in the arena at byte `start`.
     #[inline]
     pub(crate) fn value_at(&mut self, start: usize, len: usize) {
+        let span = Span::new(start, len);
         if self.is_integer() {
-            let value = self.sel.arena.get(start..start + len).unwrap_or("");
-            if let Some(req) = self.sel.reqs.last_mut() {
-                req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
-            }
+            self.bound = parse_i64(span.bytes_in(self.sel.arena.as_bytes())).unwrap_or(0);
         } else {
-            self.value_packed(Packed::at(&self.sel.arena, start, len));
-        }
-    }
-
-    fn is_integer(&self) -> bool {
-        self.sel
-            .reqs
-            .last()
-            .is_some_and(|r| matches!(r.kind, Kind::Gt | Kind::Lt))
-    }
-
-    fn bound(&mut self, value: &str) {
-        if let Some(req) = self.sel.reqs.last_mut() {
-            req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+            self.value_span(span);
         }
     }
 
     #[inline]
-    fn value_packed(&mut self, value: Packed) {
-        let Some(req) = self.sel.reqs.last_mut() else {
-            return;
-        };
-        let len = req.len as usize;
-        if let Some(slot) = req.inline.get_mut(len) {
+    fn is_integer(&self) -> bool {
+        matches!(self.kind, Kind::Gt | Kind::Lt)
+    }
+
+    #[inline]
+    fn value_span(&mut self, value: Span) {
+        let len = self.len;
+        if let Some(slot) = self.values.get_mut(len) {
             *slot = value;
         } else {
             if len == FAST_VALUES {
-                // The list outgrows the requirement: move it to the value vector.
-                req.start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
-                self.sel.values.extend_from_slice(&req.inline);
+                // The list outgrows the requirement: on to the value vector.
+                self.sel.values.extend_from_slice(&self.values);
             }
             self.sel.values.push(value);
         }
-        req.len += 1;
+        self.len = len + 1;
     }
 
     /// Number of values in the current requirement.
     pub(crate) fn value_count(&self) -> usize {
-        self.sel.reqs.last().map_or(0, |r| r.len as usize)
+        self.len
     }
 
-    /// Ends the current requirement: sorts and deduplicates its values and decides
-    /// how [`LabelSelector::matches`] tests it.
+    /// Ends the current requirement: decides how [`LabelSelector::matches`] tests it (after
+    /// sorting and deduplicating a list's values, out of line) and stores it, in one write.
+    /// A second `matchLabels` entry on a key becomes `In` (a map holds one value per key).
     #[inline]
     pub(crate) fn end(&mut self) {
-        let sel = &mut self.sel;
-        let Some(req) = sel.reqs.last_mut() else {
-            return;
+        let arena = self.sel.arena.as_bytes();
+        let key = self.key.bytes_in(arena);
+        let key_head = Head::of(key);
+        let mut kind = self.kind;
+        if kind == Kind::Label && self.sel.has_label(&key_head, key) {
+            kind = Kind::In;
+        }
+        let mut req = Req {
+            hash: key_hash(&key_head, key),
+            form: Form::One,
+            mask: match kind {
+                Kind::Label | Kind::In => 0b100,
+                Kind::NotIn => 0b011,
+                Kind::Exists => 0b110,
+                Kind::DoesNotExist => 0b001,
+                Kind::Gt | Kind::Lt => 0,
+            },
+            kind,
+            len: self.len as u8,
+            start: 0,
+            key_head,
+            fps: [0; FAST_VALUES],
+            values: self.values,
+            key: self.key,
+            heads: NO_HEADS,
         };
-        let len = req.len as usize;
-        let start = req.start as usize;
-        if len > 1 {
-            let arena = &sel.arena;
-            let own = if len <= FAST_VALUES {
-                req.inline.get_mut(..len)
-            } else {
-                sel.values.get_mut(start..start + len)
-            };
-            let own = own.unwrap_or(&mut []);
-            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
-            let mut kept = 1;
-            for i in 1..own.len() {
-                let (Some(&value), Some(last)) = (own.get(i), own.get(kept - 1)) else {
-                    break;
-                };
-                if !value.eq_in(arena, last, arena) {
-                    if let Some(cell) = own.get_mut(kept) {
-                        *cell = value;
-                    }
-                    kept += 1;
-                }
+        match kind {
+            Kind::Gt | Kind::Lt => {
+                req.form = Form::Slow;
+                req.len = 0;
+                req.fps[0] = self.bound as u64;
             }
-            if len > FAST_VALUES && kept <= FAST_VALUES {
+            _ if self.len <= 1 => one_value(&mut req, arena),
+            _ => self.list(&mut req),
+        }
+        if key_head.is_long() {
+            // Keys over 32 bytes need their bytes compared past the head.
+            req.form = Form::Slow;
+        }
+        self.sel.reqs.push(req);
+    }
+
+    /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
+    /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
+    /// [`HASH_ABOVE`]) or by the general test.
+    #[inline(never)]
+    fn list(&mut self, req: &mut Req) {
+        let sel = &mut self.sel;
+        let arena = sel.arena.as_bytes();
+        let len = self.len;
+        let kept = if len <= FAST_VALUES {
+            sort_and_dedup(req.values.get_mut(..len).unwrap_or(&mut []), arena)
+        } else {
+            let start = sel.values.len().saturating_sub(len);
+            let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
+            sel.values.truncate(start + kept);
+            if kept <= FAST_VALUES {
                 // Duplicates made the list short: back into the requirement.
                 for (slot, v) in req
-                    .inline
+                    .values
                     .iter_mut()
-                    .zip(sel.values.get(start..start + kept).unwrap_or(&[]))
+                    .zip(sel.values.get(start..).unwrap_or(&[]))
                 {
                     *slot = *v;
                 }
+                sel.values.truncate(start);
             }
-            if len > FAST_VALUES {
-                sel.values.truncate(if kept > FAST_VALUES {
-                    start + kept
-                } else {
-                    start
-                });
-            }
-            req.len = kept as u32;
+            req.start = start as u32;
+            kept
+        };
+        req.len = kept as u8;
+        if kept <= 1 {
+            return one_value(req, arena);
         }
-        let len = req.len as usize;
-        let inline = len <= FAST_VALUES;
-        if inline && len > 0 {
-            let first = req.inline[0];
-            for slot in req.inline.iter_mut().skip(len) {
-                *slot = first;
-            }
-        }
-        let arena = &sel.arena;
-        let own = if inline {
-            req.inline.get(..len)
+        let own = if kept <= FAST_VALUES {
+            req.values.get(..kept)
         } else {
-            sel.values.get(start..start + len)
+            sel.values.get(req.start as usize..)
         };
         let own = own.unwrap_or(&[]);
-        let fp = |v: &Packed| fingerprint(v.word, v.bytes(arena));
-        let mut distinct = true;
-        if inline {
-            // The padding copies the first value, so its fingerprint is copied, not computed.
-            let first = fp(&req.inline[0]);
-            for (i, (slot, v)) in req.fps.iter_mut().zip(&req.inline).enumerate() {
-                *slot = if i == 0 || i >= len { first } else { fp(v) };
+        req.form = Form::Slow;
+        if kept <= FAST_VALUES {
+            let first = own.first().map_or(0, |v| value_fp(*v, arena));
+            let mut fps = [first; FAST_VALUES];
+            for (fp, v) in fps.iter_mut().zip(own).skip(1) {
+                *fp = value_fp(*v, arena);
             }
+            req.fps = fps;
             // Distinct values whose fingerprints are equal (long values, by chance) are
-            // told apart only by the slow test.
-            let fps = req.fps.get(..len).unwrap_or(&[]);
-            distinct = fps
+            // told apart only by the general test.
+            let fps = fps.get(..kept).unwrap_or(&[]);
+            if fps
                 .iter()
                 .enumerate()
-                .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
-        } else if len > HASH_ABOVE {
+                .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b))
+            {
+                req.form = Form::Four;
+            }
+        } else if kept > HASH_ABOVE {
             let mut fps = [0_u64; MAX_VALUES];
             for (slot, v) in fps.iter_mut().zip(own) {
-                *slot = fp(v);
+                *slot = value_fp(*v, arena);
             }
-            let fps = fps.get(..len).unwrap_or(&[]);
-            if let Some(hash) = ValueHash::build(fps, &mut sel.slots, &mut sel.slot_fps) {
-                req.list = hash;
-                req.hashed = true;
-            }
-        }
-        let single = len == 1;
-        (req.test, req.mask) = match req.kind {
-            Kind::Label | Kind::In if single => (Test::Equal, 0b100),
-            Kind::Label | Kind::In => (Test::OneOf, 0b100),
-            Kind::NotIn if single => (Test::NotEqual, 0b011),
-            Kind::NotIn => (Test::NoneOf, 0b011),
-            Kind::Exists => (Test::Exists, 0b110),
-            Kind::DoesNotExist => (Test::Absent, 0b001),
-            Kind::Gt => (Test::Greater, 0),
-            Kind::Lt => (Test::Less, 0),
-        };
-        req.form = match len {
-            _ if req.mask == 0 || !distinct => Form::Slow,
-            0 | 1 => Form::One,
-            2..=FAST_VALUES => Form::Four,
-            _ if req.hashed => Form::Hashed,
-            _ => Form::Slow,
-        };
-        if req.form == Form::One {
-            let value = req.inline.first().filter(|_| len == 1);
-            let head = value.map_or(Head::default(), |v| Head::of(v.bytes(arena)));
-            req.fps = head.0;
-            if head.is_long() {
-                req.form = Form::Slow;
+            let fps = fps.get(..kept).unwrap_or(&[]);
+            if let Some(hash) = ValueHash::build(fps, &mut sel.tables) {
+                req.fps = hash.to_words();
+                req.form = Form::Hashed;
             }
         }
-        if matches!(req.form, Form::Four | Form::Hashed) && own.iter().any(|v| v.span.len > 8) {
+        if req.form != Form::Slow && own.iter().any(|v| v.len > 8) {
             // Fingerprints of values over 8 bytes are hashes: keep the values' heads to
             // confirm them.
             req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
             sel.heads
-                .extend(own.iter().map(|v| Head::of(v.bytes(&sel.arena))));
-        }
-        if req.key_head.is_long() {
-            // Keys over 32 bytes need their bytes compared past the head.
-            req.form = Form::Slow;
+                .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
         }
     }
 
@@ -283,12 +271,73 @@ impl Compiler {
         }
         self.sel
     }
+}
 
-    /// Whether a `matchLabels` entry on `key` was already added.
-    pub(crate) fn has_label(&self, key: &str) -> bool {
-        self.sel
-            .reqs
-            .iter()
-            .any(|r| r.kind == Kind::Label && r.key.get(&self.sel.arena) == key)
+/// A requirement of one value or none (`Exists`, `DoesNotExist`): compared by the value's
+/// [`Head`] ([`Form::One`]), or by the general test when the value is over 32 bytes.
+#[inline(always)]
+fn one_value(req: &mut Req, arena: &[u8]) {
+    if req.len == 1 {
+        let head = Head::of(req.values[0].bytes_in(arena));
+        req.fps = head.0;
+        req.form = if head.is_long() {
+            Form::Slow
+        } else {
+            Form::One
+        };
     }
+}
+
+/// The [`fingerprint`] of the value `v` in `arena`.
+#[inline]
+fn value_fp(v: Span, arena: &[u8]) -> u64 {
+    let bytes = v.bytes_in(arena);
+    fingerprint(&Head::of(bytes), bytes)
+}
+
+/// Byte order of two strings in `arena`, their first 8 bytes compared as integers.
+#[inline]
+fn cmp_values(a: Span, b: Span, arena: &[u8]) -> Ordering {
+    let (a, b) = (a.bytes_in(arena), b.bytes_in(arena));
+    match word(a).cmp(&word(b)) {
+        Ordering::Equal if a.len() <= 8 && b.len() <= 8 => Ordering::Equal,
+        Ordering::Equal => a.get(8..).cmp(&b.get(8..)),
+        unequal => unequal,
+    }
+}
+
+/// Sorts `values` (strings in `arena`) and moves the distinct ones to the front: how many
+/// there are.
+fn sort_and_dedup(values: &mut [Span], arena: &[u8]) -> usize {
+    if values.len() <= FAST_VALUES {
+        // Insertion sort: no call for the two to four values of a short list.
+        for i in 1..values.len() {
+            let mut j = i;
+            while j > 0 {
+                let (Some(&a), Some(&b)) = (values.get(j - 1), values.get(j)) else {
+                    break;
+                };
+                if cmp_values(a, b, arena) != Ordering::Greater {
+                    break;
+                }
+                values.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    } else {
+        values.sort_unstable_by(|a, b| cmp_values(*a, *b, arena));
+    }
+    let mut kept = 1.min(values.len());
+    for i in 1..values.len() {
+        let (Some(&value), Some(&last)) = (values.get(i), values.get(kept - 1)) else {
+            break;
+        };
+        if value.len != last.len || value.bytes_in(arena) != last.bytes_in(arena) {
+            if let Some(cell) = values.get_mut(kept) {
+                *cell = value;
+            }
+            kept += 1;
+        }
+    }
+    kept
 }

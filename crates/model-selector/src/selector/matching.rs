@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Req, Test},
+    compiled::{Form, Kind, Req},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -77,14 +77,17 @@ impl LabelSelector {
     fn listed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let fp = entry.value_fp;
         let at = if req.form == Form::Hashed {
-            let slot = req.list.slot(fp);
-            if self.slot_fps.get(slot) != Some(&fp) {
+            let &[slot_fp, index] = self
+                .tables
+                .get(req.value_hash().slot(fp)..)?
+                .first_chunk()?;
+            if slot_fp != fp {
                 return Some(false);
             }
             if !is_long(fp) {
                 return Some(true);
             }
-            usize::from(*self.slots.get(slot)?).wrapping_sub(1)
+            (index as usize).wrapping_sub(1)
         } else {
             req.fps.iter().position(|&x| x == fp)?
         };
@@ -108,7 +111,7 @@ impl LabelSelector {
         let arena = labels.arena();
         self.reqs.get(from..).unwrap_or(&[]).iter().all(|req| {
             if req.form == Form::Slow {
-                let found = labels.find(req.hash, &req.key_head, &req.key, &self.arena);
+                let found = labels.find(req.hash, &req.key_head, req.key, &self.arena);
                 return self.test(req, found, arena);
             }
             let outcome = match lookup.probe(req.hash, &req.key_head) {
@@ -136,7 +139,7 @@ impl LabelSelector {
                     return true;
                 }
                 let at = req.fps.iter().position(|&x| x == fp).unwrap_or(0);
-                req.inline.get(at).is_some_and(|v| {
+                req.values.get(at).is_some_and(|v| {
                     same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena))
                 })
             }
@@ -147,19 +150,18 @@ impl LabelSelector {
     #[inline(always)]
     fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let fp = entry.value_fp;
-        let slot = req.list.slot(fp);
-        if self.slot_fps.get(slot) != Some(&fp) {
+        let slot = req.value_hash().slot(fp);
+        let Some(&[slot_fp, index]) = self.tables.get(slot..).and_then(<[u64]>::first_chunk) else {
+            return false;
+        };
+        if slot_fp != fp {
             return false;
         }
         if !is_long(fp) {
             return true;
         }
-        let at = self
-            .slots
-            .get(slot)
-            .map_or(usize::MAX, |&s| usize::from(s).wrapping_sub(1));
         self.req_values(req)
-            .get(at)
+            .get((index as usize).wrapping_sub(1))
             .is_some_and(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena)))
     }
 
@@ -168,7 +170,7 @@ impl LabelSelector {
     fn matches_searching(&self, labels: &Labels) -> bool {
         let arena = labels.arena();
         self.reqs.iter().all(|req| {
-            let found = labels.search(&req.key, &self.arena);
+            let found = labels.search(req.key, &self.arena);
             self.test(req, found, arena)
         })
     }
@@ -176,16 +178,14 @@ impl LabelSelector {
     /// Whether `req` holds given the label found for its key (if any).
     #[inline(always)]
     pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
-        match (req.test, found) {
-            (Test::Equal | Test::OneOf, Some(e)) => self.lists(req, e, arena),
-            (Test::NotEqual | Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
-            (Test::Exists, Some(_)) | (Test::NotEqual | Test::NoneOf | Test::Absent, None) => true,
-            (Test::Greater, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound),
-            (Test::Less, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound),
-            (Test::Absent, Some(_))
-            | (Test::Equal | Test::OneOf | Test::Exists | Test::Greater | Test::Less, None) => {
-                false
-            }
+        match (req.kind, found) {
+            (Kind::Label | Kind::In, Some(e)) => self.lists(req, e, arena),
+            (Kind::NotIn, Some(e)) => !self.lists(req, e, arena),
+            (Kind::Exists, Some(_)) | (Kind::NotIn | Kind::DoesNotExist, None) => true,
+            (Kind::Gt, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound()),
+            (Kind::Lt, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound()),
+            (Kind::DoesNotExist, Some(_))
+            | (Kind::Label | Kind::In | Kind::Exists | Kind::Gt | Kind::Lt, None) => false,
         }
     }
 
@@ -199,7 +199,7 @@ impl LabelSelector {
         let value = entry.value_bytes(arena);
         self.req_values(req)
             .iter()
-            .any(|v| v.bytes(&self.arena) == value)
+            .any(|v| v.bytes_in(self.arena.as_bytes()) == value)
     }
 }
 

@@ -122,13 +122,8 @@ impl<'a> Parser<'a> {
                 }
                 self.spaces();
                 let (value_at, value_end) = self.exact_value()?;
-                let key = self.input.get(at..end).unwrap_or("");
-                let kind = if self.out.has_label(key) {
-                    Kind::In
-                } else {
-                    Kind::Label
-                };
-                self.out.begin_at(at, key_len, kind);
+                // A second entry on the same key becomes `In` (Compiler::end).
+                self.out.begin_at(at, key_len, Kind::Label);
                 self.out.value_at(value_at, value_end - value_at);
             }
             Some(b'!') => {
@@ -220,7 +215,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A label key: its start and end in the input.
-    #[inline]
+    #[inline(always)]
     fn key(&mut self) -> Result<(usize, usize), SelectorError> {
         let bytes = self.input.as_bytes();
         let start = self.pos;
@@ -260,7 +255,7 @@ impl<'a> Parser<'a> {
 
     /// A label value, or `""` for the empty value (an older spelling, still read): its start
     /// and end in the input (`""` is the empty value at the quote's position).
-    #[inline]
+    #[inline(always)]
     fn value(&mut self) -> Result<(usize, usize), SelectorError> {
         let bytes = self.input.as_bytes();
         let start = self.pos;

@@ -310,6 +310,13 @@ impl Head {
         Self(words)
     }
 
+    /// The first word of the head of `s`: for strings of at most 8 bytes, their
+    /// [`fingerprint`].
+    #[inline(always)]
+    pub(crate) fn first_word(s: &[u8]) -> u64 {
+        part(s, 0)
+    }
+
     /// Whether the two heads are equal: 32 bytes compared at once.
     #[inline(always)]
     pub(crate) fn same(&self, other: &Self) -> bool {

@@ -102,7 +102,7 @@ impl Compiler {
     }
 
     /// [`Compiler::value`] for a value already in the arena at byte `start`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn value_at(&mut self, start: usize, len: usize) {
         let span = Span::new(start, len);
         if self.is_integer() {
@@ -263,13 +263,14 @@ impl Compiler {
     /// The selector. Requirements stay in the order they came in
     /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
     /// more than callers allow.
-    pub(crate) fn finish(mut self) -> LabelSelector {
+    /// By reference, so the compiler is not moved (a copy through `memcpy`) to be taken apart.
+    pub(crate) fn finish(&mut self) -> LabelSelector {
         if self.sel.reqs.len() > MAX_REQUIREMENTS {
             let mut reqs = std::mem::take(&mut self.sel.reqs);
             reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
             self.sel.reqs = reqs;
         }
-        self.sel
+        std::mem::take(&mut self.sel)
     }
 }
 
@@ -292,16 +293,20 @@ fn one_value(req: &mut Req, arena: &[u8]) {
 #[inline]
 fn value_fp(v: Span, arena: &[u8]) -> u64 {
     let bytes = v.bytes_in(arena);
+    if bytes.len() <= 8 {
+        // The head's first word, without the other three.
+        return Head::first_word(bytes);
+    }
     fingerprint(&Head::of(bytes), bytes)
 }
 
-/// Byte order of two strings in `arena`, their first 8 bytes compared as integers.
+/// Byte order of two strings in `arena` whose [`word`]s are `word_a` and `word_b`: the words,
+/// then the bytes past them.
 #[inline]
-fn cmp_values(a: Span, b: Span, arena: &[u8]) -> Ordering {
-    let (a, b) = (a.bytes_in(arena), b.bytes_in(arena));
-    match word(a).cmp(&word(b)) {
-        Ordering::Equal if a.len() <= 8 && b.len() <= 8 => Ordering::Equal,
-        Ordering::Equal => a.get(8..).cmp(&b.get(8..)),
+fn cmp_values(a: Span, word_a: u64, b: Span, word_b: u64, arena: &[u8]) -> Ordering {
+    match word_a.cmp(&word_b) {
+        Ordering::Equal if a.len <= 8 && b.len <= 8 => Ordering::Equal,
+        Ordering::Equal => a.bytes_in(arena).get(8..).cmp(&b.bytes_in(arena).get(8..)),
         unequal => unequal,
     }
 }
@@ -309,26 +314,58 @@ fn cmp_values(a: Span, b: Span, arena: &[u8]) -> Ordering {
 /// Sorts `values` (strings in `arena`) and moves the distinct ones to the front: how many
 /// there are.
 fn sort_and_dedup(values: &mut [Span], arena: &[u8]) -> usize {
-    if values.len() <= FAST_VALUES {
-        // Insertion sort: no call for the two to four values of a short list.
-        for i in 1..values.len() {
+    let n = values.len();
+    if n <= FAST_VALUES {
+        // Insertion sort with each value's word read once: a few integer compares for the
+        // two to four values of a short list.
+        let mut words = [0_u64; FAST_VALUES];
+        for (w, v) in words.iter_mut().zip(values.iter()) {
+            *w = word(v.bytes_in(arena));
+        }
+        for i in 1..n {
             let mut j = i;
             while j > 0 {
-                let (Some(&a), Some(&b)) = (values.get(j - 1), values.get(j)) else {
+                let (Some(&u), Some(&x), Some(&v), Some(&w)) = (
+                    values.get(j - 1),
+                    words.get(j - 1),
+                    values.get(j),
+                    words.get(j),
+                ) else {
                     break;
                 };
-                if cmp_values(a, b, arena) != Ordering::Greater {
+                if cmp_values(u, x, v, w, arena) != Ordering::Greater {
                     break;
                 }
                 values.swap(j - 1, j);
+                words.swap(j - 1, j);
                 j -= 1;
             }
         }
-    } else {
-        values.sort_unstable_by(|a, b| cmp_values(*a, *b, arena));
+        let mut kept = 1.min(n);
+        for i in 1..n {
+            let (Some(&v), Some(&w), Some(&u), Some(&x)) = (
+                values.get(i),
+                words.get(i),
+                values.get(kept - 1),
+                words.get(kept - 1),
+            ) else {
+                break;
+            };
+            if cmp_values(u, x, v, w, arena) != Ordering::Equal {
+                if let (Some(value), Some(word)) = (values.get_mut(kept), words.get_mut(kept)) {
+                    (*value, *word) = (v, w);
+                }
+                kept += 1;
+            }
+        }
+        return kept;
     }
-    let mut kept = 1.min(values.len());
-    for i in 1..values.len() {
+    values.sort_unstable_by(|a, b| {
+        let (x, y) = (a.bytes_in(arena), b.bytes_in(arena));
+        cmp_values(*a, word(x), *b, word(y), arena)
+    });
+    let mut kept = 1.min(n);
+    for i in 1..n {
         let (Some(&value), Some(&last)) = (values.get(i), values.get(kept - 1)) else {
             break;
         };

@@ -207,6 +207,7 @@ impl<'a> Parser<'a> {
 
     /// The value after `=`, `==` or `!=`: a value, or nothing (the empty value) when a
     /// comma or the end follows, as Kubernetes reads `x=` and `x=,y=`.
+    #[inline(always)]
     fn exact_value(&mut self) -> Result<(usize, usize), SelectorError> {
         match self.peek() {
             None | Some(b',') => Ok((self.pos, self.pos)),

@@ -149,114 +149,133 @@ impl Compiler {
         if kind == Kind::Label && self.sel.has_label(&key_head, key) {
             kind = Kind::In;
         }
-        let mut req = Req {
-            hash: key_hash(&key_head, key),
-            form: Form::One,
-            mask: match kind {
-                Kind::Label | Kind::In => 0b100,
-                Kind::NotIn => 0b011,
-                Kind::Exists => 0b110,
-                Kind::DoesNotExist => 0b001,
-                Kind::Gt | Kind::Lt => 0,
+        let hash = key_hash(&key_head, key);
+        let mask = match kind {
+            Kind::Label | Kind::In => 0b100,
+            Kind::NotIn => 0b011,
+            Kind::Exists => 0b110,
+            Kind::DoesNotExist => 0b001,
+            Kind::Gt | Kind::Lt => 0,
+        };
+        let (form, fps, len) = match kind {
+            Kind::Gt | Kind::Lt => (Form::Slow, [self.bound as u64, 0, 0, 0], 0),
+            _ if self.len > 1 => {
+                let req = Req {
+                    hash,
+                    form: Form::Slow,
+                    mask,
+                    kind,
+                    len: 0,
+                    start: 0,
+                    key_head,
+                    fps: [0; FAST_VALUES],
+                    values: self.values,
+                    key: self.key,
+                    heads: NO_HEADS,
+                };
+                return self.list(req);
+            }
+            // One value (or none: Exists, DoesNotExist), compared by its head.
+            _ => match self.values.first() {
+                Some(v) if self.len == 1 => {
+                    let head = Head::of(v.bytes_in(arena));
+                    let form = if head.is_long() {
+                        Form::Slow
+                    } else {
+                        Form::One
+                    };
+                    (form, head.0, 1)
+                }
+                _ => (Form::One, [0; FAST_VALUES], 0),
             },
+        };
+        // Keys over 32 bytes need their bytes compared past the head.
+        let form = if key_head.is_long() { Form::Slow } else { form };
+        // Built where it is stored, from values computed above: one write.
+        self.sel.reqs.push(Req {
+            hash,
+            form,
+            mask,
             kind,
-            len: self.len as u8,
+            len,
             start: 0,
             key_head,
-            fps: [0; FAST_VALUES],
+            fps,
             values: self.values,
             key: self.key,
             heads: NO_HEADS,
-        };
-        match kind {
-            Kind::Gt | Kind::Lt => {
-                req.form = Form::Slow;
-                req.len = 0;
-                req.fps[0] = self.bound as u64;
-            }
-            _ if self.len <= 1 => one_value(&mut req, arena),
-            _ => self.list(&mut req),
-        }
-        if key_head.is_long() {
-            // Keys over 32 bytes need their bytes compared past the head.
-            req.form = Form::Slow;
-        }
-        self.sel.reqs.push(req);
+        });
     }
 
     /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
     /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
     /// [`HASH_ABOVE`]) or by the general test.
     #[inline(never)]
-    fn list(&mut self, req: &mut Req) {
+    fn list(&mut self, mut req: Req) {
+        self.list_into(&mut req);
+        if req.key_head.is_long() {
+            req.form = Form::Slow;
+        }
+        self.sel.reqs.push(req);
+    }
+
+    #[inline(always)]
+    fn list_into(&mut self, req: &mut Req) {
         let sel = &mut self.sel;
         let arena = sel.arena.as_bytes();
         let len = self.len;
-        let kept = if len <= FAST_VALUES {
-            sort_and_dedup(req.values.get_mut(..len).unwrap_or(&mut []), arena)
-        } else {
-            let start = sel.values.len().saturating_sub(len);
-            let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
-            sel.values.truncate(start + kept);
-            if kept <= FAST_VALUES {
-                // Duplicates made the list short: back into the requirement.
-                for (slot, v) in req
-                    .values
-                    .iter_mut()
-                    .zip(sel.values.get(start..).unwrap_or(&[]))
-                {
-                    *slot = *v;
-                }
-                sel.values.truncate(start);
+        if len <= FAST_VALUES {
+            let long = short_list(req, len, arena);
+            if long && req.form == Form::Four {
+                push_heads(&mut sel.heads, req, arena);
             }
-            req.start = start as u32;
-            kept
-        };
-        req.len = kept as u8;
-        if kept <= 1 {
-            return one_value(req, arena);
+            return;
         }
-        let own = if kept <= FAST_VALUES {
-            req.values.get(..kept)
-        } else {
-            sel.values.get(req.start as usize..)
-        };
-        let own = own.unwrap_or(&[]);
-        req.form = Form::Slow;
+        let start = sel.values.len().saturating_sub(len);
+        let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
+        sel.values.truncate(start + kept);
         if kept <= FAST_VALUES {
-            let first = own.first().map_or(0, |v| value_fp(*v, arena));
-            let mut fps = [first; FAST_VALUES];
-            for (fp, v) in fps.iter_mut().zip(own).skip(1) {
-                *fp = value_fp(*v, arena);
-            }
-            req.fps = fps;
-            // Distinct values whose fingerprints are equal (long values, by chance) are
-            // told apart only by the general test.
-            let fps = fps.get(..kept).unwrap_or(&[]);
-            if fps
-                .iter()
-                .enumerate()
-                .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b))
+            // Duplicates made the list short: back into the requirement.
+            for (slot, v) in req
+                .values
+                .iter_mut()
+                .zip(sel.values.get(start..).unwrap_or(&[]))
             {
-                req.form = Form::Four;
+                *slot = *v;
             }
-        } else if kept > HASH_ABOVE {
+            sel.values.truncate(start);
+            if kept <= 1 {
+                req.len = kept as u8;
+                return one_value(req, arena);
+            }
+            let long = short_list(req, kept, arena);
+            if long && req.form == Form::Four {
+                push_heads(&mut sel.heads, req, arena);
+            }
+            return;
+        }
+        req.start = start as u32;
+        req.len = kept as u8;
+        req.form = Form::Slow;
+        let own = sel.values.get(start..).unwrap_or(&[]);
+        if kept > HASH_ABOVE {
             let mut fps = [0_u64; MAX_VALUES];
             for (slot, v) in fps.iter_mut().zip(own) {
-                *slot = value_fp(*v, arena);
+                let bytes = v.bytes_in(arena);
+                *slot = fingerprint(&Head::of(bytes), bytes);
             }
             let fps = fps.get(..kept).unwrap_or(&[]);
             if let Some(hash) = ValueHash::build(fps, &mut sel.tables) {
                 req.fps = hash.to_words();
                 req.form = Form::Hashed;
+                if own.iter().any(|v| v.len > 8) {
+                    // Fingerprints of values over 8 bytes are hashes: keep the values' heads
+                    // to confirm them.
+                    req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
+                    sel.heads
+                        .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
+                }
             }
-        }
-        if req.form != Form::Slow && own.iter().any(|v| v.len > 8) {
-            // Fingerprints of values over 8 bytes are hashes: keep the values' heads to
-            // confirm them.
-            req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
-            sel.heads
-                .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
         }
     }
 
@@ -274,6 +293,94 @@ impl Compiler {
     }
 }
 
+/// Keeps the [`Head`]s of a [`Form::Four`] list's values in `heads`, for a list with
+/// values over 8 bytes (whose fingerprints are hashes): what confirms a fingerprint.
+fn push_heads(heads: &mut Vec<Head>, req: &mut Req, arena: &[u8]) {
+    req.heads = u32::try_from(heads.len()).unwrap_or(NO_HEADS);
+    let own = req.values.get(..usize::from(req.len)).unwrap_or(&[]);
+    heads.extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
+}
+
+/// A short list's value: its first 8 bytes big-endian (its order), its fingerprint, itself.
+type Item = (u64, u64, Span);
+
+/// Whether `a` sorts after `b` (byte order: the words, then the bytes past 8).
+#[inline(always)]
+fn after(a: &Item, b: &Item, arena: &[u8]) -> bool {
+    a.0 > b.0
+        || a.0 == b.0
+            && (a.2.len > 8 || b.2.len > 8)
+            && a.2.bytes_in(arena).get(8..) > b.2.bytes_in(arena).get(8..)
+}
+
+/// Whether `a` and `b` are the same value (equal values have equal fingerprints).
+#[inline(always)]
+fn same(a: &Item, b: &Item, arena: &[u8]) -> bool {
+    a.1 == b.1 && a.2.len == b.2.len && (a.2.len <= 8 || a.2.bytes_in(arena) == b.2.bytes_in(arena))
+}
+
+/// [`Compiler::list`] for two to [`FAST_VALUES`] values, in the requirement: each value's
+/// word and fingerprint read once, sorted by insertion, deduplicated, and compared by
+/// fingerprints ([`Form::Four`], unless two long values' fingerprints collide). Whether a
+/// value is over 8 bytes (its fingerprint a hash, to be confirmed by its head).
+#[inline(always)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "i, j and kept stay below n, at most FAST_VALUES, the arrays' length"
+)]
+fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
+    let n = len.min(FAST_VALUES);
+    let mut items: [Item; FAST_VALUES] = [(0, 0, NO_VALUE); FAST_VALUES];
+    let mut long = false;
+    for (item, &v) in items.iter_mut().zip(&req.values).take(n) {
+        let bytes = v.bytes_in(arena);
+        let first = Head::first_word(bytes);
+        let fp = if bytes.len() <= 8 {
+            first
+        } else {
+            long = true;
+            fingerprint(&Head::of(bytes), bytes)
+        };
+        *item = (first.swap_bytes(), fp, v);
+    }
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && after(&items[j - 1], &items[j], arena) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut kept = 1;
+    for i in 1..n {
+        if !same(&items[kept - 1], &items[i], arena) {
+            items[kept] = items[i];
+            kept += 1;
+        }
+    }
+    req.len = kept as u8;
+    if kept == 1 {
+        req.values[0] = items[0].2;
+        one_value(req, arena);
+        return false;
+    }
+    for i in 0..FAST_VALUES {
+        // Past `kept`, copies of the first, so Form::Four compares all four.
+        let item = if i < kept { items[i] } else { items[0] };
+        req.values[i] = item.2;
+        req.fps[i] = item.1;
+    }
+    // Distinct short values have distinct fingerprints; long ones may collide by chance,
+    // and are then told apart only by the general test.
+    let fps = &req.fps[..kept];
+    let distinct = !long
+        || fps
+            .iter()
+            .enumerate()
+            .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
+    req.form = if distinct { Form::Four } else { Form::Slow };
+    long
+}
+
 /// A requirement of one value or none (`Exists`, `DoesNotExist`): compared by the value's
 /// [`Head`] ([`Form::One`]), or by the general test when the value is over 32 bytes.
 #[inline(always)]
@@ -289,17 +396,6 @@ fn one_value(req: &mut Req, arena: &[u8]) {
     }
 }
 
-/// The [`fingerprint`] of the value `v` in `arena`.
-#[inline]
-fn value_fp(v: Span, arena: &[u8]) -> u64 {
-    let bytes = v.bytes_in(arena);
-    if bytes.len() <= 8 {
-        // The head's first word, without the other three.
-        return Head::first_word(bytes);
-    }
-    fingerprint(&Head::of(bytes), bytes)
-}
-
 /// Byte order of two strings in `arena` whose [`word`]s are `word_a` and `word_b`: the words,
 /// then the bytes past them.
 #[inline]
@@ -311,61 +407,15 @@ fn cmp_values(a: Span, word_a: u64, b: Span, word_b: u64, arena: &[u8]) -> Order
     }
 }
 
-/// Sorts `values` (strings in `arena`) and moves the distinct ones to the front: how many
-/// there are.
+/// Sorts `values` (strings in `arena`, a list longer than [`FAST_VALUES`]) and moves the
+/// distinct ones to the front: how many there are.
 fn sort_and_dedup(values: &mut [Span], arena: &[u8]) -> usize {
-    let n = values.len();
-    if n <= FAST_VALUES {
-        // Insertion sort with each value's word read once: a few integer compares for the
-        // two to four values of a short list.
-        let mut words = [0_u64; FAST_VALUES];
-        for (w, v) in words.iter_mut().zip(values.iter()) {
-            *w = word(v.bytes_in(arena));
-        }
-        for i in 1..n {
-            let mut j = i;
-            while j > 0 {
-                let (Some(&u), Some(&x), Some(&v), Some(&w)) = (
-                    values.get(j - 1),
-                    words.get(j - 1),
-                    values.get(j),
-                    words.get(j),
-                ) else {
-                    break;
-                };
-                if cmp_values(u, x, v, w, arena) != Ordering::Greater {
-                    break;
-                }
-                values.swap(j - 1, j);
-                words.swap(j - 1, j);
-                j -= 1;
-            }
-        }
-        let mut kept = 1.min(n);
-        for i in 1..n {
-            let (Some(&v), Some(&w), Some(&u), Some(&x)) = (
-                values.get(i),
-                words.get(i),
-                values.get(kept - 1),
-                words.get(kept - 1),
-            ) else {
-                break;
-            };
-            if cmp_values(u, x, v, w, arena) != Ordering::Equal {
-                if let (Some(value), Some(word)) = (values.get_mut(kept), words.get_mut(kept)) {
-                    (*value, *word) = (v, w);
-                }
-                kept += 1;
-            }
-        }
-        return kept;
-    }
     values.sort_unstable_by(|a, b| {
         let (x, y) = (a.bytes_in(arena), b.bytes_in(arena));
         cmp_values(*a, word(x), *b, word(y), arena)
     });
-    let mut kept = 1.min(n);
-    for i in 1..n {
+    let mut kept = 1.min(values.len());
+    for i in 1..values.len() {
         let (Some(&value), Some(&last)) = (values.get(i), values.get(kept - 1)) else {
             break;
         };

@@ -41,25 +41,29 @@ impl LabelSelector {
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
-            let found = lookup.probe(req.hash, &req.key_head);
-            let listed = match (req.form, found) {
-                (Form::One | Form::Four, None) => false,
-                (Form::One, Some(e)) => e.value_head.0 == req.fps,
-                (Form::Four, Some(e)) => {
-                    let fp = e.value_fp;
-                    let [a, b, c, d] = req.fps;
-                    let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
-                    if listed & is_long(fp) {
-                        self.listed_by_head(req, e).ok_or(req)?
-                    } else {
-                        listed
-                    }
+            let outcome = match lookup.probe(req.hash, &req.key_head) {
+                // One value (the common form) first, by a predicted branch, not a jump table.
+                Some(e) if req.form == Form::One => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) => {
+                    let listed = match req.form {
+                        Form::Four => {
+                            let fp = e.value_fp;
+                            let [a, b, c, d] = req.fps;
+                            let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
+                            if listed & is_long(fp) {
+                                self.listed_by_head(req, e).ok_or(req)?
+                            } else {
+                                listed
+                            }
+                        }
+                        Form::Hashed => self.listed_by_head(req, e).ok_or(req)?,
+                        Form::One | Form::Slow => return Err(req),
+                    };
+                    1 + u32::from(listed)
                 }
-                (Form::Hashed, Some(e)) => self.listed_by_head(req, e).ok_or(req)?,
-                (Form::Hashed, None) => false,
-                (Form::Slow, _) => return Err(req),
+                None if req.form == Form::Slow => return Err(req),
+                None => 0,
             };
-            let outcome = u32::from(found.is_some()) + u32::from(listed);
             if req.mask >> outcome & 1 == 0 {
                 return Ok(false);
             }

@@ -298,7 +298,13 @@ impl Compiler {
 fn push_heads(heads: &mut Vec<Head>, req: &mut Req, arena: &[u8]) {
     req.heads = u32::try_from(heads.len()).unwrap_or(NO_HEADS);
     let own = req.values.get(..usize::from(req.len)).unwrap_or(&[]);
-    heads.extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
+    if heads.capacity() == 0 {
+        // The first list with heads: allocated at its size, not grown from nothing.
+        *heads = Vec::with_capacity(own.len());
+    }
+    for v in own {
+        heads.push(Head::of(v.bytes_in(arena)));
+    }
 }
 
 /// A short list's value: its first 8 bytes big-endian (its order), its fingerprint, itself.

@@ -7,8 +7,8 @@
 //!
 //! Matching compares a key or a single value by its [`Head`] (its first 32 bytes as four
 //! words, which decide strings of at most 32 bytes); a key's [`key_hash`] only finds its
-//! slot. A value in a list is found by its [`fingerprint`] (the word itself for values of at
-//! most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
+//! slot. A value in a list is found by its [`fingerprint`] (the head's first word for values
+//! of at most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
 //! past 32 bytes, by comparing bytes 16 at a time ([`same_bytes`]), so no input can make two
 //! different strings compare equal: a collision costs a comparison, never a wrong answer.
 

@@ -300,12 +300,23 @@ pub(crate) struct Head(pub(crate) [u64; 4]);
 
 impl Head {
     /// The head of `s`: each word loaded whole, or the last partial one read from the
-    /// string's last 8 bytes (or, under 8 bytes, by [`short_word`]); no loop, no copy.
+    /// string's last 8 bytes (or, under 8 bytes, by [`short_word`]); no loop, no copy, and
+    /// the words past the string's end are zero without reading anything.
     #[inline]
     pub(crate) fn of(s: &[u8]) -> Self {
-        let mut words = [part(s, 0), part(s, 8), part(s, 16), part(s, 24)];
-        if s.len() > 32 {
-            words[3] |= LONG_HEAD;
+        let n = s.len();
+        let mut words = [part(s, 0), 0, 0, 0];
+        if n > 8 {
+            words[1] = part(s, 8);
+            if n > 16 {
+                words[2] = part(s, 16);
+                if n > 24 {
+                    words[3] = part(s, 24);
+                    if n > 32 {
+                        words[3] |= LONG_HEAD;
+                    }
+                }
+            }
         }
         Self(words)
     }

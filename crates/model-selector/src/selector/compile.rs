@@ -150,13 +150,7 @@ impl Compiler {
             kind = Kind::In;
         }
         let hash = key_hash(&key_head, key);
-        let mask = match kind {
-            Kind::Label | Kind::In => 0b100,
-            Kind::NotIn => 0b011,
-            Kind::Exists => 0b110,
-            Kind::DoesNotExist => 0b001,
-            Kind::Gt | Kind::Lt => 0,
-        };
+        let mask = kind.mask();
         let (form, fps, len) = match kind {
             Kind::Gt | Kind::Lt => (Form::Slow, [self.bound as u64, 0, 0, 0], 0),
             _ if self.len > 1 => {

@@ -32,6 +32,25 @@ impl Kind {
         }
     }
 
+    /// The outcomes for which a requirement of this kind holds, as [`Req::mask`] keeps them
+    /// (bit 0 key absent, 1 value not listed, 2 value listed); 0 for `Gt` and `Lt`, which
+    /// the general test decides. One load from a table, not a jump.
+    #[inline(always)]
+    pub(super) fn mask(self) -> u8 {
+        // In the order of the variants, which the assertion holds.
+        const MASKS: [u8; 7] = [0b100, 0b100, 0b011, 0b110, 0b001, 0, 0];
+        const _: () = assert!(
+            Kind::Label as usize == 0
+                && Kind::In as usize == 1
+                && Kind::NotIn as usize == 2
+                && Kind::Exists as usize == 3
+                && Kind::DoesNotExist as usize == 4
+                && Kind::Gt as usize == 5
+                && Kind::Lt as usize == 6
+        );
+        MASKS.get(self as usize).copied().unwrap_or(0)
+    }
+
     pub(crate) fn operator(self) -> SelectorOperator {
         match self {
             Self::Label | Self::In => SelectorOperator::In,

@@ -81,17 +81,15 @@ impl LabelSelector {
     fn listed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let fp = entry.value_fp;
         let at = if req.form == Form::Hashed {
-            let &[slot_fp, index] = self
-                .tables
-                .get(req.value_hash().slot(fp)..)?
-                .first_chunk()?;
-            if slot_fp != fp {
+            // The slot's fingerprint decides a short value; only a long one reads the index.
+            let slot = req.value_hash().slot(fp);
+            if self.tables.get(slot) != Some(&fp) {
                 return Some(false);
             }
             if !is_long(fp) {
                 return Some(true);
             }
-            (index as usize).wrapping_sub(1)
+            (*self.tables.get(slot + 1)? as usize).wrapping_sub(1)
         } else {
             req.fps.iter().position(|&x| x == fp)?
         };

@@ -68,7 +68,7 @@ impl KeyIndex {
         }
         let mut hashes = [0_u64; INDEX_MAX];
         for (hash, e) in hashes.iter_mut().zip(entries) {
-            *hash = key_hash(e.key.word, e.key.bytes(arena));
+            *hash = key_hash(&e.key_head, e.key.bytes(arena));
         }
         let hashes = hashes.get(..n).unwrap_or(&[]);
         let first_bits = if n <= 16 {
@@ -139,7 +139,7 @@ impl<'a> Lookup<'a> {
         &self,
         hash: u64,
         head: &Head,
-        key: &Packed,
+        key: Span,
         key_arena: &[u8],
     ) -> Option<&'a Entry> {
         let entry = self.probe(hash, head)?;
@@ -161,7 +161,7 @@ impl<'a> Lookup<'a> {
 
     /// Whether the key of `entry` is `key`, both over 32 bytes with the same first 32.
     #[inline(never)]
-    fn same_long_key(&self, entry: &Entry, key: &Packed, key_arena: &[u8]) -> bool {
+    fn same_long_key(&self, entry: &Entry, key: Span, key_arena: &[u8]) -> bool {
         same_bytes(entry.key.bytes_in(self.arena), key.bytes_in(key_arena))
     }
 
@@ -190,10 +190,11 @@ impl Entry {
     fn new(arena: &mut String, key: &str, value: &str) -> Self {
         let key = Packed::push(arena, key);
         let value = Packed::push(arena, value);
+        let value_head = Head::of(value.bytes(arena));
         Self {
             key_head: Head::of(key.bytes(arena)),
-            value_head: Head::of(value.bytes(arena)),
-            value_fp: fingerprint(value.word, value.bytes(arena)),
+            value_head,
+            value_fp: fingerprint(&value_head, value.bytes(arena)),
             key,
             value: value.span,
         }
@@ -395,7 +396,7 @@ impl Labels {
         &self,
         hash: u64,
         head: &Head,
-        key: &Packed,
+        key: Span,
         key_arena: &str,
     ) -> Option<&Entry> {
         match self.lookup() {
@@ -406,10 +407,11 @@ impl Labels {
 
     /// The entry of `key` by binary search, for sets without an index.
     #[inline(never)]
-    pub(crate) fn search(&self, key: &Packed, key_arena: &str) -> Option<&Entry> {
+    pub(crate) fn search(&self, key: Span, key_arena: &str) -> Option<&Entry> {
+        let key = Packed::at(key_arena, key.start as usize, key.len as usize);
         let at = self
             .entries
-            .binary_search_by(|e| e.key.cmp_in(&self.arena, key, key_arena))
+            .binary_search_by(|e| e.key.cmp_in(&self.arena, &key, key_arena))
             .ok()?;
         self.entries.get(at)
     }

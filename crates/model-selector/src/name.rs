@@ -46,6 +46,12 @@ pub(crate) fn is_name_byte(b: u8) -> bool {
     class(b) & NAME != 0
 }
 
+/// Whether both `a` and `b` are ASCII letters or digits (a name's first and last bytes).
+#[inline(always)]
+pub(crate) fn are_alnum(a: u8, b: u8) -> bool {
+    class(a) & class(b) & ALNUM != 0
+}
+
 /// Checks a label key: an optional DNS-1123 subdomain prefix and `/`, then a name.
 ///
 /// Returns the reason when the key is invalid.
@@ -96,26 +102,63 @@ fn is_edge(b: Option<&u8>) -> bool {
 }
 
 /// Whether `prefix` is a valid key prefix (a DNS-1123 subdomain of at most
-/// [`MAX_PREFIX_LEN`] bytes): every byte lowercase, a digit, `-` or `.`, and the bytes at
-/// both ends and on both sides of every `.` lowercase letters or digits. One pass over the
-/// bytes, keeping the AND of their classes and looking at the neighbours of each `.`;
-/// [`check_key`] says why when it is not. Out of line, so that a parser's scanning loops
-/// keep their registers.
+/// [`MAX_PREFIX_LEN`] bytes): every byte lowercase, a digit, `-` or `.`, both ends lowercase
+/// letters or digits, and no `.` beside a `.` or `-` (so every part starts and ends with a
+/// letter or digit). Eight bytes a step ([`window_ok`]), in windows that overlap by one
+/// byte so that every pair of neighbours is in one; [`check_key`] says why when it is not.
+/// Out of line, so that a parser's scanning loops keep their registers.
 #[inline(never)]
 pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
-    let mut all = DNS;
-    let mut dots = true;
-    for (i, &b) in prefix.iter().enumerate() {
-        all &= class(b);
-        if b == b'.' {
-            dots &= is_edge(prefix.get(i.wrapping_sub(1))) & is_edge(prefix.get(i + 1));
-        }
+    let n = prefix.len();
+    if n > MAX_PREFIX_LEN || !is_edge(prefix.first()) || !is_edge(prefix.last()) {
+        return false;
     }
-    all & DNS != 0
-        && dots
-        && prefix.len() <= MAX_PREFIX_LEN
-        && is_edge(prefix.first())
-        && is_edge(prefix.last())
+    if n < 8 {
+        // Padded with 'a', which is valid and beside which anything is.
+        let pad = u64::MAX << (8 * n);
+        return window_ok(
+            crate::packed::Head::first_word(prefix) | (pad & (BYTES * u64::from(b'a'))),
+        );
+    }
+    let word = |at: usize| {
+        prefix
+            .get(at..)
+            .and_then(<[u8]>::first_chunk::<8>)
+            .map_or(0, |w| u64::from_le_bytes(*w))
+    };
+    let mut ok = true;
+    let mut at = 0;
+    while at + 8 < n {
+        ok &= window_ok(word(at));
+        at += 7;
+    }
+    ok & window_ok(word(n - 8))
+}
+
+/// A `u64` with each byte 1: times a byte, that byte in every lane.
+const BYTES: u64 = 0x0101_0101_0101_0101;
+
+/// The top bit of each byte of `x` that is strictly between `m` and `n` (both at most 128),
+/// and no other bit: per-byte arithmetic that never carries into the next byte (bytes of 128
+/// or more are never marked).
+#[inline(always)]
+const fn between(x: u64, m: u64, n: u64) -> u64 {
+    let low = x & (BYTES * 127);
+    (BYTES * (127 + n)).wrapping_sub(low) & !x & (low + BYTES * (127 - m)) & (BYTES * 128)
+}
+
+/// Whether the 8 bytes of `x` (little-endian) are all prefix bytes with no `.` beside a `.`
+/// or `-`.
+#[inline(always)]
+fn window_ok(x: u64) -> bool {
+    let sep = between(x, b'-' as u64 - 1, b'.' as u64 + 1);
+    let dot = between(x, b'.' as u64 - 1, b'.' as u64 + 1);
+    let valid = sep
+        | between(x, b'0' as u64 - 1, b'9' as u64 + 1)
+        | between(x, b'a' as u64 - 1, b'z' as u64 + 1);
+    // A byte marked in one mask whose next byte is marked in the other.
+    let beside = ((dot << 8) & sep) | ((sep << 8) & dot);
+    valid == BYTES * 128 && beside == 0
 }
 
 fn check_prefix(prefix: &str) -> Result<(), &'static str> {

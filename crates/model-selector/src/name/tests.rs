@@ -65,6 +65,13 @@ proptest! {
         prop_assert_eq!(is_prefix(prefix.as_bytes()), reference(prefix.as_bytes()));
     }
 
+    /// Long prefixes: many 8-byte windows, and past the limit. Few bad bytes, so that most
+    /// are valid and the rule on dots and dashes decides.
+    #[test]
+    fn is_prefix_agrees_with_the_rules_on_long_prefixes(prefix in "([a-c0-9]{1,6}[.\\-]){0,60}[a-z]{1,3}|[a-z.\\-]{0,300}") {
+        prop_assert_eq!(is_prefix(prefix.as_bytes()), reference(prefix.as_bytes()));
+    }
+
     #[test]
     fn is_prefix_agrees_with_the_rules_on_any_bytes(prefix in proptest::collection::vec(any::<u8>(), 0..40)) {
         prop_assert_eq!(is_prefix(&prefix), reference(&prefix));

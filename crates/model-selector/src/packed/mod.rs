@@ -7,8 +7,8 @@
 //!
 //! Matching compares a key or a single value by its [`Head`] (its first 32 bytes as four
 //! words, which decide strings of at most 32 bytes); a key's [`key_hash`] only finds its
-//! slot. A value in a list is found by its [`fingerprint`] (the word itself for values of at
-//! most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
+//! slot. A value in a list is found by its [`fingerprint`] (the head's first word for values
+//! of at most 8 bytes, else a hash), and equal hashes are confirmed by the listed value's head or,
 //! past 32 bytes, by comparing bytes 16 at a time ([`same_bytes`]), so no input can make two
 //! different strings compare equal: a collision costs a comparison, never a wrong answer.
 
@@ -22,6 +22,23 @@ pub(crate) struct Span {
 }
 
 impl Span {
+    /// The `len` bytes at byte `start`. Callers bound arenas (labels and requirements are
+    /// counted and length-checked first), so the offsets always fit in `u32`.
+    #[inline(always)]
+    pub(crate) fn new(start: usize, len: usize) -> Self {
+        Self {
+            start: u32::try_from(start).unwrap_or(u32::MAX),
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+        }
+    }
+
+    /// Appends `s` to `arena` and returns where it went.
+    pub(crate) fn push(arena: &mut String, s: &str) -> Self {
+        let start = arena.len();
+        arena.push_str(s);
+        Self::new(start, s.len())
+    }
+
     /// The string in `arena`.
     #[inline]
     pub(crate) fn get(self, arena: &str) -> &str {
@@ -136,59 +153,95 @@ pub(crate) fn word(s: &[u8]) -> u64 {
     if let Some(head) = s.first_chunk::<8>() {
         return u64::from_be_bytes(*head);
     }
-    let mut word = 0_u64;
-    for (i, &b) in s.iter().take(8).enumerate() {
-        word |= u64::from(b) << (56 - 8 * i);
+    short_word(s).swap_bytes()
+}
+
+/// The bytes of `s` from `at` on, at most 8, as a little-endian word, zero-padded.
+#[inline(always)]
+fn part(s: &[u8], at: usize) -> u64 {
+    if let Some(chunk) = s.get(at..).and_then(<[u8]>::first_chunk::<8>) {
+        return u64::from_le_bytes(*chunk);
     }
-    word
+    let rest = s.len().saturating_sub(at);
+    if rest == 0 {
+        return 0;
+    }
+    match s.last_chunk::<8>() {
+        // The string's last 8 bytes, shifted past those before `at`.
+        Some(last) => u64::from_le_bytes(*last) >> (8 * (8 - rest)),
+        // Under 8 bytes, so `at` is 0.
+        None => short_word(s),
+    }
+}
+
+/// The bytes of `s` (fewer than 8) as a little-endian word, zero-padded: two overlapping
+/// loads, or three bytes, instead of a loop or a copy.
+#[inline(always)]
+fn short_word(s: &[u8]) -> u64 {
+    let n = s.len();
+    if let (Some(first), Some(last)) = (s.first_chunk::<4>(), s.last_chunk::<4>()) {
+        // 4 to 7 bytes: the first four and the last four, which overlap.
+        return u64::from(u32::from_le_bytes(*first))
+            | u64::from(u32::from_le_bytes(*last)) << (8 * (n - 4));
+    }
+    match (s.first(), s.get(n / 2), s.last()) {
+        (Some(&a), Some(&b), Some(&c)) => {
+            u64::from(a) | u64::from(b) << (8 * (n / 2)) | u64::from(c) << (8 * (n - 1))
+        }
+        _ => 0,
+    }
 }
 
 /// A well-mixed 64-bit hash of a whole string (a key for the
 /// [`KeyIndex`](crate::labels::KeyIndex), a value over 8 bytes for its [`fingerprint`]): the
-/// prefix word, the length and any bytes past the first 8, through a 64-bit finalizer, so
-/// every bit window of it is usable as a table index. Computed at construction only. For
-/// keys of at most 8 bytes (no zero byte) it is one-to-one: the mix is invertible and the
-/// word and length are recovered from what it mixes.
+/// string's 8-byte little-endian words, the first xored with the length, through a 64-bit
+/// finalizer, so every bit window of it is usable as a table index. The words of the first
+/// 32 bytes are those of the string's [`Head`], which the caller has computed already.
+/// Computed at construction only. For keys of at most 8 bytes (no zero byte) it is
+/// one-to-one: the mix is invertible, and the word and length are recovered from what it
+/// mixes.
 ///
-/// `prefix` is the string's [`word`].
+/// `head` is the string's [`Head`].
 #[inline]
-pub(crate) fn key_hash(prefix: u64, key: &[u8]) -> u64 {
-    let mut h = prefix ^ (key.len() as u64);
-    if key.len() <= 8 {
-        return mix(h);
-    }
-    let tail = key.get(8..).unwrap_or(&[]);
-    let mut chunks = tail.chunks_exact(8);
-    for chunk in chunks.by_ref() {
-        h = mix(h) ^ word(chunk);
-    }
-    let rest = chunks.remainder().len();
-    if rest > 0 {
-        // The last, partial chunk's word, read as the key's last 8 bytes (the key has more
-        // than 8) shifted past the bytes already hashed: the same value as `word(chunk)`,
-        // without a loop over its bytes.
-        let last = key.last_chunk::<8>().map_or(0, |b| u64::from_be_bytes(*b));
-        h = mix(h) ^ last.checked_shl(8 * (8 - rest as u32)).unwrap_or(0);
+pub(crate) fn key_hash(head: &Head, key: &[u8]) -> u64 {
+    let n = key.len();
+    let [a, b, c, d] = head.0;
+    let mut h = a ^ n as u64;
+    if n > 8 {
+        h = mix(h) ^ b;
+        if n > 16 {
+            h = mix(h) ^ c;
+            if n > 24 {
+                h = mix(h) ^ (d & !LONG_HEAD);
+                let mut at = 32;
+                while at < n {
+                    h = mix(h) ^ part(key, at);
+                    at += 8;
+                }
+            }
+        }
     }
     mix(h)
 }
 
 /// The lowest byte of the [`fingerprint`] of a value over 8 bytes. No word of a shorter
-/// value ends in it (their bytes are zero padding or printable), so a fingerprint says
-/// which kind it is, and equal fingerprints of short values mean equal values.
+/// value has it (its lowest byte is the value's first, printable, or zero for the empty
+/// value), so a fingerprint says which kind it is, and equal fingerprints of short values
+/// mean equal values.
 const LONG: u64 = 1;
 
-/// A value's fingerprint: its [`word`] when it has at most 8 bytes (exact), else a hash of
-/// all its bytes whose lowest byte is [`LONG`], which equal values share and which two
-/// different values share only by chance (then [`same_bytes`] tells them apart).
+/// A value's fingerprint: for at most 8 bytes the first word of its [`Head`] (exact), else
+/// a hash of all its bytes whose lowest byte is [`LONG`], which equal values share and which
+/// two different values share only by chance (then the head or [`same_bytes`] tells them
+/// apart).
 ///
-/// `word` is the value's [`word`].
+/// `head` is the value's [`Head`].
 #[inline]
-pub(crate) fn fingerprint(word: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fingerprint(head: &Head, bytes: &[u8]) -> u64 {
     if bytes.len() <= 8 {
-        word
+        head.0[0]
     } else {
-        (key_hash(word, bytes) & !0xff) | LONG
+        (key_hash(head, bytes) & !0xff) | LONG
     }
 }
 
@@ -246,23 +299,33 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 pub(crate) struct Head(pub(crate) [u64; 4]);
 
 impl Head {
-    /// The head of `s`.
+    /// The head of `s`: each word loaded whole, or the last partial one read from the
+    /// string's last 8 bytes (or, under 8 bytes, by [`short_word`]); no loop, no copy, and
+    /// the words past the string's end are zero without reading anything.
+    #[inline]
     pub(crate) fn of(s: &[u8]) -> Self {
-        let mut bytes = [0_u8; 32];
-        let n = s.len().min(32);
-        if let (Some(to), Some(from)) = (bytes.get_mut(..n), s.get(..n)) {
-            to.copy_from_slice(from);
-        }
-        let mut words = [0_u64; 4];
-        for (word, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
-            if let Some(chunk) = chunk.first_chunk::<8>() {
-                *word = u64::from_le_bytes(*chunk);
+        let n = s.len();
+        let mut words = [part(s, 0), 0, 0, 0];
+        if n > 8 {
+            words[1] = part(s, 8);
+            if n > 16 {
+                words[2] = part(s, 16);
+                if n > 24 {
+                    words[3] = part(s, 24);
+                    if n > 32 {
+                        words[3] |= LONG_HEAD;
+                    }
+                }
             }
         }
-        if s.len() > 32 {
-            words[3] |= LONG_HEAD;
-        }
         Self(words)
+    }
+
+    /// The first word of the head of `s`: for strings of at most 8 bytes, their
+    /// [`fingerprint`].
+    #[inline(always)]
+    pub(crate) fn first_word(s: &[u8]) -> u64 {
+        part(s, 0)
     }
 
     /// Whether the two heads are equal: 32 bytes compared at once.

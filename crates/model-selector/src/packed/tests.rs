@@ -59,11 +59,11 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
         let other: String = format!("{}x", "k".repeat(len - 1));
         let labels = Labels::from_pairs([(key.as_str(), "v"), ("zone", "eu")]).unwrap();
         let lookup = labels.lookup().unwrap();
-        let hash = super::key_hash(super::word(key.as_bytes()), key.as_bytes());
+        let hash = super::key_hash(&Head::of(key.as_bytes()), key.as_bytes());
         let packed = Packed::at(&key, 0, len);
         assert!(
             lookup
-                .find(hash, &Head::of(key.as_bytes()), &packed, key.as_bytes())
+                .find(hash, &Head::of(key.as_bytes()), packed.span, key.as_bytes())
                 .is_some(),
             "len {len}"
         );
@@ -74,7 +74,7 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
                 .find(
                     hash,
                     &Head::of(other.as_bytes()),
-                    &other_key,
+                    other_key.span,
                     other.as_bytes()
                 )
                 .is_none(),
@@ -88,7 +88,12 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
             assert!(Head::of(late.as_bytes()).same(&Head::of(key.as_bytes())));
             assert!(
                 lookup
-                    .find(hash, &Head::of(late.as_bytes()), &late_key, late.as_bytes())
+                    .find(
+                        hash,
+                        &Head::of(late.as_bytes()),
+                        late_key.span,
+                        late.as_bytes()
+                    )
                     .is_none(),
                 "len {len}"
             );
@@ -96,26 +101,34 @@ fn a_forced_hash_collision_is_told_apart_by_the_bytes() {
     }
 }
 
-/// `key_hash` reads a key's last, partial chunk as its last 8 bytes shifted: the same hash as
-/// hashing that chunk's own zero-padded word, at every length.
+/// `key_hash` takes the first 32 bytes' words from the head and reads a partial word as the
+/// key's last 8 bytes shifted: the same hash as hashing every 8-byte chunk's own zero-padded
+/// little-endian word, at every length; and a head holds those words.
 #[test]
 fn key_hash_agrees_with_hashing_every_chunk_word() {
+    let le = |chunk: &[u8]| {
+        let mut word = [0_u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        u64::from_le_bytes(word)
+    };
     let plain = |key: &[u8]| {
-        let mut h = super::word(key) ^ (key.len() as u64);
+        let mut h = le(&key[..key.len().min(8)]) ^ (key.len() as u64);
         if key.len() <= 8 {
             return super::mix(h);
         }
         for chunk in key[8..].chunks(8) {
-            h = super::mix(h) ^ super::word(chunk);
+            h = super::mix(h) ^ le(chunk);
         }
         super::mix(h)
     };
     for len in 0..=80 {
         let key = text(len, 5);
-        assert_eq!(
-            super::key_hash(super::word(&key), &key),
-            plain(&key),
-            "len {len}"
-        );
+        let head = Head::of(&key);
+        assert_eq!(super::key_hash(&head, &key), plain(&key), "len {len}");
+        for (i, word) in head.0.iter().enumerate() {
+            let chunk = key.get(8 * i..key.len().min(8 * i + 8)).unwrap_or(&[]);
+            let long = if i == 3 && len > 32 { 1 << 63 } else { 0 };
+            assert_eq!(*word, le(chunk) | long, "len {len}, word {i}");
+        }
     }
 }

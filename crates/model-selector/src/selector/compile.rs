@@ -1,14 +1,16 @@
 //! `Compiler`: builds the compiled form for every way in (parts, builder, parser, serde).
 
+use std::cmp::Ordering;
+
 use super::{
     LabelSelector,
-    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, Test, ValueHash},
+    compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, ValueHash},
     matching::parse_i64,
 };
 use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
-    packed::{Head, Packed, fingerprint, key_hash},
+    packed::{Head, Span, fingerprint, key_hash, word},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -21,62 +23,69 @@ pub(crate) fn too_many_requirements() -> SelectorError {
 
 /// Builds the compiled form. Callers validate keys and values and check the limits
 /// ([`MAX_REQUIREMENTS`], [`MAX_VALUES`](crate::MAX_VALUES)) first; this only arranges them.
-#[derive(Default)]
+///
+/// A requirement is collected between [`Compiler::begin`] and [`Compiler::end`] (its key,
+/// kind and up to [`FAST_VALUES`] values here, more in the selector's value vector) and
+/// written once, complete, by `end`.
 pub(crate) struct Compiler {
     sel: LabelSelector,
+    key: Span,
+    kind: Kind,
+    values: [Span; FAST_VALUES],
+    /// Values added to the current requirement so far.
+    len: usize,
+    bound: i64,
+}
+
+impl Default for Compiler {
+    fn default() -> Self {
+        Self::with(LabelSelector::default())
+    }
 }
 
 impl Compiler {
+    fn with(sel: LabelSelector) -> Self {
+        Self {
+            sel,
+            key: NO_VALUE,
+            kind: Kind::Exists,
+            values: [NO_VALUE; FAST_VALUES],
+            len: 0,
+            bound: 0,
+        }
+    }
+
     /// A compiler whose arena is `input`, for strings that are slices of it
     /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
     pub(crate) fn over(input: &str, reqs: usize) -> Self {
-        Self {
-            sel: LabelSelector {
-                arena: input.to_owned(),
-                reqs: Vec::with_capacity(reqs),
-                values: Vec::new(),
-                slots: Vec::new(),
-                slot_fps: Vec::new(),
-                heads: Vec::new(),
-            },
-        }
+        Self::with(LabelSelector {
+            arena: input.to_owned(),
+            reqs: Vec::with_capacity(reqs),
+            ..LabelSelector::default()
+        })
     }
 
     /// Starts a requirement on `key`.
     pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
-        let key = Packed::push(&mut self.sel.arena, key);
-        self.begin_packed(key, kind);
+        let key = Span::push(&mut self.sel.arena, key);
+        self.begin_span(key, kind);
     }
 
     /// Starts a requirement on `key`, already in the arena at byte `start`.
     #[inline]
     pub(crate) fn begin_at(&mut self, start: usize, len: usize, kind: Kind) {
-        self.begin_packed(Packed::at(&self.sel.arena, start, len), kind);
+        self.begin_span(Span::new(start, len), kind);
     }
 
     #[inline]
-    fn begin_packed(&mut self, key: Packed, kind: Kind) {
-        let hash = key_hash(key.word, key.bytes(&self.sel.arena));
-        self.sel.reqs.push(Req {
-            hash,
-            key,
-            key_head: Head::of(key.bytes(&self.sel.arena)),
-            form: Form::Slow,
-            mask: 0,
-            fps: [0; FAST_VALUES],
-            inline: [NO_VALUE; FAST_VALUES],
-            list: ValueHash::default(),
-            hashed: false,
-            test: Test::Exists,
-            kind,
-            start: 0,
-            len: 0,
-            heads: NO_HEADS,
-            bound: 0,
-        });
+    fn begin_span(&mut self, key: Span, kind: Kind) {
+        self.key = key;
+        self.kind = kind;
+        self.len = 0;
+        self.bound = 0;
     }
 
-    /// Number of requirements begun so far.
+    /// Number of requirements ended so far.
     pub(crate) fn len(&self) -> usize {
         self.sel.reqs.len()
     }
@@ -85,210 +94,337 @@ impl Compiler {
     /// value the caller has checked to be an integer).
     pub(crate) fn value(&mut self, value: &str) {
         if self.is_integer() {
-            self.bound(value);
+            self.bound = parse_i64(value.as_bytes()).unwrap_or(0);
         } else {
-            let packed = Packed::push(&mut self.sel.arena, value);
-            self.value_packed(packed);
+            let span = Span::push(&mut self.sel.arena, value);
+            self.value_span(span);
         }
     }
 
     /// [`Compiler::value`] for a value already in the arena at byte `start`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn value_at(&mut self, start: usize, len: usize) {
+        let span = Span::new(start, len);
         if self.is_integer() {
-            let value = self.sel.arena.get(start..start + len).unwrap_or("");
-            if let Some(req) = self.sel.reqs.last_mut() {
-                req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
-            }
+            self.bound = parse_i64(span.bytes_in(self.sel.arena.as_bytes())).unwrap_or(0);
         } else {
-            self.value_packed(Packed::at(&self.sel.arena, start, len));
-        }
-    }
-
-    fn is_integer(&self) -> bool {
-        self.sel
-            .reqs
-            .last()
-            .is_some_and(|r| matches!(r.kind, Kind::Gt | Kind::Lt))
-    }
-
-    fn bound(&mut self, value: &str) {
-        if let Some(req) = self.sel.reqs.last_mut() {
-            req.bound = parse_i64(value.as_bytes()).unwrap_or(0);
+            self.value_span(span);
         }
     }
 
     #[inline]
-    fn value_packed(&mut self, value: Packed) {
-        let Some(req) = self.sel.reqs.last_mut() else {
-            return;
-        };
-        let len = req.len as usize;
-        if let Some(slot) = req.inline.get_mut(len) {
+    fn is_integer(&self) -> bool {
+        matches!(self.kind, Kind::Gt | Kind::Lt)
+    }
+
+    #[inline]
+    fn value_span(&mut self, value: Span) {
+        let len = self.len;
+        if let Some(slot) = self.values.get_mut(len) {
             *slot = value;
         } else {
             if len == FAST_VALUES {
-                // The list outgrows the requirement: move it to the value vector.
-                req.start = u32::try_from(self.sel.values.len()).unwrap_or(u32::MAX);
-                self.sel.values.extend_from_slice(&req.inline);
+                // The list outgrows the requirement: on to the value vector.
+                self.sel.values.extend_from_slice(&self.values);
             }
             self.sel.values.push(value);
         }
-        req.len += 1;
+        self.len = len + 1;
     }
 
     /// Number of values in the current requirement.
     pub(crate) fn value_count(&self) -> usize {
-        self.sel.reqs.last().map_or(0, |r| r.len as usize)
+        self.len
     }
 
-    /// Ends the current requirement: sorts and deduplicates its values and decides
-    /// how [`LabelSelector::matches`] tests it.
+    /// Ends the current requirement: decides how [`LabelSelector::matches`] tests it (after
+    /// sorting and deduplicating a list's values, out of line) and stores it, in one write.
+    /// A second `matchLabels` entry on a key becomes `In` (a map holds one value per key).
     #[inline]
     pub(crate) fn end(&mut self) {
-        let sel = &mut self.sel;
-        let Some(req) = sel.reqs.last_mut() else {
-            return;
-        };
-        let len = req.len as usize;
-        let start = req.start as usize;
-        if len > 1 {
-            let arena = &sel.arena;
-            let own = if len <= FAST_VALUES {
-                req.inline.get_mut(..len)
-            } else {
-                sel.values.get_mut(start..start + len)
-            };
-            let own = own.unwrap_or(&mut []);
-            own.sort_unstable_by(|a, b| a.cmp_in(arena, b, arena));
-            let mut kept = 1;
-            for i in 1..own.len() {
-                let (Some(&value), Some(last)) = (own.get(i), own.get(kept - 1)) else {
-                    break;
+        let arena = self.sel.arena.as_bytes();
+        let key = self.key.bytes_in(arena);
+        let key_head = Head::of(key);
+        let mut kind = self.kind;
+        if kind == Kind::Label && self.sel.has_label(&key_head, key) {
+            kind = Kind::In;
+        }
+        let hash = key_hash(&key_head, key);
+        let mask = kind.mask();
+        let (form, fps, len) = match kind {
+            Kind::Gt | Kind::Lt => (Form::Slow, [self.bound as u64, 0, 0, 0], 0),
+            _ if self.len > 1 => {
+                let req = Req {
+                    hash,
+                    form: Form::Slow,
+                    mask,
+                    kind,
+                    len: 0,
+                    start: 0,
+                    key_head,
+                    fps: [0; FAST_VALUES],
+                    values: self.values,
+                    key: self.key,
+                    heads: NO_HEADS,
                 };
-                if !value.eq_in(arena, last, arena) {
-                    if let Some(cell) = own.get_mut(kept) {
-                        *cell = value;
-                    }
-                    kept += 1;
+                return self.list(req);
+            }
+            // One value (or none: Exists, DoesNotExist), compared by its head.
+            _ => match self.values.first() {
+                Some(v) if self.len == 1 => {
+                    let head = Head::of(v.bytes_in(arena));
+                    let form = if head.is_long() {
+                        Form::Slow
+                    } else {
+                        Form::One
+                    };
+                    (form, head.0, 1)
                 }
-            }
-            if len > FAST_VALUES && kept <= FAST_VALUES {
-                // Duplicates made the list short: back into the requirement.
-                for (slot, v) in req
-                    .inline
-                    .iter_mut()
-                    .zip(sel.values.get(start..start + kept).unwrap_or(&[]))
-                {
-                    *slot = *v;
-                }
-            }
-            if len > FAST_VALUES {
-                sel.values.truncate(if kept > FAST_VALUES {
-                    start + kept
-                } else {
-                    start
-                });
-            }
-            req.len = kept as u32;
-        }
-        let len = req.len as usize;
-        let inline = len <= FAST_VALUES;
-        if inline && len > 0 {
-            let first = req.inline[0];
-            for slot in req.inline.iter_mut().skip(len) {
-                *slot = first;
-            }
-        }
-        let arena = &sel.arena;
-        let own = if inline {
-            req.inline.get(..len)
-        } else {
-            sel.values.get(start..start + len)
+                _ => (Form::One, [0; FAST_VALUES], 0),
+            },
         };
-        let own = own.unwrap_or(&[]);
-        let fp = |v: &Packed| fingerprint(v.word, v.bytes(arena));
-        let mut distinct = true;
-        if inline {
-            // The padding copies the first value, so its fingerprint is copied, not computed.
-            let first = fp(&req.inline[0]);
-            for (i, (slot, v)) in req.fps.iter_mut().zip(&req.inline).enumerate() {
-                *slot = if i == 0 || i >= len { first } else { fp(v) };
+        // Keys over 32 bytes need their bytes compared past the head.
+        let form = if key_head.is_long() { Form::Slow } else { form };
+        // Built where it is stored, from values computed above: one write.
+        self.sel.reqs.push(Req {
+            hash,
+            form,
+            mask,
+            kind,
+            len,
+            start: 0,
+            key_head,
+            fps,
+            values: self.values,
+            key: self.key,
+            heads: NO_HEADS,
+        });
+    }
+
+    /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
+    /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
+    /// [`HASH_ABOVE`]) or by the general test.
+    #[inline(never)]
+    fn list(&mut self, mut req: Req) {
+        self.list_into(&mut req);
+        if req.key_head.is_long() {
+            req.form = Form::Slow;
+        }
+        self.sel.reqs.push(req);
+    }
+
+    #[inline(always)]
+    fn list_into(&mut self, req: &mut Req) {
+        let sel = &mut self.sel;
+        let arena = sel.arena.as_bytes();
+        let len = self.len;
+        if len <= FAST_VALUES {
+            let long = short_list(req, len, arena);
+            if long && req.form == Form::Four {
+                push_heads(&mut sel.heads, req, arena);
             }
-            // Distinct values whose fingerprints are equal (long values, by chance) are
-            // told apart only by the slow test.
-            let fps = req.fps.get(..len).unwrap_or(&[]);
-            distinct = fps
-                .iter()
-                .enumerate()
-                .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
-        } else if len > HASH_ABOVE {
+            return;
+        }
+        let start = sel.values.len().saturating_sub(len);
+        let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
+        sel.values.truncate(start + kept);
+        if kept <= FAST_VALUES {
+            // Duplicates made the list short: back into the requirement.
+            for (slot, v) in req
+                .values
+                .iter_mut()
+                .zip(sel.values.get(start..).unwrap_or(&[]))
+            {
+                *slot = *v;
+            }
+            sel.values.truncate(start);
+            if kept <= 1 {
+                req.len = kept as u8;
+                return one_value(req, arena);
+            }
+            let long = short_list(req, kept, arena);
+            if long && req.form == Form::Four {
+                push_heads(&mut sel.heads, req, arena);
+            }
+            return;
+        }
+        req.start = start as u32;
+        req.len = kept as u8;
+        req.form = Form::Slow;
+        let own = sel.values.get(start..).unwrap_or(&[]);
+        if kept > HASH_ABOVE {
             let mut fps = [0_u64; MAX_VALUES];
             for (slot, v) in fps.iter_mut().zip(own) {
-                *slot = fp(v);
+                let bytes = v.bytes_in(arena);
+                *slot = fingerprint(&Head::of(bytes), bytes);
             }
-            let fps = fps.get(..len).unwrap_or(&[]);
-            if let Some(hash) = ValueHash::build(fps, &mut sel.slots, &mut sel.slot_fps) {
-                req.list = hash;
-                req.hashed = true;
+            let fps = fps.get(..kept).unwrap_or(&[]);
+            if let Some(hash) = ValueHash::build(fps, &mut sel.tables) {
+                req.fps = hash.to_words();
+                req.form = Form::Hashed;
+                if own.iter().any(|v| v.len > 8) {
+                    // Fingerprints of values over 8 bytes are hashes: keep the values' heads
+                    // to confirm them.
+                    req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
+                    sel.heads
+                        .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
+                }
             }
-        }
-        let single = len == 1;
-        (req.test, req.mask) = match req.kind {
-            Kind::Label | Kind::In if single => (Test::Equal, 0b100),
-            Kind::Label | Kind::In => (Test::OneOf, 0b100),
-            Kind::NotIn if single => (Test::NotEqual, 0b011),
-            Kind::NotIn => (Test::NoneOf, 0b011),
-            Kind::Exists => (Test::Exists, 0b110),
-            Kind::DoesNotExist => (Test::Absent, 0b001),
-            Kind::Gt => (Test::Greater, 0),
-            Kind::Lt => (Test::Less, 0),
-        };
-        req.form = match len {
-            _ if req.mask == 0 || !distinct => Form::Slow,
-            0 | 1 => Form::One,
-            2..=FAST_VALUES => Form::Four,
-            _ if req.hashed => Form::Hashed,
-            _ => Form::Slow,
-        };
-        if req.form == Form::One {
-            let value = req.inline.first().filter(|_| len == 1);
-            let head = value.map_or(Head::default(), |v| Head::of(v.bytes(arena)));
-            req.fps = head.0;
-            if head.is_long() {
-                req.form = Form::Slow;
-            }
-        }
-        if matches!(req.form, Form::Four | Form::Hashed) && own.iter().any(|v| v.span.len > 8) {
-            // Fingerprints of values over 8 bytes are hashes: keep the values' heads to
-            // confirm them.
-            req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
-            sel.heads
-                .extend(own.iter().map(|v| Head::of(v.bytes(&sel.arena))));
-        }
-        if req.key_head.is_long() {
-            // Keys over 32 bytes need their bytes compared past the head.
-            req.form = Form::Slow;
         }
     }
 
     /// The selector. Requirements stay in the order they came in
     /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
     /// more than callers allow.
-    pub(crate) fn finish(mut self) -> LabelSelector {
+    /// By reference, so the compiler is not moved (a copy through `memcpy`) to be taken apart.
+    pub(crate) fn finish(&mut self) -> LabelSelector {
         if self.sel.reqs.len() > MAX_REQUIREMENTS {
             let mut reqs = std::mem::take(&mut self.sel.reqs);
             reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
             self.sel.reqs = reqs;
         }
-        self.sel
+        std::mem::take(&mut self.sel)
     }
+}
 
-    /// Whether a `matchLabels` entry on `key` was already added.
-    pub(crate) fn has_label(&self, key: &str) -> bool {
-        self.sel
-            .reqs
-            .iter()
-            .any(|r| r.kind == Kind::Label && r.key.get(&self.sel.arena) == key)
+/// Keeps the [`Head`]s of a [`Form::Four`] list's values in `heads`, for a list with
+/// values over 8 bytes (whose fingerprints are hashes): what confirms a fingerprint.
+fn push_heads(heads: &mut Vec<Head>, req: &mut Req, arena: &[u8]) {
+    req.heads = u32::try_from(heads.len()).unwrap_or(NO_HEADS);
+    let own = req.values.get(..usize::from(req.len)).unwrap_or(&[]);
+    if heads.capacity() == 0 {
+        // The first list with heads: allocated at its size, not grown from nothing.
+        *heads = Vec::with_capacity(own.len());
     }
+    for v in own {
+        heads.push(Head::of(v.bytes_in(arena)));
+    }
+}
+
+/// A short list's value: its first 8 bytes big-endian (its order), its fingerprint, itself.
+type Item = (u64, u64, Span);
+
+/// Whether `a` sorts after `b` (byte order: the words, then the bytes past 8).
+#[inline(always)]
+fn after(a: &Item, b: &Item, arena: &[u8]) -> bool {
+    a.0 > b.0
+        || a.0 == b.0
+            && (a.2.len > 8 || b.2.len > 8)
+            && a.2.bytes_in(arena).get(8..) > b.2.bytes_in(arena).get(8..)
+}
+
+/// Whether `a` and `b` are the same value (equal values have equal fingerprints).
+#[inline(always)]
+fn same(a: &Item, b: &Item, arena: &[u8]) -> bool {
+    a.1 == b.1 && a.2.len == b.2.len && (a.2.len <= 8 || a.2.bytes_in(arena) == b.2.bytes_in(arena))
+}
+
+/// [`Compiler::list`] for two to [`FAST_VALUES`] values, in the requirement: each value's
+/// word and fingerprint read once, sorted by insertion, deduplicated, and compared by
+/// fingerprints ([`Form::Four`], unless two long values' fingerprints collide). Whether a
+/// value is over 8 bytes (its fingerprint a hash, to be confirmed by its head).
+#[inline(always)]
+#[allow(
+    clippy::indexing_slicing,
+    reason = "i, j and kept stay below n, at most FAST_VALUES, the arrays' length"
+)]
+fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
+    let n = len.min(FAST_VALUES);
+    let mut items: [Item; FAST_VALUES] = [(0, 0, NO_VALUE); FAST_VALUES];
+    let mut long = false;
+    for (item, &v) in items.iter_mut().zip(&req.values).take(n) {
+        let bytes = v.bytes_in(arena);
+        let first = Head::first_word(bytes);
+        let fp = if bytes.len() <= 8 {
+            first
+        } else {
+            long = true;
+            fingerprint(&Head::of(bytes), bytes)
+        };
+        *item = (first.swap_bytes(), fp, v);
+    }
+    for i in 1..n {
+        let mut j = i;
+        while j > 0 && after(&items[j - 1], &items[j], arena) {
+            items.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut kept = 1;
+    for i in 1..n {
+        if !same(&items[kept - 1], &items[i], arena) {
+            items[kept] = items[i];
+            kept += 1;
+        }
+    }
+    req.len = kept as u8;
+    if kept == 1 {
+        req.values[0] = items[0].2;
+        one_value(req, arena);
+        return false;
+    }
+    for i in 0..FAST_VALUES {
+        // Past `kept`, copies of the first, so Form::Four compares all four.
+        let item = if i < kept { items[i] } else { items[0] };
+        req.values[i] = item.2;
+        req.fps[i] = item.1;
+    }
+    // Distinct short values have distinct fingerprints; long ones may collide by chance,
+    // and are then told apart only by the general test.
+    let fps = &req.fps[..kept];
+    let distinct = !long
+        || fps
+            .iter()
+            .enumerate()
+            .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
+    req.form = if distinct { Form::Four } else { Form::Slow };
+    long
+}
+
+/// A requirement of one value or none (`Exists`, `DoesNotExist`): compared by the value's
+/// [`Head`] ([`Form::One`]), or by the general test when the value is over 32 bytes.
+#[inline(always)]
+fn one_value(req: &mut Req, arena: &[u8]) {
+    if req.len == 1 {
+        let head = Head::of(req.values[0].bytes_in(arena));
+        req.fps = head.0;
+        req.form = if head.is_long() {
+            Form::Slow
+        } else {
+            Form::One
+        };
+    }
+}
+
+/// Byte order of two strings in `arena` whose [`word`]s are `word_a` and `word_b`: the words,
+/// then the bytes past them.
+#[inline]
+fn cmp_values(a: Span, word_a: u64, b: Span, word_b: u64, arena: &[u8]) -> Ordering {
+    match word_a.cmp(&word_b) {
+        Ordering::Equal if a.len <= 8 && b.len <= 8 => Ordering::Equal,
+        Ordering::Equal => a.bytes_in(arena).get(8..).cmp(&b.bytes_in(arena).get(8..)),
+        unequal => unequal,
+    }
+}
+
+/// Sorts `values` (strings in `arena`, a list longer than [`FAST_VALUES`]) and moves the
+/// distinct ones to the front: how many there are.
+fn sort_and_dedup(values: &mut [Span], arena: &[u8]) -> usize {
+    values.sort_unstable_by(|a, b| {
+        let (x, y) = (a.bytes_in(arena), b.bytes_in(arena));
+        cmp_values(*a, word(x), *b, word(y), arena)
+    });
+    let mut kept = 1.min(values.len());
+    for i in 1..values.len() {
+        let (Some(&value), Some(&last)) = (values.get(i), values.get(kept - 1)) else {
+            break;
+        };
+        if value.len != last.len || value.bytes_in(arena) != last.bytes_in(arena) {
+            if let Some(cell) = values.get_mut(kept) {
+                *cell = value;
+            }
+            kept += 1;
+        }
+    }
+    kept
 }

@@ -3,7 +3,7 @@
 use super::LabelSelector;
 use crate::{
     operator::SelectorOperator,
-    packed::{Head, Packed, Span},
+    packed::{Head, Span},
 };
 
 /// What a compiled requirement tests. The order is the canonical order among
@@ -32,6 +32,25 @@ impl Kind {
         }
     }
 
+    /// The outcomes for which a requirement of this kind holds, as [`Req::mask`] keeps them
+    /// (bit 0 key absent, 1 value not listed, 2 value listed); 0 for `Gt` and `Lt`, which
+    /// the general test decides. One load from a table, not a jump.
+    #[inline(always)]
+    pub(super) fn mask(self) -> u8 {
+        // In the order of the variants, which the assertion holds.
+        const MASKS: [u8; 7] = [0b100, 0b100, 0b011, 0b110, 0b001, 0, 0];
+        const _: () = assert!(
+            Kind::Label as usize == 0
+                && Kind::In as usize == 1
+                && Kind::NotIn as usize == 2
+                && Kind::Exists as usize == 3
+                && Kind::DoesNotExist as usize == 4
+                && Kind::Gt as usize == 5
+                && Kind::Lt as usize == 6
+        );
+        MASKS.get(self as usize).copied().unwrap_or(0)
+    }
+
     pub(crate) fn operator(self) -> SelectorOperator {
         match self {
             Self::Label | Self::In => SelectorOperator::In,
@@ -44,60 +63,47 @@ impl Kind {
     }
 }
 
-/// How [`LabelSelector::matches`] tests a requirement: [`Kind`] with the one-value cases
-/// of `matchLabels`, `In` and `NotIn` split out, so they need no value list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Test {
-    /// Present with the value in `Req::value`.
-    Equal,
-    /// Present with one of the values in the list.
-    OneOf,
-    /// Absent, or a value other than `Req::value`.
-    NotEqual,
-    /// Absent, or a value not in the list.
-    NoneOf,
-    Exists,
-    Absent,
-    Greater,
-    Less,
-}
-
-/// One compiled requirement. Its `len` values, sorted and distinct, are `inline[..len]`
-/// when there are at most [`FAST_VALUES`] (so most selectors need no value vector), else
-/// `values[start..start + len]`.
+/// One compiled requirement, 128 bytes, built in one step when its values are known
+/// ([`Compiler::end`](super::compile::Compiler::end)). What [`LabelSelector::matches`] reads
+/// comes first (the key's hash, form and mask, the key's head, `fps`); the rest is for the
+/// general test and the views. Its `len` values, sorted and distinct, are `values[..len]`
+/// when there are at most [`FAST_VALUES`] (so most selectors need no value vector), else the
+/// selector's `values[start..start + len]`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Req {
     /// The key's [`key_hash`](crate::packed::key_hash), for a label set's index.
     pub(crate) hash: u64,
-    pub(crate) key: Packed,
-    /// The key's [`Head`], which a lookup compares with the label set's key instead of
-    /// reading its bytes.
-    pub(crate) key_head: Head,
     /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
     /// outcome: 0 key absent, 1 value not listed, 2 value listed.
     pub(super) mask: u8,
-    /// For [`Form::One`], the words of the one value's [`Head`] (all zero without a value:
-    /// the mask ignores it), compared with the label value's. Otherwise the
-    /// [`fingerprint`](crate::packed::fingerprint)s of the inline values; past `len`, copies
-    /// of the first, so [`Form::Four`] can compare all four.
-    pub(super) fps: [u64; FAST_VALUES],
-    /// Up to [`FAST_VALUES`] values.
-    pub(super) inline: [Packed; FAST_VALUES],
-    /// For long lists ([`Req::hashed`]), their perfect hash.
-    pub(super) list: ValueHash,
-    pub(super) hashed: bool,
-    pub(super) test: Test,
     pub(crate) kind: Kind,
+    /// Number of values (at most [`MAX_VALUES`](crate::MAX_VALUES)).
+    pub(super) len: u8,
+    /// For lists of more than [`FAST_VALUES`], where they start in the selector's values.
     pub(super) start: u32,
-    pub(super) len: u32,
+    /// The key's [`Head`], which a lookup compares with the label set's key instead of
+    /// reading its bytes.
+    pub(crate) key_head: Head,
+    /// What the form compares, decided by it: for [`Form::One`] the words of the one
+    /// value's [`Head`] (all zero without a value: the mask ignores it); for [`Form::Four`]
+    /// the [`fingerprint`](crate::packed::fingerprint)s of the values, past `len` copies of
+    /// the first, so all four can be compared; for [`Form::Hashed`] the list's
+    /// [`ValueHash`]; for `Gt` and `Lt` the bound. [`Req::value_hash`] and [`Req::bound`]
+    /// read it.
+    pub(super) fps: [u64; FAST_VALUES],
+    /// Up to [`FAST_VALUES`] values, in the selector's arena.
+    pub(super) values: [Span; FAST_VALUES],
+    pub(crate) key: Span,
     /// For lists with values over 8 bytes, where the [`Head`]s of the values start in the
     /// selector's heads; else [`NO_HEADS`].
     pub(super) heads: u32,
-    /// The integer of `Gt` and `Lt`.
-    pub(crate) bound: i64,
 }
+
+// A requirement is two cache lines or less, and its value count fits its byte.
+const _: () = assert!(size_of::<Req>() == 128);
+const _: () = assert!(crate::limits::MAX_VALUES <= u8::MAX as usize);
 
 /// How [`LabelSelector::matches`] tests a requirement's value: by comparing the label
 /// value's fingerprint with those of the listed values (equal fingerprints of values over
@@ -111,15 +117,16 @@ pub(super) enum Form {
     One,
     /// The value is among `fps` (2 to [`FAST_VALUES`] values).
     Four,
-    /// The value is `slot_fps[list.slot(fp)]` (lists of more than [`HASH_ABOVE`]).
+    /// The value is in the list's [`ValueHash`] slot of its fingerprint (lists of more than
+    /// [`HASH_ABOVE`]).
     Hashed,
 }
 
-/// A perfect hash over the fingerprints of one long `In`/`NotIn` list:
-/// `slots[start + (fp * mult) >> shift]` holds 1 + the index of the value with that
-/// fingerprint, or 0, and `slot_fps` the same slot's fingerprint ([`NO_FP`] when empty).
-/// Found at construction by trying a fixed list of multipliers, so it is deterministic.
-#[derive(Debug, Clone, Copy, Default)]
+/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: the pair of words
+/// at `tables[slot(fp)]` (`start + 2 * ((fp * mult) >> shift)`) holds the fingerprint of the
+/// value there ([`NO_FP`] when empty) and 1 + the value's index (0 when empty). Found at
+/// construction by trying a fixed list of multipliers, so it is deterministic.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct ValueHash {
     pub(super) mult: u64,
     pub(super) shift: u32,
@@ -135,41 +142,48 @@ pub(super) const FAST_VALUES: usize = 4;
 /// [`Req::heads`] of a requirement without heads.
 pub(super) const NO_HEADS: u32 = u32::MAX;
 
-/// A placeholder value before a requirement's values are known.
-pub(super) const NO_VALUE: Packed = Packed {
-    word: 0,
-    span: Span { start: 0, len: 0 },
-};
+/// An unused value slot.
+pub(super) const NO_VALUE: Span = Span { start: 0, len: 0 };
 
 /// The fingerprint of an empty hash slot: its lowest byte is neither zero, a printable
 /// byte nor that of a long value's fingerprint, so it is no value's fingerprint.
 pub(super) const NO_FP: u64 = u64::MAX;
 
 impl ValueHash {
-    #[inline(always)]
-    pub(super) fn slot(&self, fp: u64) -> usize {
-        self.start as usize + (fp.wrapping_mul(self.mult) >> self.shift) as usize
+    /// The hash as a requirement's `fps` hold it.
+    pub(super) fn to_words(self) -> [u64; FAST_VALUES] {
+        [self.mult, u64::from(self.shift), u64::from(self.start), 0]
     }
 
-    /// Builds the table for the fingerprints `fps` (of distinct values) into `slots` and
-    /// `slot_fps`, which have the same length; `None` when two fingerprints are equal.
-    pub(super) fn build(fps: &[u64], slots: &mut Vec<u8>, slot_fps: &mut Vec<u64>) -> Option<Self> {
+    /// Where the slot pair of `fp` starts in the selector's tables.
+    #[inline(always)]
+    pub(super) fn slot(&self, fp: u64) -> usize {
+        self.start as usize + 2 * (fp.wrapping_mul(self.mult) >> self.shift) as usize
+    }
+
+    /// Builds the table for the fingerprints `fps` (of distinct values) at the end of
+    /// `tables`; `None` when two fingerprints are equal.
+    pub(super) fn build(fps: &[u64], tables: &mut Vec<u64>) -> Option<Self> {
         let distinct = fps.len();
         let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
+        let start = tables.len();
         for bits in min_bits..=min_bits + 2 {
             for attempt in 0..64_u64 {
                 let mult = 0x9E37_79B9_7F4A_7C15_u64.wrapping_mul(2 * attempt + 1);
-                let start = slots.len();
                 let hash = Self {
                     mult,
                     shift: 64 - bits,
                     start: u32::try_from(start).ok()?,
                 };
-                slots.resize(start + (1 << bits), 0);
+                tables.truncate(start);
+                tables.resize(start + (2 << bits), 0);
                 let mut ok = true;
                 for (i, &fp) in fps.iter().enumerate() {
-                    match slots.get_mut(hash.slot(fp)) {
-                        Some(cell) if *cell == 0 => *cell = u8::try_from(i + 1).ok()?,
+                    match tables
+                        .get_mut(hash.slot(fp)..)
+                        .and_then(<[u64]>::first_chunk_mut::<2>)
+                    {
+                        Some(pair) if pair[1] == 0 => *pair = [fp, i as u64 + 1],
                         _ => {
                             ok = false;
                             break;
@@ -177,27 +191,53 @@ impl ValueHash {
                     }
                 }
                 if ok {
-                    slot_fps.resize(start, NO_FP);
-                    slot_fps.extend(slots.get(start..).unwrap_or(&[]).iter().map(|&s| {
-                        fps.get(usize::from(s).wrapping_sub(1))
-                            .copied()
-                            .unwrap_or(NO_FP)
-                    }));
+                    for pair in tables
+                        .get_mut(start..)
+                        .unwrap_or(&mut [])
+                        .chunks_exact_mut(2)
+                    {
+                        if let [fp, 0] = pair {
+                            *fp = NO_FP;
+                        }
+                    }
                     return Some(hash);
                 }
-                slots.truncate(start);
             }
         }
+        tables.truncate(start);
         None
+    }
+}
+
+impl Req {
+    /// The perfect hash of a [`Form::Hashed`] list.
+    #[inline(always)]
+    pub(super) fn value_hash(&self) -> ValueHash {
+        let [mult, shift, start, _] = self.fps;
+        ValueHash {
+            mult,
+            shift: shift as u32,
+            start: start as u32,
+        }
+    }
+
+    /// The integer of `Gt` and `Lt` (0 for other kinds).
+    #[inline]
+    pub(crate) fn bound(&self) -> i64 {
+        if matches!(self.kind, Kind::Gt | Kind::Lt) {
+            self.fps[0] as i64
+        } else {
+            0
+        }
     }
 }
 
 impl LabelSelector {
     #[inline]
-    pub(crate) fn req_values<'a>(&'a self, req: &'a Req) -> &'a [Packed] {
-        let len = req.len as usize;
+    pub(crate) fn req_values<'a>(&'a self, req: &'a Req) -> &'a [Span] {
+        let len = usize::from(req.len);
         let values = if len <= FAST_VALUES {
-            req.inline.get(..len)
+            req.values.get(..len)
         } else {
             let start = req.start as usize;
             self.values.get(start..start + len)

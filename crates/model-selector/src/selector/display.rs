@@ -47,8 +47,8 @@ impl LabelSelector {
             },
             Kind::Exists => f.write_str(key),
             Kind::DoesNotExist => write!(f, "!{key}"),
-            Kind::Gt => write!(f, "{key}>{}", req.bound),
-            Kind::Lt => write!(f, "{key}<{}", req.bound),
+            Kind::Gt => write!(f, "{key}>{}", req.bound()),
+            Kind::Lt => write!(f, "{key}<{}", req.bound()),
         }
     }
 }

@@ -105,7 +105,7 @@ impl LabelSelector {
         let mut failures = Vec::new();
         let mut expression = 0;
         for req in self.ordered() {
-            let found = labels.find(req.hash, &req.key_head, &req.key, self.arena());
+            let found = labels.find(req.hash, &req.key_head, req.key, self.arena());
             let key = req.key.get(self.arena());
             let path = if req.kind == Kind::Label {
                 format!("matchLabels[{key:?}]")
@@ -125,11 +125,11 @@ impl LabelSelector {
                     Err(_) => FailureReason::NotAnInteger { value },
                     Ok(v) if req.kind == Kind::Gt => FailureReason::NotGreater {
                         value: v,
-                        bound: req.bound,
+                        bound: req.bound(),
                     },
                     Ok(v) => FailureReason::NotLess {
                         value: v,
-                        bound: req.bound,
+                        bound: req.bound(),
                     },
                 },
                 (Kind::DoesNotExist | Kind::Exists, Some(value)) => {

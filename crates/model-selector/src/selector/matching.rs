@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Req, Test},
+    compiled::{Form, Kind, Req},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -41,25 +41,29 @@ impl LabelSelector {
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
-            let found = lookup.probe(req.hash, &req.key_head);
-            let listed = match (req.form, found) {
-                (Form::One | Form::Four, None) => false,
-                (Form::One, Some(e)) => e.value_head.0 == req.fps,
-                (Form::Four, Some(e)) => {
-                    let fp = e.value_fp;
-                    let [a, b, c, d] = req.fps;
-                    let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
-                    if listed & is_long(fp) {
-                        self.listed_by_head(req, e).ok_or(req)?
-                    } else {
-                        listed
-                    }
+            let outcome = match lookup.probe(req.hash, &req.key_head) {
+                // One value (the common form) first, by a predicted branch, not a jump table.
+                Some(e) if req.form == Form::One => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) => {
+                    let listed = match req.form {
+                        Form::Four => {
+                            let fp = e.value_fp;
+                            let [a, b, c, d] = req.fps;
+                            let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
+                            if listed & is_long(fp) {
+                                self.listed_by_head(req, e).ok_or(req)?
+                            } else {
+                                listed
+                            }
+                        }
+                        Form::Hashed => self.listed_by_head(req, e).ok_or(req)?,
+                        Form::One | Form::Slow => return Err(req),
+                    };
+                    1 + u32::from(listed)
                 }
-                (Form::Hashed, Some(e)) => self.listed_by_head(req, e).ok_or(req)?,
-                (Form::Hashed, None) => false,
-                (Form::Slow, _) => return Err(req),
+                None if req.form == Form::Slow => return Err(req),
+                None => 0,
             };
-            let outcome = u32::from(found.is_some()) + u32::from(listed);
             if req.mask >> outcome & 1 == 0 {
                 return Ok(false);
             }
@@ -77,14 +81,15 @@ impl LabelSelector {
     fn listed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let fp = entry.value_fp;
         let at = if req.form == Form::Hashed {
-            let slot = req.list.slot(fp);
-            if self.slot_fps.get(slot) != Some(&fp) {
+            // The slot's fingerprint decides a short value; only a long one reads the index.
+            let slot = req.value_hash().slot(fp);
+            if self.tables.get(slot) != Some(&fp) {
                 return Some(false);
             }
             if !is_long(fp) {
                 return Some(true);
             }
-            usize::from(*self.slots.get(slot)?).wrapping_sub(1)
+            (*self.tables.get(slot + 1)? as usize).wrapping_sub(1)
         } else {
             req.fps.iter().position(|&x| x == fp)?
         };
@@ -108,7 +113,7 @@ impl LabelSelector {
         let arena = labels.arena();
         self.reqs.get(from..).unwrap_or(&[]).iter().all(|req| {
             if req.form == Form::Slow {
-                let found = labels.find(req.hash, &req.key_head, &req.key, &self.arena);
+                let found = labels.find(req.hash, &req.key_head, req.key, &self.arena);
                 return self.test(req, found, arena);
             }
             let outcome = match lookup.probe(req.hash, &req.key_head) {
@@ -136,7 +141,7 @@ impl LabelSelector {
                     return true;
                 }
                 let at = req.fps.iter().position(|&x| x == fp).unwrap_or(0);
-                req.inline.get(at).is_some_and(|v| {
+                req.values.get(at).is_some_and(|v| {
                     same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena))
                 })
             }
@@ -147,19 +152,18 @@ impl LabelSelector {
     #[inline(always)]
     fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let fp = entry.value_fp;
-        let slot = req.list.slot(fp);
-        if self.slot_fps.get(slot) != Some(&fp) {
+        let slot = req.value_hash().slot(fp);
+        let Some(&[slot_fp, index]) = self.tables.get(slot..).and_then(<[u64]>::first_chunk) else {
+            return false;
+        };
+        if slot_fp != fp {
             return false;
         }
         if !is_long(fp) {
             return true;
         }
-        let at = self
-            .slots
-            .get(slot)
-            .map_or(usize::MAX, |&s| usize::from(s).wrapping_sub(1));
         self.req_values(req)
-            .get(at)
+            .get((index as usize).wrapping_sub(1))
             .is_some_and(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena)))
     }
 
@@ -168,7 +172,7 @@ impl LabelSelector {
     fn matches_searching(&self, labels: &Labels) -> bool {
         let arena = labels.arena();
         self.reqs.iter().all(|req| {
-            let found = labels.search(&req.key, &self.arena);
+            let found = labels.search(req.key, &self.arena);
             self.test(req, found, arena)
         })
     }
@@ -176,16 +180,14 @@ impl LabelSelector {
     /// Whether `req` holds given the label found for its key (if any).
     #[inline(always)]
     pub(crate) fn test(&self, req: &Req, found: Option<&Entry>, arena: &str) -> bool {
-        match (req.test, found) {
-            (Test::Equal | Test::OneOf, Some(e)) => self.lists(req, e, arena),
-            (Test::NotEqual | Test::NoneOf, Some(e)) => !self.lists(req, e, arena),
-            (Test::Exists, Some(_)) | (Test::NotEqual | Test::NoneOf | Test::Absent, None) => true,
-            (Test::Greater, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound),
-            (Test::Less, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound),
-            (Test::Absent, Some(_))
-            | (Test::Equal | Test::OneOf | Test::Exists | Test::Greater | Test::Less, None) => {
-                false
-            }
+        match (req.kind, found) {
+            (Kind::Label | Kind::In, Some(e)) => self.lists(req, e, arena),
+            (Kind::NotIn, Some(e)) => !self.lists(req, e, arena),
+            (Kind::Exists, Some(_)) | (Kind::NotIn | Kind::DoesNotExist, None) => true,
+            (Kind::Gt, Some(e)) => compare(e, arena).is_some_and(|v| v > req.bound()),
+            (Kind::Lt, Some(e)) => compare(e, arena).is_some_and(|v| v < req.bound()),
+            (Kind::DoesNotExist, Some(_))
+            | (Kind::Label | Kind::In | Kind::Exists | Kind::Gt | Kind::Lt, None) => false,
         }
     }
 
@@ -199,7 +201,7 @@ impl LabelSelector {
         let value = entry.value_bytes(arena);
         self.req_values(req)
             .iter()
-            .any(|v| v.bytes(&self.arena) == value)
+            .any(|v| v.bytes_in(self.arena.as_bytes()) == value)
     }
 }
 

@@ -29,7 +29,10 @@ use self::{
     compiled::{Kind, Req},
 };
 use crate::{
-    error::SelectorError, labels::Labels, limits::MAX_REQUIREMENTS, packed::Packed,
+    error::SelectorError,
+    labels::Labels,
+    limits::MAX_REQUIREMENTS,
+    packed::{Head, Span, same_bytes},
     requirement::SelectorRequirement,
 };
 
@@ -81,14 +84,15 @@ use crate::{
 pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
-    values: Vec<Packed>,
-    /// The tables of the [`ValueHash`](compiled::ValueHash)es of long lists.
-    slots: Vec<u8>,
-    slot_fps: Vec<u64>,
-    /// The [`Head`](crate::packed::Head)s of the values of lists that have values over 8
-    /// bytes (whose fingerprints are hashes), from each such requirement's `heads` on, in the
-    /// list's order: what confirms a fingerprint without reading a string.
-    heads: Vec<crate::packed::Head>,
+    values: Vec<Span>,
+    /// The slot pairs of the [`ValueHash`](compiled::ValueHash)es of long lists, in one
+    /// vector (not one of fingerprints and one of indexes) so that the selector, five
+    /// vectors, is moved without a call.
+    tables: Vec<u64>,
+    /// The [`Head`]s of the values of lists that have values over 8 bytes (whose
+    /// fingerprints are hashes), from each such requirement's `heads` on, in the list's
+    /// order: what confirms a fingerprint without reading a string.
+    heads: Vec<Head>,
 }
 
 /// The selector a task uses to choose its runner (`TaskSpec.runner_selector`).
@@ -168,6 +172,17 @@ impl LabelSelector {
     pub(crate) fn arena(&self) -> &str {
         &self.arena
     }
+
+    /// Whether a `matchLabels` entry on the key whose bytes are `key` and whose [`Head`] is
+    /// `head` is among the requirements.
+    #[inline]
+    fn has_label(&self, head: &Head, key: &[u8]) -> bool {
+        self.reqs.iter().any(|r| {
+            r.kind == Kind::Label
+                && r.key_head == *head
+                && (!head.is_long() || same_bytes(r.key.bytes_in(self.arena.as_bytes()), key))
+        })
+    }
 }
 
 impl fmt::Debug for LabelSelector {
@@ -181,7 +196,7 @@ impl PartialEq for LabelSelector {
         self.reqs.len() == other.reqs.len()
             && self.ordered().zip(other.ordered()).all(|(a, b)| {
                 a.kind == b.kind
-                    && a.bound == b.bound
+                    && a.bound() == b.bound()
                     && a.key.get(&self.arena) == b.key.get(&other.arena)
                     && self
                         .req_values(a)

@@ -30,11 +30,9 @@ impl LabelSelector {
 
     /// Canonical comparison of two requirements of this selector.
     pub(super) fn cmp_reqs(&self, a: &Req, b: &Req) -> Ordering {
-        if a.key.word != b.key.word {
-            return a.key.word.cmp(&b.key.word);
-        }
         a.key
-            .cmp_in(&self.arena, &b.key, &self.arena)
+            .get(&self.arena)
+            .cmp(b.key.get(&self.arena))
             .then(a.kind.cmp(&b.kind))
             .then_with(|| {
                 let (va, vb) = (self.req_values(a), self.req_values(b));
@@ -42,7 +40,7 @@ impl LabelSelector {
                     .map(|v| v.get(&self.arena))
                     .cmp(vb.iter().map(|v| v.get(&self.arena)))
             })
-            .then(a.bound.cmp(&b.bound))
+            .then(a.bound().cmp(&b.bound()))
     }
 }
 

@@ -37,7 +37,7 @@ impl<'a> RequirementView<'a> {
 
     /// The integer of `Gt` and `Lt`.
     pub fn bound(&self) -> Option<i64> {
-        matches!(self.req.kind, Kind::Gt | Kind::Lt).then_some(self.req.bound)
+        matches!(self.req.kind, Kind::Gt | Kind::Lt).then_some(self.req.bound())
     }
 
     /// The values as they are written on the wire (the integer in decimal for `Gt`/`Lt`).

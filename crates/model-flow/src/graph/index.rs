@@ -24,23 +24,12 @@ pub(super) const UNKNOWN: u32 = u32::MAX;
 /// Lookups [`NameIndex::get_all`] makes together.
 const BATCH: usize = 16;
 
-/// Names waiting for their lookup, each with its key and first bucket.
-struct Batch<'a> {
-    len: usize,
-    names: [&'a [u8]; BATCH],
-    keys: [Key; BATCH],
-    homes: [usize; BATCH],
-}
-
-impl Default for Batch<'_> {
-    fn default() -> Self {
-        Self {
-            len: 0,
-            names: [&[]; BATCH],
-            keys: [EMPTY; BATCH],
-            homes: [0; BATCH],
-        }
-    }
+/// A name waiting for its lookup, with its key and first bucket.
+#[derive(Clone, Copy, Default)]
+struct Pending<'a> {
+    name: &'a [u8],
+    key: Key,
+    home: usize,
 }
 
 /// Names a bucket holds.
@@ -145,62 +134,72 @@ impl NameIndex {
         deps: &mut Vec<u32>,
         ends: &mut Vec<u32>,
     ) {
-        let mut batch = Batch::default();
+        let mut batch = [Pending::default(); BATCH];
+        let mut len = 0;
         let mut count = 0u32;
         ends.push(0);
         for list in lists {
             let mut rest = list.as_bytes();
-            while let Some((&len, after)) = rest.split_first() {
-                let Some((name, next)) = after.split_at_checked(usize::from(len)) else {
+            while let Some((&size, after)) = rest.split_first() {
+                let Some((name, next)) = after.split_at_checked(usize::from(size)) else {
                     break;
                 };
                 rest = next;
-                if batch.len == BATCH {
-                    self.flush(names, &mut batch, deps);
+                if len == BATCH {
+                    self.flush(names, &batch, deps);
+                    len = 0;
                 }
                 let key = Key::of(name);
                 let home = self.home(self.hash(key, name));
-                if let (Some(n), Some(k), Some(h)) = (
-                    batch.names.get_mut(batch.len),
-                    batch.keys.get_mut(batch.len),
-                    batch.homes.get_mut(batch.len),
-                ) {
-                    (*n, *k, *h) = (name, key, home);
+                if let Some(slot) = batch.get_mut(len) {
+                    *slot = Pending { name, key, home };
                 }
-                batch.len += 1;
+                len += 1;
                 count += 1;
             }
             ends.push(count);
         }
-        self.flush(names, &mut batch, deps);
+        self.flush(names, batch.get(..len).unwrap_or_default(), deps);
     }
 
-    /// Looks up the names of `batch`, appends their positions to `deps`, and empties it.
-    fn flush<N: AsRef<str>>(&self, names: &[N], batch: &mut Batch<'_>, deps: &mut Vec<u32>) {
-        let len = batch.len.min(BATCH);
-        // Each home bucket, copied whole: one cache line each, all loads independent.
-        let mut homes = [Bucket::default(); BATCH];
-        for (copy, &home) in homes.iter_mut().zip(&batch.homes).take(len) {
-            if let Some(bucket) = self.buckets.get(home) {
-                *copy = *bucket;
-            }
+    /// Looks up the names of `batch` and appends their positions to `deps`.
+    fn flush<N: AsRef<str>>(&self, names: &[N], batch: &[Pending<'_>], deps: &mut Vec<u32>) {
+        // Each lookup's first key, loaded before any compare waits on one: the loads are
+        // independent, so their cache misses overlap.
+        let mut firsts = [EMPTY; BATCH];
+        for (first, pending) in firsts.iter_mut().zip(batch) {
+            *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
         }
-        let lookups = batch.names.iter().zip(&batch.keys).zip(&homes).take(len);
-        for ((name, &key), bucket) in lookups {
-            let place = bucket.keys.iter().position(|&k| k == key);
-            let at = place.and_then(|p| bucket.positions.get(p)).copied();
-            deps.push(match at {
-                _ if name.is_empty() => UNKNOWN,
-                Some(at) if name.len() <= INLINE || same_rest(names, at, name) => at,
-                // A free place, and so the end of the probe: no such name.
-                _ if bucket.keys[WIDTH - 1] == EMPTY => UNKNOWN,
-                _ => {
-                    let hash = self.hash(key, name);
-                    self.find(names, key, name, hash).unwrap_or(UNKNOWN)
-                }
-            });
+        let mut found = [UNKNOWN; BATCH];
+        for ((position, pending), &first) in found.iter_mut().zip(batch).zip(&firsts) {
+            let Pending { name, key, home } = *pending;
+            // An empty name (text that is no job name) or an empty bucket: no such job.
+            let Some(bucket) = self
+                .buckets
+                .get(home)
+                .filter(|_| key != EMPTY && first != EMPTY)
+            else {
+                continue;
+            };
+            let [k0, k1, k2] = bucket.keys;
+            let place = if k0 == key {
+                0
+            } else if k1 == key {
+                1
+            } else if k2 == key {
+                2
+            } else {
+                WIDTH
+            };
+            *position = match bucket.positions.get(place) {
+                Some(&at) if name.len() <= INLINE || same_rest(names, at, name) => at,
+                // A long name of the same key, or a full bucket: the name may be further on.
+                Some(_) => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
+                None if k2 != EMPTY => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
+                None => UNKNOWN,
+            };
         }
-        batch.len = 0;
+        deps.extend_from_slice(found.get(..batch.len()).unwrap_or_default());
     }
 
     /// `Ok(position)` when `name` (whose key is `key`, not [`EMPTY`]) is indexed, else
@@ -212,9 +211,21 @@ impl NameIndex {
         name: &[u8],
         hash: u64,
     ) -> Result<u32, (usize, usize)> {
-        let mut at = self.home(hash);
+        self.find_from(names, key, name, self.home(hash))
+    }
+
+    /// [`NameIndex::find`] from bucket `home`, the one the name's hash picks.
+    fn find_from<N: AsRef<str>>(
+        &self,
+        names: &[N],
+        key: Key,
+        name: &[u8],
+        home: usize,
+    ) -> Result<u32, (usize, usize)> {
+        let len = self.buckets.len();
+        let mut at = home;
         // Every probe ends at a free place; the bound only guards against a full table.
-        for _ in 0..self.buckets.len() {
+        for _ in 0..len {
             let Some(bucket) = self.buckets.get(at) else {
                 break;
             };
@@ -226,13 +237,12 @@ impl NameIndex {
                     return Ok(position);
                 }
             }
-            at = if at + 1 == self.buckets.len() {
-                0
-            } else {
-                at + 1
-            };
+            at += 1;
+            if at == len {
+                at = 0;
+            }
         }
-        Err((self.buckets.len(), 0))
+        Err((len, 0))
     }
 
     /// The hash of a name whose key is `key`: of the key's two words when they hold the

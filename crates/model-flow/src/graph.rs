@@ -62,6 +62,7 @@ pub struct FlowGraph {
     rules: Vec<TriggerRule>,
     edges: Edges,
     index: NameIndex,
+    /// The order, or nothing when it is declaration order (as flows are mostly written).
     order: Vec<u32>,
     levels: Vec<u32>,
 }
@@ -114,27 +115,13 @@ impl Name for JobName {
     }
 }
 
-/// A name borrowed from the caller's jobs, with its text at hand: the lookups read it from
-/// one compact array rather than through the caller's job, each job's memory being read
-/// once.
-pub(crate) struct Borrowed<'a> {
-    name: &'a JobName,
-    text: &'a str,
-}
-
-impl AsRef<str> for Borrowed<'_> {
-    fn as_ref(&self) -> &str {
-        self.text
-    }
-}
-
-impl Name for Borrowed<'_> {
+impl Name for &JobName {
     fn job_name(&self) -> &JobName {
-        self.name
+        self
     }
 
     fn into_job_name(self) -> JobName {
-        self.name.clone()
+        self.clone()
     }
 }
 
@@ -146,23 +133,6 @@ pub(crate) trait Listed {
     fn entries(&self) -> (&str, usize);
     /// Entry `j` as written.
     fn written(&self, j: usize) -> Option<&str>;
-}
-
-/// A list borrowed from the caller's jobs, with its entries at hand (as [`Borrowed`]).
-pub(crate) struct BorrowedList<'a> {
-    list: &'a JobNames,
-    encoded: &'a str,
-    len: usize,
-}
-
-impl Listed for BorrowedList<'_> {
-    fn entries(&self) -> (&str, usize) {
-        (self.encoded, self.len)
-    }
-
-    fn written(&self, j: usize) -> Option<&str> {
-        self.list.get(j)
-    }
 }
 
 impl Listed for DependsOnRaw {
@@ -196,22 +166,40 @@ impl FlowGraph {
     ) -> Result<Self, FlowError> {
         let jobs = jobs.into_iter();
         let expected = jobs.size_hint().0.min(MAX_FLOW_JOBS);
-        let mut names = Vec::with_capacity(expected);
+        // One pass over the caller's jobs, each read once: its name indexed, its list's
+        // entries as stored and its rule kept in compact arrays.
+        let mut names: Vec<&JobName> = Vec::with_capacity(expected);
         let mut rules = Vec::with_capacity(expected);
         let mut lists = Vec::with_capacity(expected);
+        let mut total = 0usize;
+        let mut index = NameIndex::with_capacity(expected);
+        let mut duplicate = None;
+        let mut indexed = true;
         for (name, list, rule) in jobs {
-            names.push(Borrowed {
-                name,
-                text: name.as_str(),
-            });
+            let position = names.len();
+            names.push(name);
             rules.push(rule);
-            lists.push(BorrowedList {
-                list,
-                encoded: list.as_encoded(),
-                len: list.len(),
-            });
+            lists.push(list.as_encoded());
+            total = total.saturating_add(list.len());
+            if position < expected {
+                if let Err(first) = index.insert(&names, position) {
+                    duplicate = duplicate.or(Some((position, first)));
+                }
+            } else {
+                // More jobs than the iterator announced: indexed again below.
+                indexed = false;
+            }
         }
-        Self::build(names, rules, &lists)
+        if !indexed && names.len() <= MAX_FLOW_JOBS {
+            (index, duplicate) = NameIndex::new(&names);
+        }
+        let written = |i: usize, j: usize| {
+            let list = *lists.get(i)?;
+            entries(list)
+                .nth(j)
+                .and_then(|e| std::str::from_utf8(e).ok())
+        };
+        Self::check_and_order(names, rules, &lists, total, (index, duplicate), written)
     }
 
     /// Validates and builds the graph of jobs `names` (with trigger rules `rules`), job `i`
@@ -221,6 +209,35 @@ impl FlowGraph {
         names: Vec<N>,
         rules: Vec<TriggerRule>,
         lists: &[L],
+    ) -> Result<Self, FlowError> {
+        let mut total = 0usize;
+        let encoded: Vec<&str> = lists
+            .iter()
+            .map(|list| {
+                let (entries, len) = list.entries();
+                total = total.saturating_add(len);
+                entries
+            })
+            .collect();
+        let index = if names.len() <= MAX_FLOW_JOBS {
+            NameIndex::new(&names)
+        } else {
+            (NameIndex::with_capacity(0), None)
+        };
+        let written = |i: usize, j: usize| lists.get(i)?.written(j);
+        Self::check_and_order(names, rules, &encoded, total, index, written)
+    }
+
+    /// The checks and the order, from each job's name, rule and list's entries as stored
+    /// (`total` entries in all), the names' index (with the first name given twice) and
+    /// each entry as written (`written(job, entry)`, for an error).
+    fn check_and_order<'w, N: Name>(
+        names: Vec<N>,
+        rules: Vec<TriggerRule>,
+        lists: &[&str],
+        total: usize,
+        (index, duplicate): (NameIndex, Option<(usize, usize)>),
+        written: impl Fn(usize, usize) -> Option<&'w str>,
     ) -> Result<Self, FlowError> {
         let jobs = names.len();
         if jobs == 0 {
@@ -235,14 +252,6 @@ impl FlowGraph {
                 max: MAX_FLOW_JOBS,
             });
         }
-        // One pass over the lists: each one's entries as stored, and where each starts in
-        // the flow's.
-        let mut encoded = Vec::with_capacity(jobs);
-        let (dep_start, total) = starts(lists.iter().map(|list| {
-            let (entries, len) = list.entries();
-            encoded.push(entries);
-            len
-        }));
         if total > MAX_FLOW_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: "jobs[*].dependsOn".into(),
@@ -250,17 +259,18 @@ impl FlowGraph {
                 max: MAX_FLOW_DEPENDENCIES,
             });
         }
-        let (index, duplicate) = NameIndex::new(&names);
         // A job's name comes before its dependsOn: a problem in an earlier job's
         // dependencies is reported first, the duplicate name before its own job's.
         let checked = duplicate.map_or(jobs, |(later, _)| later);
-        let listing = Listing {
-            lists,
-            encoded: &encoded,
-            dep_start: &dep_start,
-        };
-        let deps = resolve(&names, &index, &listing, checked)?;
-        drop(encoded);
+        let mut deps = Vec::with_capacity(total);
+        let mut dep_start = Vec::with_capacity(jobs + 1);
+        index.get_all(
+            &names,
+            lists.get(..checked).unwrap_or_default(),
+            &mut deps,
+            &mut dep_start,
+        );
+        check(&names, &deps, &dep_start, written)?;
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -275,10 +285,10 @@ impl FlowGraph {
             out_start,
             outs,
         };
-        let sorted = order::topological(&edges);
-        if sorted.order.len() < jobs {
-            return Err(cycle::cycles(&edges, &names, &sorted.remaining));
-        }
+        let sorted = match order::topological(&edges) {
+            Ok(sorted) => sorted,
+            Err(remaining) => return Err(cycle::cycles(&edges, &names, &remaining)),
+        };
         Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),
             rules,
@@ -341,7 +351,8 @@ impl FlowGraph {
     /// Every job once, each after all it depends on; of the jobs that may come next, the
     /// first declared comes first.
     pub fn order(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
-        self.order.iter().map(|&p| p as usize)
+        // No order stored: declaration order is the order.
+        (0..self.len()).map(|i| self.order.get(i).map_or(i, |&p| p as usize))
     }
 
     /// The level of the job at `position`: 0 without dependencies, else one more than its
@@ -391,20 +402,6 @@ impl PartialEq for FlowGraph {
 
 impl Eq for FlowGraph {}
 
-/// Where each job's dependencies start in the flat list, from each job's count: one entry
-/// more than jobs, and the total. Starts past `u32::MAX` saturate ([`FlowGraph::build`]
-/// refuses any total past [`MAX_FLOW_DEPENDENCIES`] before it reads the starts).
-pub(crate) fn starts(counts: impl Iterator<Item = usize>) -> (Vec<u32>, usize) {
-    let mut total = 0usize;
-    let mut dep_start = Vec::with_capacity(counts.size_hint().0 + 1);
-    dep_start.push(0);
-    for count in counts {
-        total = total.saturating_add(count);
-        dep_start.push(u32::try_from(total).unwrap_or(u32::MAX));
-    }
-    (dep_start, total)
-}
-
 /// `items[start[i]..start[i + 1]]`, or nothing when out of range.
 fn span<'a>(start: &[u32], items: &'a [u32], i: usize) -> &'a [u32] {
     let from = start.get(i).map_or(0, |&s| s as usize);
@@ -420,40 +417,25 @@ fn name_of<N: Name>(names: &[N], i: usize) -> String {
         .unwrap_or_default()
 }
 
-/// The jobs' dependency lists as [`resolve`] reads them: each list's entries as stored (one
-/// compact array, read in order) and where each starts; the lists themselves only for an
-/// error's text.
-struct Listing<'a, L> {
-    lists: &'a [L],
-    encoded: &'a [&'a str],
-    dep_start: &'a [u32],
-}
-
-/// Resolves the dependencies of jobs `0..checked` to positions, checking each names another
-/// job once. At most `MAX_FLOW_DEPENDENCIES` names.
-fn resolve<N: Name, L: Listed>(
+/// Checks the dependencies of each job `deps` resolves (`dep_start` gives where each
+/// job's start): each names another job once, and a job has at most
+/// `MAX_JOB_DEPENDENCIES`. `written(job, entry)` is an entry as written, for an error.
+fn check<'w, N: Name>(
     names: &[N],
-    index: &NameIndex,
-    listing: &Listing<'_, L>,
-    checked: usize,
-) -> Result<Vec<u32>, FlowError> {
-    let count = |i: usize| {
-        let at = |i: usize| listing.dep_start.get(i).map_or(0, |&s| s as usize);
-        at(i + 1).saturating_sub(at(i))
-    };
-    let encoded = listing.encoded.get(..checked).unwrap_or_default();
-    let total = listing.dep_start.get(checked).map_or(0, |&s| s as usize);
-    let mut deps = Vec::with_capacity(total);
-    let keys = encoded.iter().flat_map(|list| entries(list));
-    index.get_all(names, keys, &mut deps);
+    deps: &[u32],
+    dep_start: &[u32],
+    written: impl Fn(usize, usize) -> Option<&'w str>,
+) -> Result<(), FlowError> {
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
     let mut seen: Vec<u32> = Vec::new();
-    let mut from = 0;
-    for i in 0..checked {
-        let count = count(i);
-        let targets = deps.get(from..from + count).unwrap_or_default();
-        from += count;
+    for (i, bounds) in dep_start.windows(2).enumerate() {
+        let (from, to) = match *bounds {
+            [from, to] => (from as usize, to as usize),
+            _ => (0, 0),
+        };
+        let targets = deps.get(from..to).unwrap_or_default();
+        let count = targets.len();
         if count > MAX_JOB_DEPENDENCIES {
             return Err(FlowError::TooMany {
                 path: format!("jobs[{i}].dependsOn"),
@@ -469,8 +451,7 @@ fn resolve<N: Name, L: Listed>(
         for (j, &target) in targets.iter().enumerate() {
             let path = || format!("jobs[{i}].dependsOn[{j}]");
             if target == UNKNOWN {
-                let listed = listing.lists.get(i);
-                let dep = listed.and_then(|l| l.written(j)).unwrap_or_default();
+                let dep = written(i, j).unwrap_or_default();
                 return Err(FlowError::UnknownDependency {
                     path: path(),
                     name: shorten(dep),
@@ -505,7 +486,7 @@ fn resolve<N: Name, L: Listed>(
             }
         }
     }
-    Ok(deps)
+    Ok(())
 }
 
 /// Up to this many dependencies, a job's are checked for repeats among themselves.

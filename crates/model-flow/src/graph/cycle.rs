@@ -8,20 +8,22 @@ use super::{Edges, Name};
 use crate::error::{FlowCycle, FlowError};
 use crate::limits::MAX_REPORTED_CYCLES;
 
-/// Marks a job the search has not reached (positions are below `MAX_FLOW_JOBS`).
-const NONE: u32 = u32::MAX;
-
 /// The error for a graph with cycles. `remaining[i] > 0` marks the jobs Kahn's algorithm
 /// could not take: every cycle is among them, and so are the jobs after one.
 pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], remaining: &[u32]) -> FlowError {
-    let Groups { mut cyclic, mark } = groups(graph, remaining);
+    let Groups {
+        mut cyclic,
+        mut mark,
+    } = groups(graph, remaining);
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
-    let mut search = Search::new(graph.jobs());
+    let mut queue = Vec::new();
     let found = cyclic
         .iter()
         .take(MAX_REPORTED_CYCLES)
-        .filter_map(|&(first, group)| search.shortest_cycle(graph, names, &mark, first, group))
+        .filter_map(|&(first, group)| {
+            shortest_cycle(graph, names, &mut mark, &mut queue, first, group)
+        })
         .collect();
     FlowError::Cycle {
         cycles: found,
@@ -149,76 +151,59 @@ fn set(mark: &mut [u32], job: u32, value: u32) {
     }
 }
 
-/// A breadth-first search reused across groups: its parent links are reset after each use.
-struct Search {
-    parent: Vec<u32>,
-    queue: Vec<u32>,
+/// The shortest cycle through `start`, staying inside group `group` (the jobs whose `mark`
+/// it is): a breadth-first search that keeps each job's parent in its mark while it runs
+/// (a position, below every group's mark), and puts the group's mark back after.
+fn shortest_cycle<N: Name>(
+    graph: &Edges,
+    names: &[N],
+    mark: &mut [u32],
+    queue: &mut Vec<u32>,
+    start: u32,
+    group: u32,
+) -> Option<FlowCycle> {
+    queue.clear();
+    queue.push(start);
+    let mut head = 0;
+    let mut last = None;
+    'search: while let Some(&job) = queue.get(head) {
+        head += 1;
+        for &next in graph.outs_of(job as usize) {
+            if next == start {
+                last = Some(job);
+                break 'search;
+            }
+            if let Some(m) = mark.get_mut(next as usize)
+                && *m == group
+            {
+                *m = job;
+                queue.push(next);
+            }
+        }
+    }
+    let cycle = last.map(|last| path(graph, names, mark, start, last));
+    for &job in queue.iter().skip(1) {
+        set(mark, job, group);
+    }
+    cycle
 }
 
-impl Search {
-    fn new(jobs: usize) -> Self {
-        Self {
-            parent: vec![NONE; jobs],
-            queue: Vec::new(),
-        }
+/// The cycle `start -> ... -> last -> start` from the parent links in `mark`, with the
+/// field path of `start`'s dependency on `last`.
+fn path<N: Name>(graph: &Edges, names: &[N], mark: &[u32], start: u32, last: u32) -> FlowCycle {
+    let mut back = vec![last];
+    let mut job = last;
+    while job != start {
+        job = mark.get(job as usize).copied().unwrap_or(start);
+        back.push(job);
     }
-
-    /// The shortest cycle through `start`, staying inside group `group` (the jobs whose
-    /// `mark` it is).
-    fn shortest_cycle<N: Name>(
-        &mut self,
-        graph: &Edges,
-        names: &[N],
-        mark: &[u32],
-        start: u32,
-        group: u32,
-    ) -> Option<FlowCycle> {
-        self.queue.clear();
-        self.queue.push(start);
-        let mut head = 0;
-        let mut last = None;
-        'search: while let Some(&job) = self.queue.get(head) {
-            head += 1;
-            for &next in graph.outs_of(job as usize) {
-                if next == start {
-                    last = Some(job);
-                    break 'search;
-                }
-                let fresh = self.parent.get(next as usize) == Some(&NONE);
-                if fresh && mark.get(next as usize) == Some(&group) {
-                    if let Some(p) = self.parent.get_mut(next as usize) {
-                        *p = job;
-                    }
-                    self.queue.push(next);
-                }
-            }
-        }
-        let cycle = last.map(|last| self.path(graph, names, start, last));
-        for &job in &self.queue {
-            if let Some(p) = self.parent.get_mut(job as usize) {
-                *p = NONE;
-            }
-        }
-        cycle
-    }
-
-    /// The cycle `start -> ... -> last -> start` from the parent links, with the field path
-    /// of `start`'s dependency on `last`.
-    fn path<N: Name>(&self, graph: &Edges, names: &[N], start: u32, last: u32) -> FlowCycle {
-        let mut back = vec![last];
-        let mut job = last;
-        while job != start {
-            job = self.parent.get(job as usize).copied().unwrap_or(start);
-            back.push(job);
-        }
-        let name = |j: u32| names.get(j as usize).map(|n| n.job_name().clone());
-        let mut jobs: Vec<JobName> = back.iter().rev().filter_map(|&j| name(j)).collect();
-        jobs.extend(name(start));
-        let entry = graph
-            .deps_of(start as usize)
-            .iter()
-            .position(|&d| d == last)
-            .unwrap_or_default();
-        FlowCycle::new(format!("jobs[{start}].dependsOn[{entry}]"), jobs)
-    }
+    let name = |j: u32| names.get(j as usize).map(|n| n.job_name().clone());
+    let mut jobs: Vec<JobName> = back.iter().rev().filter_map(|&j| name(j)).collect();
+    jobs.extend(name(start));
+    let entry = graph
+        .deps_of(start as usize)
+        .iter()
+        .position(|&d| d == last)
+        .unwrap_or_default();
+    FlowCycle::new(format!("jobs[{start}].dependsOn[{entry}]"), jobs)
 }

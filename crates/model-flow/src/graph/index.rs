@@ -1,84 +1,115 @@
-//! `NameIndex`: from a job's name to its position, an open-addressing table of positions
+//! `NameIndex`: from a job's name to its position, an open-addressing table of buckets
 //! over the names it indexes (no copy of a name, no reference count touched).
 //!
-//! A slot is four bytes: the position and 15 bits of the name's hash, so a probe compares
-//! a name only when those bits match, and the table for 100,000 jobs takes 1 MiB (it stays
-//! in a core's cache more than a table of keys would; a table of 24-byte slots holding each
-//! name's first bytes measured slower). Beside it, each name's [`Key`] by position (1.6 MB
-//! at 100,000 jobs): its first 16 bytes with its length folded into their free top bits, so
-//! a probe compares one entry of that array, and reads the name's own text (a cache miss
-//! away) only past its 16th byte: nearly every lookup is a slot and one key. The hash is
-//! foldhash with a random seed per index, of the key's two words for a name of up to 16
-//! bytes (the words the lookup reads anyway) and of the whole name past that: several
-//! times faster than std's SipHash, and a flow cannot be written to collide without knowing
-//! the seed. The seed decides only where a name sits in the table: no position, order,
-//! error or `Debug` output depends on it. The table is at most three quarters full, and
-//! probing is linear.
+//! A bucket is one cache line: up to three names' [`Key`]s and their positions. A key is a
+//! name's first 16 bytes with its length folded into their free top bits, so a lookup
+//! reads the one line its hash picks, compares keys there, and reads the name's own text
+//! (a cache miss away) only past its 16th byte: nearly every lookup is one random access.
+//! (Before, a table of 4-byte slots, position and hash tag, beside an array of keys by
+//! position: two dependent accesses a lookup.) The table has one bucket for two names
+//! (3.2 MB at 100,000 jobs), and probing is linear, bucket by bucket. The hash is foldhash
+//! with a random seed per index, of the key's two words for a name of up to 16 bytes and
+//! of the whole name past that: several times faster than std's SipHash, and a flow cannot
+//! be written to collide without knowing the seed. The seed decides only where a name sits
+//! in the table: no position, order, error or `Debug` output depends on it.
 
 use std::hash::BuildHasher;
 
 use foldhash::fast::RandomState;
 use model_ids::JOB_NAME_MAX_LEN;
 
-use crate::limits::MAX_FLOW_JOBS;
-
-/// Bits of a slot that hold `position + 1`.
-const POSITION_BITS: u32 = 17;
-const POSITION_MASK: u32 = (1 << POSITION_BITS) - 1;
-
-// Every position fits its bits, with 0 left for an empty slot.
-const _: () = assert!(MAX_FLOW_JOBS < POSITION_MASK as usize);
-
 /// What [`NameIndex::get_all`] gives for a name it does not hold.
 pub(super) const UNKNOWN: u32 = u32::MAX;
+
+/// Lookups [`NameIndex::get_all`] makes together.
+const BATCH: usize = 16;
+
+/// A name waiting for its lookup, with its key and first bucket.
+#[derive(Clone, Copy, Default)]
+struct Pending<'a> {
+    name: &'a [u8],
+    key: Key,
+    home: usize,
+}
+
+/// Names a bucket holds.
+const WIDTH: usize = 3;
+
+/// One cache line of the table: up to three names' keys and their positions. A lookup
+/// reads the line its name's hash picks, and the next only when that one is full.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Bucket {
+    /// [`EMPTY`] for a free place; the places of a bucket fill in order.
+    keys: [Key; WIDTH],
+    positions: [u32; WIDTH],
+}
+
+/// The key of a free place: no job name's (a name's length is in its key, and a job name
+/// is not empty).
+const EMPTY: Key = Key([0, 0]);
 
 /// Job name to position.
 #[derive(Clone)]
 pub(super) struct NameIndex {
     hasher: RandomState,
-    /// 0 for an empty slot, else `tag << POSITION_BITS | (position + 1)`.
-    slots: Vec<u32>,
-    mask: usize,
-    /// Each name's key by position, so a lookup compares it here rather than following the
-    /// name's pointer to its text.
-    keys: Vec<Key>,
+    /// Two names a bucket on average, so at most two thirds of the places are taken, and
+    /// every probe ends at a free place.
+    buckets: Vec<Bucket>,
 }
 
 impl NameIndex {
+    /// An empty index with room for `names` names (at most `MAX_FLOW_JOBS`).
+    pub(super) fn with_capacity(names: usize) -> Self {
+        Self {
+            hasher: RandomState::default(),
+            buckets: vec![Bucket::default(); names / 2 + 1],
+        }
+    }
+
     /// Indexes `names` (job names: at most `MAX_FLOW_JOBS`); also returns the first name
     /// given twice, as `(later, first)` positions.
     pub(super) fn new<N: AsRef<str>>(names: &[N]) -> (Self, Option<(usize, usize)>) {
-        let capacity = (names.len() + names.len() / 3 + 1)
-            .next_power_of_two()
-            .max(8);
-        let mut index = Self {
-            hasher: RandomState::default(),
-            slots: vec![0; capacity],
-            mask: capacity - 1,
-            keys: Vec::with_capacity(names.len()),
-        };
+        let mut index = Self::with_capacity(names.len());
         let mut duplicate = None;
-        for (position, name) in names.iter().enumerate() {
-            let name = name.as_ref().as_bytes();
-            let key = Key::of(name);
-            index.keys.push(key);
-            let hash = index.hash(key, name);
-            match index.find(names, key, name, hash) {
-                Ok(first) => duplicate = duplicate.or(Some((position, first as usize))),
-                Err(slot) => {
-                    if let Some(empty) = index.slots.get_mut(slot) {
-                        *empty = tag(hash) | (position as u32 + 1);
-                    }
-                }
+        for position in 0..names.len() {
+            if let Err(first) = index.insert(names, position) {
+                duplicate = duplicate.or(Some((position, first)));
             }
         }
         (index, duplicate)
     }
 
+    /// Indexes the name at `position` among `names` (at most as many as the index has room
+    /// for), or gives the position of the same name indexed before.
+    pub(super) fn insert<N: AsRef<str>>(
+        &mut self,
+        names: &[N],
+        position: usize,
+    ) -> Result<(), usize> {
+        let name = names
+            .get(position)
+            .map_or(&[][..], |n| n.as_ref().as_bytes());
+        let key = Key::of(name);
+        match self.find(names, key, name, self.hash(key, name)) {
+            Ok(first) => Err(first as usize),
+            Err((bucket, place)) => {
+                if let Some(bucket) = self.buckets.get_mut(bucket)
+                    && let (Some(k), Some(p)) =
+                        (bucket.keys.get_mut(place), bucket.positions.get_mut(place))
+                {
+                    *k = key;
+                    *p = position as u32;
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// The position of `name` among `names` (the names this index was built over).
     pub(super) fn get<N: AsRef<str>>(&self, names: &[N], name: &str) -> Option<u32> {
         // A key stands for its name only among job names (ASCII, at most JOB_NAME_MAX_LEN).
-        if !is_job_name_shaped(name) {
+        if !is_job_name_shaped(name) || name.is_empty() {
             return None;
         }
         let name = name.as_bytes();
@@ -86,98 +117,132 @@ impl NameIndex {
         self.find(names, key, name, self.hash(key, name)).ok()
     }
 
-    /// Appends the position of each of `keys` to `out` ([`UNKNOWN`] for a name not
-    /// indexed), as [`NameIndex::get`] would give it. Each key is a job name or empty, as
-    /// a [`JobNames`](crate::JobNames) holds them.
+    /// Resolves the entries of `lists` (each as [`JobNames::as_encoded`] stores them: job
+    /// names, or empty) to positions among `names`, appended to `deps` in order
+    /// ([`UNKNOWN`] for a name not indexed, as [`NameIndex::get`] would give it), and
+    /// appends where each list's end to `ends` (after a first 0).
     ///
-    /// Lookups go in batches: first every key and hash of the batch, then every candidate
-    /// slot, then every candidate's key, each step a loop of independent loads, so the
+    /// Lookups go in batches: first every key and bucket of the batch, then every
+    /// bucket's first place, then the rest, each step a loop of independent loads, so the
     /// processor waits for many cache misses at once instead of one after the other.
-    pub(super) fn get_all<'a, N: AsRef<str>>(
+    ///
+    /// [`JobNames::as_encoded`]: crate::JobNames
+    pub(super) fn get_all<N: AsRef<str>>(
         &self,
         names: &[N],
-        keys: impl IntoIterator<Item = &'a [u8]>,
-        out: &mut Vec<u32>,
+        lists: &[&str],
+        deps: &mut Vec<u32>,
+        ends: &mut Vec<u32>,
     ) {
-        const BATCH: usize = 16;
-        let mut keys = keys.into_iter();
-        loop {
-            let mut batch: [&[u8]; BATCH] = [&[]; BATCH];
-            let mut len = 0;
-            for (slot, key) in batch.iter_mut().zip(keys.by_ref()) {
-                *slot = key;
-                len += 1;
-            }
-            let batch = batch.get(..len).unwrap_or_default();
-            let mut wanted = [Key::default(); BATCH];
-            let mut hashes = [0u64; BATCH];
-            for ((key, hash), name) in wanted.iter_mut().zip(&mut hashes).zip(batch) {
-                *key = Key::of(name);
-                *hash = self.hash(*key, name);
-            }
-            let mut entries = [0u32; BATCH];
-            for (entry, hash) in entries.iter_mut().zip(&hashes) {
-                *entry = self.candidate(*hash);
-            }
-            let mut found = [Key::default(); BATCH];
-            for (key, entry) in found.iter_mut().zip(&entries) {
-                if let Some(p) = position_of(*entry)
-                    && let Some(k) = self.keys.get(p)
-                {
-                    *key = *k;
-                }
-            }
-            let mut positions = [UNKNOWN; BATCH];
-            let lookups = batch
-                .iter()
-                .zip(&hashes)
-                .zip(&entries)
-                .zip(&wanted)
-                .zip(&found);
-            for (position, ((((name, &hash), &entry), &key), found)) in
-                positions.iter_mut().zip(lookups)
-            {
-                let hit = entry != 0 && entry & !POSITION_MASK == tag(hash) && *found == key;
-                *position = match position_of(entry) {
-                    Some(p) if hit && (name.len() <= INLINE || same_rest(names, p, name)) => {
-                        p as u32
-                    }
-                    _ if entry == 0 => UNKNOWN,
-                    _ => self.find(names, key, name, hash).unwrap_or(UNKNOWN),
+        let mut batch = [Pending::default(); BATCH];
+        let mut len = 0;
+        let mut count = 0u32;
+        ends.push(0);
+        for list in lists {
+            let mut rest = list.as_bytes();
+            while let Some((&size, after)) = rest.split_first() {
+                let Some((name, next)) = after.split_at_checked(usize::from(size)) else {
+                    break;
                 };
+                rest = next;
+                if len == BATCH {
+                    self.flush(names, &batch, deps);
+                    len = 0;
+                }
+                let key = Key::of(name);
+                let home = self.home(self.hash(key, name));
+                if let Some(slot) = batch.get_mut(len) {
+                    *slot = Pending { name, key, home };
+                }
+                len += 1;
+                count += 1;
             }
-            out.extend_from_slice(positions.get(..len).unwrap_or_default());
-            if len < BATCH {
-                return;
-            }
+            ends.push(count);
         }
+        self.flush(names, batch.get(..len).unwrap_or_default(), deps);
     }
 
-    /// `Ok(position)` when `name` (whose key is `key`) is indexed, else `Err(slot)`: the
-    /// empty slot it would take.
+    /// Looks up the names of `batch` and appends their positions to `deps`.
+    fn flush<N: AsRef<str>>(&self, names: &[N], batch: &[Pending<'_>], deps: &mut Vec<u32>) {
+        // Each lookup's first key, loaded before any compare waits on one: the loads are
+        // independent, so their cache misses overlap.
+        let mut firsts = [EMPTY; BATCH];
+        for (first, pending) in firsts.iter_mut().zip(batch) {
+            *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
+        }
+        let mut found = [UNKNOWN; BATCH];
+        for ((position, pending), &first) in found.iter_mut().zip(batch).zip(&firsts) {
+            let Pending { name, key, home } = *pending;
+            // An empty name (text that is no job name) or an empty bucket: no such job.
+            let Some(bucket) = self
+                .buckets
+                .get(home)
+                .filter(|_| key != EMPTY && first != EMPTY)
+            else {
+                continue;
+            };
+            let [k0, k1, k2] = bucket.keys;
+            let place = if k0 == key {
+                0
+            } else if k1 == key {
+                1
+            } else if k2 == key {
+                2
+            } else {
+                WIDTH
+            };
+            *position = match bucket.positions.get(place) {
+                Some(&at) if name.len() <= INLINE || same_rest(names, at, name) => at,
+                // A long name of the same key, or a full bucket: the name may be further on.
+                Some(_) => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
+                None if k2 != EMPTY => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
+                None => UNKNOWN,
+            };
+        }
+        deps.extend_from_slice(found.get(..batch.len()).unwrap_or_default());
+    }
+
+    /// `Ok(position)` when `name` (whose key is `key`, not [`EMPTY`]) is indexed, else
+    /// `Err((bucket, place))`: the free place it would take.
     fn find<N: AsRef<str>>(
         &self,
         names: &[N],
         key: Key,
         name: &[u8],
         hash: u64,
-    ) -> Result<u32, usize> {
-        let tag = tag(hash);
-        let mut slot = self.start(hash);
-        loop {
-            let entry = self.slots.get(slot).copied().unwrap_or_default();
-            if entry == 0 {
-                return Err(slot);
+    ) -> Result<u32, (usize, usize)> {
+        self.find_from(names, key, name, self.home(hash))
+    }
+
+    /// [`NameIndex::find`] from bucket `home`, the one the name's hash picks.
+    fn find_from<N: AsRef<str>>(
+        &self,
+        names: &[N],
+        key: Key,
+        name: &[u8],
+        home: usize,
+    ) -> Result<u32, (usize, usize)> {
+        let len = self.buckets.len();
+        let mut at = home;
+        // Every probe ends at a free place; the bound only guards against a full table.
+        for _ in 0..len {
+            let Some(bucket) = self.buckets.get(at) else {
+                break;
+            };
+            for (place, (&k, &position)) in bucket.keys.iter().zip(&bucket.positions).enumerate() {
+                if k == EMPTY {
+                    return Err((at, place));
+                }
+                if k == key && (name.len() <= INLINE || same_rest(names, position, name)) {
+                    return Ok(position);
+                }
             }
-            if entry & !POSITION_MASK == tag
-                && let Some(position) = position_of(entry)
-                && self.keys.get(position) == Some(&key)
-                && (name.len() <= INLINE || same_rest(names, position, name))
-            {
-                return Ok(position as u32);
+            at += 1;
+            if at == len {
+                at = 0;
             }
-            slot = (slot + 1) & self.mask;
         }
+        Err((len, 0))
     }
 
     /// The hash of a name whose key is `key`: of the key's two words when they hold the
@@ -193,45 +258,19 @@ impl NameIndex {
         }
     }
 
-    /// The first slot, of the few probed first for `hash`, that is empty or has `hash`'s
-    /// tag, or else the last of them: nearly every lookup ends in these slots (they share a
-    /// cache line, mostly), so the batch waits for them together and only the rest go on to
-    /// [`NameIndex::find`].
-    fn candidate(&self, hash: u64) -> u32 {
-        const NEAR: usize = 4;
-        let tag = tag(hash);
-        let start = self.start(hash);
-        let mut entry = 0;
-        for step in 0..NEAR {
-            entry = self
-                .slots
-                .get((start + step) & self.mask)
-                .copied()
-                .unwrap_or_default();
-            if entry == 0 || entry & !POSITION_MASK == tag {
-                break;
-            }
-        }
-        entry
-    }
-
-    /// The first slot probed for `hash`.
-    fn start(&self, hash: u64) -> usize {
-        (hash as usize) & self.mask
+    /// The bucket probed first for `hash`: its top bits scaled to the table's length.
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize
     }
 }
 
 impl std::fmt::Debug for NameIndex {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NameIndex")
-            .field("slots", &self.slots.len())
+            .field("buckets", &self.buckets.len())
             .finish_non_exhaustive()
     }
-}
-
-/// The tag bits of a slot for `hash`: its top bits, which the slot index does not use.
-const fn tag(hash: u64) -> u32 {
-    ((hash >> (64 - (32 - POSITION_BITS))) as u32) << POSITION_BITS
 }
 
 /// Bytes of a name its key holds.
@@ -290,16 +329,11 @@ const _: () = assert!(JOB_NAME_MAX_LEN < 128);
 
 /// Whether the name at `position` and `name` (of the same key) have the same bytes past
 /// their first 16.
-fn same_rest<N: AsRef<str>>(names: &[N], position: usize, name: &[u8]) -> bool {
-    names.get(position).is_some_and(|n| {
+fn same_rest<N: AsRef<str>>(names: &[N], position: u32, name: &[u8]) -> bool {
+    names.get(position as usize).is_some_and(|n| {
         n.as_ref().as_bytes().get(INLINE..).unwrap_or_default()
             == name.get(INLINE..).unwrap_or_default()
     })
-}
-
-/// The position a slot holds, if any.
-fn position_of(entry: u32) -> Option<usize> {
-    ((entry & POSITION_MASK) as usize).checked_sub(1)
 }
 
 #[cfg(test)]

@@ -4,40 +4,40 @@
 use super::Edges;
 use crate::limits::MAX_FLOW_JOBS;
 
-/// The result of sorting: the order of the jobs that could be sorted, every job's level,
-/// and how many unsorted dependencies each job still has (non-zero only on and after cycles).
+/// The result of sorting every job: the order (nothing when it is declaration order) and
+/// every job's level.
 pub(super) struct Sorted {
     pub(super) order: Vec<u32>,
     pub(super) levels: Vec<u32>,
-    pub(super) remaining: Vec<u32>,
 }
 
 /// The dependents of each of `jobs` jobs as a compressed list: `(out_start, outs)`, each
-/// job's dependents ascending (they are filled in job order).
+/// job's dependents ascending. Each job's end is counted first, and then the jobs are
+/// placed from the last, each in front of those after it, so the ends become the starts.
 pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u32>, Vec<u32>) {
     let mut out_start = vec![0u32; jobs + 1];
     for &d in deps {
-        if let Some(count) = out_start.get_mut(d as usize + 1) {
+        if let Some(count) = out_start.get_mut(d as usize) {
             *count += 1;
         }
     }
-    for i in 0..jobs {
-        let before = out_start.get(i).copied().unwrap_or_default();
-        if let Some(slot) = out_start.get_mut(i + 1) {
-            *slot += before;
-        }
+    let mut end = 0;
+    for slot in &mut out_start {
+        end += *slot;
+        *slot = end;
     }
-    let mut fill = out_start.clone();
     let mut outs = vec![0u32; deps.len()];
-    for i in 0..jobs {
-        let from = dep_start.get(i).map_or(0, |&s| s as usize);
-        let to = dep_start.get(i + 1).map_or(0, |&s| s as usize);
+    for (i, bounds) in dep_start.windows(2).enumerate().rev() {
+        let (from, to) = match *bounds {
+            [from, to] => (from as usize, to as usize),
+            _ => (0, 0),
+        };
         for &d in deps.get(from..to).unwrap_or_default() {
-            if let Some(next) = fill.get_mut(d as usize) {
+            if let Some(next) = out_start.get_mut(d as usize) {
+                *next -= 1;
                 if let Some(slot) = outs.get_mut(*next as usize) {
                     *slot = i as u32;
                 }
-                *next += 1;
             }
         }
     }
@@ -45,18 +45,18 @@ pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u
 }
 
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the
-/// one declared first. Jobs on or after a cycle are never taken.
+/// one declared first. Jobs on or after a cycle are never taken: then the error is how
+/// many unsorted dependencies each job still has (non-zero only on and after cycles).
 ///
 /// When every job's dependencies are declared before it (as flows are mostly written),
 /// declaration order is that order: the first job not yet taken is always ready. Then the
 /// levels come from one pass in that order, and the sort is skipped.
-pub(super) fn topological(graph: &Edges) -> Sorted {
+pub(super) fn topological(graph: &Edges) -> Result<Sorted, Vec<u32>> {
     if let Some(levels) = forward_levels(graph) {
-        return Sorted {
-            order: (0..levels.len() as u32).collect(),
+        return Ok(Sorted {
+            order: Vec::new(),
             levels,
-            remaining: Vec::new(),
-        };
+        });
     }
     let jobs = graph.jobs();
     // Per job: dependencies not yet taken, and level so far (one cache line serves both).
@@ -83,12 +83,13 @@ pub(super) fn topological(graph: &Edges) -> Sorted {
             }
         }
     }
-    let (remaining, levels) = pending.into_iter().unzip();
-    Sorted {
-        order,
-        levels,
-        remaining,
+    if order.len() < jobs {
+        return Err(pending.into_iter().map(|(count, _)| count).collect());
     }
+    Ok(Sorted {
+        order,
+        levels: pending.into_iter().map(|(_, level)| level).collect(),
+    })
 }
 
 /// Every job's level, if every job depends only on jobs declared before it; `None` at the

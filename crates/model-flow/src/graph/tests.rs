@@ -322,15 +322,6 @@ fn bounds_are_exact() {
 }
 
 #[test]
-fn starts_saturate() {
-    assert_eq!(starts([2, 0, 3].into_iter()), (vec![0, 2, 2, 5], 5));
-    assert_eq!(
-        starts([usize::MAX, 1].into_iter()),
-        (vec![0, u32::MAX, u32::MAX], usize::MAX)
-    );
-}
-
-#[test]
 fn the_hash_seed_changes_no_output() {
     // Each build draws a new seed for its name index; the graph, its order and levels, its
     // Debug form and its first error come out the same every time.

@@ -119,14 +119,8 @@ fn a_refused_claim_in_a_group_undoes_no_other_and_answers_as_alone() {
     assert_eq!(together.len(), 3);
     assert_eq!(together, one_by_one);
     assert_eq!(together[1], "rejected t1");
-    let phases: Vec<TaskPhase> = (0..3)
-        .map(|n| {
-            let id = TaskId::new(format!("t{n}")).unwrap();
-            grouped.get(&tenant(), &id).unwrap().task.phase()
-        })
-        .collect();
     assert_eq!(
-        phases,
+        phases(&mut grouped),
         [TaskPhase::Running, TaskPhase::Running, TaskPhase::Pending]
     );
 }
@@ -166,16 +160,20 @@ fn a_claim_failing_after_its_write_leaves_nothing_and_answers_as_alone() {
     assert_eq!(together, one_by_one);
     assert!(together[0].contains("t0"), "{}", together[0]);
     assert!(together[1].starts_with("error"), "{}", together[1]);
-    let phases: Vec<TaskPhase> = (0..3)
-        .map(|n| {
-            let id = TaskId::new(format!("t{n}")).unwrap();
-            grouped.get(&tenant(), &id).unwrap().task.phase()
-        })
-        .collect();
     assert_eq!(
-        phases,
+        phases(&mut grouped),
         [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
     );
+}
+
+/// The phases of tasks t0, t1 and t2.
+fn phases(store: &mut SqliteStore) -> Vec<TaskPhase> {
+    (0..3)
+        .map(|n| {
+            let id = TaskId::new(format!("t{n}")).unwrap();
+            store.get(&tenant(), &id).unwrap().task.phase()
+        })
+        .collect()
 }
 
 /// The tables and indexes SQLite's plan for `sql` reads (`EXPLAIN QUERY PLAN`).

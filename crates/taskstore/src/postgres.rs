@@ -63,6 +63,22 @@ struct Link {
     connection: Option<Connection<Socket, NoTlsStream>>,
 }
 
+impl Link {
+    /// Runs `request` (given the client) to its end ([`drive`]).
+    fn run<T>(
+        &mut self,
+        request: impl AsyncFnOnce(&Client) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let Self {
+            runtime,
+            client,
+            connection,
+        } = self;
+        let client = &*client;
+        drive(runtime, connection, request(client))
+    }
+}
+
 impl std::fmt::Debug for PostgresStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("PostgresStore")
@@ -210,16 +226,10 @@ impl PostgresStore {
         };
         let result = f(&mut tx);
         let open = tx.begin.is_none() && !tx.ended;
-        let Link {
-            runtime,
-            client,
-            connection,
-        } = &mut *tx.link;
         match result {
             Ok(value) if open => {
-                drive(runtime, connection, async {
-                    client.batch_execute("COMMIT").await.map_err(postgres)
-                })?;
+                tx.link
+                    .run(async |client| client.batch_execute("COMMIT").await.map_err(postgres))?;
                 Ok(value)
             }
             Ok(value) => Ok(value),
@@ -227,7 +237,7 @@ impl PostgresStore {
                 if open {
                     // The error is the answer; a rollback that fails (a connection gone)
                     // leaves nothing behind either.
-                    let _ = drive(runtime, connection, async {
+                    let _ = tx.link.run(async |client| {
                         client.batch_execute("ROLLBACK").await.map_err(postgres)
                     });
                 }
@@ -298,14 +308,9 @@ impl PostgresTx<'_> {
         } else {
             format!("{text}{}", sql.lock.clause())
         };
-        let Link {
-            runtime,
-            client,
-            connection,
-        } = &mut *self.link;
-        let statement = drive(runtime, connection, async {
-            client.prepare(&text).await.map_err(postgres)
-        })?;
+        let statement = self
+            .link
+            .run(async |client| client.prepare(&text).await.map_err(postgres))?;
         if self.statements.values().map(HashMap::len).sum::<usize>() >= STATEMENT_CACHE {
             self.statements.clear();
         }
@@ -334,21 +339,13 @@ impl PostgresTx<'_> {
     ) -> Result<T, StoreError> {
         self.check_open()?;
         let begin = self.begin.take();
-        let Link {
-            runtime,
-            client,
-            connection,
-        } = &mut *self.link;
-        let client = &*client;
-        drive(runtime, connection, async move {
-            match begin {
-                Some(begin) => {
-                    let (begun, answer) = both(client.batch_execute(begin), request(client)).await;
-                    begun.map_err(postgres)?;
-                    answer
-                }
-                None => request(client).await,
+        self.link.run(async move |client| match begin {
+            Some(begin) => {
+                let (begun, answer) = both(client.batch_execute(begin), request(client)).await;
+                begun.map_err(postgres)?;
+                answer
             }
+            None => request(client).await,
         })
     }
 

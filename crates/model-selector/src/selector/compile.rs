@@ -189,7 +189,7 @@ impl Compiler {
         self.sel.reqs.push(Req {
             hash,
             form,
-            mask,
+            mask: mask | form.mask_bit(),
             kind,
             len,
             start: 0,
@@ -210,6 +210,7 @@ impl Compiler {
         if req.key_head.is_long() {
             req.form = Form::Slow;
         }
+        req.mask |= req.form.mask_bit();
         self.sel.reqs.push(req);
     }
 

@@ -76,7 +76,8 @@ pub(crate) struct Req {
     /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
-    /// outcome: 0 key absent, 1 value not listed, 2 value listed.
+    /// outcome: 0 key absent, 1 value not listed, 2 value listed; and bit [`ONE`] when the
+    /// form is [`Form::One`].
     pub(super) mask: u8,
     pub(crate) kind: Kind,
     /// Number of values (at most [`MAX_VALUES`](crate::MAX_VALUES)).
@@ -148,6 +149,18 @@ pub(super) const NO_VALUE: Span = Span { start: 0, len: 0 };
 /// The fingerprint of an empty hash slot: its lowest byte is neither zero, a printable
 /// byte nor that of a long value's fingerprint, so it is no value's fingerprint.
 pub(super) const NO_FP: u64 = u64::MAX;
+
+impl Form {
+    /// The bit [`Req::mask`] keeps above the outcomes: [`ONE`] for [`Form::One`], which the
+    /// loop of [`LabelSelector::matches`] tests with one bit test, not a jump on the form.
+    #[inline(always)]
+    pub(super) fn mask_bit(self) -> u8 {
+        if self == Self::One { ONE } else { 0 }
+    }
+}
+
+/// The bit of [`Req::mask`] set for [`Form::One`] (above the three outcome bits).
+pub(super) const ONE: u8 = 1 << 3;
 
 impl ValueHash {
     /// The hash as a requirement's `fps` hold it.

@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Kind, Req},
+    compiled::{Form, Kind, ONE, Req},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -43,7 +43,7 @@ impl LabelSelector {
         for req in &self.reqs {
             let outcome = match lookup.probe(req.hash, &req.key_head) {
                 // One value (the common form) first, by a predicted branch, not a jump table.
-                Some(e) if req.form == Form::One => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) if req.mask & ONE != 0 => 1 + u32::from(e.value_head.0 == req.fps),
                 Some(e) => {
                     let listed = match req.form {
                         Form::Four => {

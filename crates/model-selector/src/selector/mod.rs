@@ -14,6 +14,8 @@ mod explain;
 mod matching;
 mod order;
 mod parse;
+#[cfg(test)]
+mod tests;
 mod view;
 
 use std::fmt;

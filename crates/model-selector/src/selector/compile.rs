@@ -260,16 +260,13 @@ impl Compiler {
                 *slot = fingerprint(&Head::of(bytes), bytes);
             }
             let fps = fps.get(..kept).unwrap_or(&[]);
-            if let Some(hash) = ValueHash::build(fps, &mut sel.tables) {
+            let head = |i: usize| {
+                own.get(i)
+                    .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
+            };
+            if let Some(hash) = ValueHash::build(fps, head, &mut sel.tables) {
                 req.fps = hash.to_words();
                 req.form = Form::Hashed;
-                if own.iter().any(|v| v.len > 8) {
-                    // Fingerprints of values over 8 bytes are hashes: keep the values' heads
-                    // to confirm them.
-                    req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
-                    sel.heads
-                        .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
-                }
             }
         }
     }

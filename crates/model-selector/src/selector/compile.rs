@@ -154,7 +154,8 @@ impl Compiler {
         let (form, fps, len) = match kind {
             Kind::Gt | Kind::Lt => (Form::Slow, [self.bound as u64, 0, 0, 0], 0),
             _ if self.len > 1 => {
-                let req = Req {
+                // Stored first and finished where it is stored (no copy of it to pass).
+                self.sel.reqs.push(Req {
                     hash,
                     form: Form::Slow,
                     mask,
@@ -166,8 +167,8 @@ impl Compiler {
                     values: self.values,
                     key: self.key,
                     heads: NO_HEADS,
-                };
-                return self.list(req);
+                });
+                return self.list();
             }
             // One value (or none: Exists, DoesNotExist), compared by its head.
             _ => match self.values.first() {
@@ -203,72 +204,27 @@ impl Compiler {
 
     /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
     /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
-    /// [`HASH_ABOVE`]) or by the general test.
+    /// [`HASH_ABOVE`]) or by the general test. The list is the last requirement, which
+    /// [`Compiler::end`] has stored.
     #[inline(never)]
-    fn list(&mut self, mut req: Req) {
-        self.list_into(&mut req);
+    fn list(&mut self) {
+        let len = self.len;
+        let sel = &mut self.sel;
+        let Some(req) = sel.reqs.last_mut() else {
+            return;
+        };
+        list_into(
+            req,
+            len,
+            sel.arena.as_bytes(),
+            &mut sel.values,
+            &mut sel.heads,
+            &mut sel.tables,
+        );
         if req.key_head.is_long() {
             req.form = Form::Slow;
         }
         req.mask |= req.form.mask_bit();
-        self.sel.reqs.push(req);
-    }
-
-    #[inline(always)]
-    fn list_into(&mut self, req: &mut Req) {
-        let sel = &mut self.sel;
-        let arena = sel.arena.as_bytes();
-        let len = self.len;
-        if len <= FAST_VALUES {
-            let long = short_list(req, len, arena);
-            if long && req.form == Form::Four {
-                push_heads(&mut sel.heads, req, arena);
-            }
-            return;
-        }
-        let start = sel.values.len().saturating_sub(len);
-        let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
-        sel.values.truncate(start + kept);
-        if kept <= FAST_VALUES {
-            // Duplicates made the list short: back into the requirement.
-            for (slot, v) in req
-                .values
-                .iter_mut()
-                .zip(sel.values.get(start..).unwrap_or(&[]))
-            {
-                *slot = *v;
-            }
-            sel.values.truncate(start);
-            if kept <= 1 {
-                req.len = kept as u8;
-                return one_value(req, arena);
-            }
-            let long = short_list(req, kept, arena);
-            if long && req.form == Form::Four {
-                push_heads(&mut sel.heads, req, arena);
-            }
-            return;
-        }
-        req.start = start as u32;
-        req.len = kept as u8;
-        req.form = Form::Slow;
-        let own = sel.values.get(start..).unwrap_or(&[]);
-        if kept > HASH_ABOVE {
-            let mut fps = [0_u64; MAX_VALUES];
-            for (slot, v) in fps.iter_mut().zip(own) {
-                let bytes = v.bytes_in(arena);
-                *slot = fingerprint(&Head::of(bytes), bytes);
-            }
-            let fps = fps.get(..kept).unwrap_or(&[]);
-            let head = |i: usize| {
-                own.get(i)
-                    .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
-            };
-            if let Some(hash) = ValueHash::build(fps, head, &mut sel.tables) {
-                req.fps = hash.to_words();
-                req.form = Form::Hashed;
-            }
-        }
     }
 
     /// The selector. Requirements stay in the order they came in
@@ -282,6 +238,69 @@ impl Compiler {
             self.sel.reqs = reqs;
         }
         std::mem::take(&mut self.sel)
+    }
+}
+
+/// [`Compiler::list`] on `req` and the selector's `values`, `heads` and `tables`: `len`
+/// values, in `req` when there are up to [`FAST_VALUES`], else at the end of `values`.
+#[inline(always)]
+fn list_into(
+    req: &mut Req,
+    len: usize,
+    arena: &[u8],
+    values: &mut Vec<Span>,
+    heads: &mut Vec<Head>,
+    tables: &mut Vec<Head>,
+) {
+    if len <= FAST_VALUES {
+        let long = short_list(req, len, arena);
+        if long && req.form == Form::Four {
+            push_heads(heads, req, arena);
+        }
+        return;
+    }
+    let start = values.len().saturating_sub(len);
+    let kept = sort_and_dedup(values.get_mut(start..).unwrap_or(&mut []), arena);
+    values.truncate(start + kept);
+    if kept <= FAST_VALUES {
+        // Duplicates made the list short: back into the requirement.
+        for (slot, v) in req
+            .values
+            .iter_mut()
+            .zip(values.get(start..).unwrap_or(&[]))
+        {
+            *slot = *v;
+        }
+        values.truncate(start);
+        if kept <= 1 {
+            req.len = kept as u8;
+            return one_value(req, arena);
+        }
+        let long = short_list(req, kept, arena);
+        if long && req.form == Form::Four {
+            push_heads(heads, req, arena);
+        }
+        return;
+    }
+    req.start = start as u32;
+    req.len = kept as u8;
+    req.form = Form::Slow;
+    let own = values.get(start..).unwrap_or(&[]);
+    if kept > HASH_ABOVE {
+        let mut fps = [0_u64; MAX_VALUES];
+        for (slot, v) in fps.iter_mut().zip(own) {
+            let bytes = v.bytes_in(arena);
+            *slot = fingerprint(&Head::of(bytes), bytes);
+        }
+        let fps = fps.get(..kept).unwrap_or(&[]);
+        let head = |i: usize| {
+            own.get(i)
+                .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
+        };
+        if let Some(hash) = ValueHash::build(fps, head, tables) {
+            req.fps = hash.to_words();
+            req.form = Form::Hashed;
+        }
     }
 }
 

@@ -346,6 +346,9 @@ fn same(a: &Item, b: &Item, arena: &[u8]) -> bool {
     reason = "i, j and kept stay below n, at most FAST_VALUES, the arrays' length"
 )]
 fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
+    if len == 2 {
+        return two_values(req, arena);
+    }
     let n = len.min(FAST_VALUES);
     let mut items: [Item; FAST_VALUES] = [(0, 0, NO_VALUE); FAST_VALUES];
     let mut long = false;
@@ -395,6 +398,43 @@ fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
             .enumerate()
             .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
     req.form = if distinct { Form::Four } else { Form::Slow };
+    long
+}
+
+/// [`short_list`] for two values, the most common list: the two compared and ordered
+/// directly, without the general sort and deduplication.
+#[inline(always)]
+fn two_values(req: &mut Req, arena: &[u8]) -> bool {
+    let [v0, v1, ..] = req.values;
+    let item = |v: Span| {
+        let bytes = v.bytes_in(arena);
+        let first = Head::first_word(bytes);
+        let fp = if bytes.len() <= 8 {
+            first
+        } else {
+            fingerprint(&Head::of(bytes), bytes)
+        };
+        (first.swap_bytes(), fp, v)
+    };
+    let (a, b) = (item(v0), item(v1));
+    let (a, b) = if after(&a, &b, arena) { (b, a) } else { (a, b) };
+    if same(&a, &b, arena) {
+        req.len = 1;
+        req.values[0] = a.2;
+        one_value(req, arena);
+        return false;
+    }
+    req.len = 2;
+    // Past the second, copies of the first, so Form::Four compares all four.
+    req.values = [a.2, b.2, a.2, a.2];
+    req.fps = [a.1, b.1, a.1, a.1];
+    let long = a.2.len > 8 || b.2.len > 8;
+    // Two long values' fingerprints may collide by chance: then the general test.
+    req.form = if !long || a.1 != b.1 {
+        Form::Four
+    } else {
+        Form::Slow
+    };
     long
 }
 

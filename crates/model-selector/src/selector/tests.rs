@@ -151,3 +151,32 @@ fn hashed_slots_tell_colliding_values_apart() {
         }
     }
 }
+
+/// A list of two values, in either order, equal or not, sharing leading words or not: kept
+/// sorted and deduplicated as the canonical form says, and matched as the plain test does.
+#[test]
+fn two_value_lists_sort_dedup_and_match() {
+    let values = near_values();
+    for a in &values {
+        for b in &values {
+            let sel: LabelSelector = format!("k in ({a},{b})").parse().unwrap();
+            let swapped: LabelSelector = format!("k in ({b},{a})").parse().unwrap();
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            let want = if a == b {
+                format!("k in ({a})")
+            } else {
+                format!("k in ({lo},{hi})")
+            };
+            assert_eq!(sel.to_string(), want);
+            assert_eq!(sel, swapped);
+            for value in &values {
+                let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+                assert_eq!(
+                    sel.matches(&labels),
+                    value == a || value == b,
+                    "{value} in {sel}"
+                );
+            }
+        }
+    }
+}

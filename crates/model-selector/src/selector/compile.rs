@@ -229,15 +229,16 @@ impl Compiler {
 
     /// The selector. Requirements stay in the order they came in
     /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
-    /// more than callers allow.
-    /// By reference, so the compiler is not moved (a copy through `memcpy`) to be taken apart.
-    pub(crate) fn finish(&mut self) -> LabelSelector {
-        if self.sel.reqs.len() > MAX_REQUIREMENTS {
-            let mut reqs = std::mem::take(&mut self.sel.reqs);
-            reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
-            self.sel.reqs = reqs;
+    /// more than callers allow. The compiler is taken apart where it is, not moved.
+    #[inline(always)]
+    pub(crate) fn finish(self) -> LabelSelector {
+        let Self { mut sel, .. } = self;
+        if sel.reqs.len() > MAX_REQUIREMENTS {
+            let mut reqs = std::mem::take(&mut sel.reqs);
+            reqs.sort_by(|a, b| sel.cmp_reqs(a, b));
+            sel.reqs = reqs;
         }
-        std::mem::take(&mut self.sel)
+        sel
     }
 }
 

@@ -180,3 +180,67 @@ fn two_value_lists_sort_dedup_and_match() {
         }
     }
 }
+
+/// A list read by the tight loop reads as the same list with a space after `(` (which the
+/// general loop reads from its first value): the same selector, or the same error one byte
+/// further on.
+#[test]
+fn tight_lists_read_as_spaced_ones() {
+    let long = "v".repeat(64);
+    let values = |n: usize| {
+        (0..n)
+            .map(|i| format!("v{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let lists = [
+        "a,b".to_owned(),
+        "b,a,b".to_owned(),
+        "a,b,".to_owned(),
+        ",a".to_owned(),
+        "a,,b".to_owned(),
+        "a, b".to_owned(),
+        "a ,b".to_owned(),
+        "a,b ".to_owned(),
+        "a,\"\"".to_owned(),
+        "a,\"x\"".to_owned(),
+        "a,-b".to_owned(),
+        "a,b-".to_owned(),
+        "a,b c".to_owned(),
+        "a,b".to_owned() + ")x",
+        "a,b".to_owned() + "))",
+        format!("a,{long}"),
+        format!("a,{}", &long[..63]),
+        "a,b/c".to_owned(),
+        "a,b=c".to_owned(),
+        values(128),
+        values(129),
+        values(200),
+    ];
+    for list in &lists {
+        for close in [")", ""] {
+            let tight = format!("k in ({list}{close}");
+            let spaced = format!("k in ( {list}{close}");
+            let (a, b) = (
+                tight.parse::<LabelSelector>(),
+                spaced.parse::<LabelSelector>(),
+            );
+            match (a, b) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{tight}"),
+                (
+                    Err(crate::SelectorError::Syntax {
+                        position: p,
+                        expected: e,
+                        found: f,
+                    }),
+                    Err(crate::SelectorError::Syntax {
+                        position: q,
+                        expected: g,
+                        found: h,
+                    }),
+                ) => assert_eq!((p + 1, e, f), (q, g, h), "{tight}"),
+                (a, b) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{tight}"),
+            }
+        }
+    }
+}

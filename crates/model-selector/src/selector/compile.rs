@@ -26,7 +26,7 @@ pub(crate) fn too_many_requirements() -> SelectorError {
 ///
 /// A requirement is collected between [`Compiler::begin`] and [`Compiler::end`] (its key,
 /// kind and up to [`FAST_VALUES`] values here, more in the selector's value vector) and
-/// written once, complete, by `end`.
+/// stored by `end` (complete, or for a list of values, then finished where it is stored).
 pub(crate) struct Compiler {
     sel: LabelSelector,
     key: Span,

@@ -37,7 +37,8 @@ impl LabelSelector {
     /// The requirements through `lookup` as far as it decides them by comparing words
     /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
     /// by no fingerprint; lists whose fingerprint is a hash through
-    /// [`LabelSelector::four_by_head`], long lists through [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
+    /// [`LabelSelector::four_by_head`], long lists through
+    /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
     /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
     /// a selector it decides costs no spills.
     #[inline(always)]
@@ -87,9 +88,10 @@ impl LabelSelector {
 
     /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list: the slot of
     /// the value's fingerprint holds the [`Head`](crate::packed::Head) of the only listed
-    /// value it can be, and the heads decide values of at most 32 bytes (the first two words
-    /// those of at most 16). `None` for longer ones, whose bytes must be compared. Out of
-    /// line, so the loop of [`LabelSelector::matches_fast`] keeps its registers.
+    /// value it can be, and the heads decide values of at most 32 bytes (their first two
+    /// words alone a label value of at most 8 bytes, and any that differs in its first 16).
+    /// `None` for longer ones, whose bytes must be compared. Out of line, so the loop of
+    /// [`LabelSelector::matches_fast`] keeps its registers.
     #[inline(never)]
     pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let head = self.tables.get(req.value_hash().slot(entry.value_fp))?;
@@ -158,8 +160,8 @@ impl LabelSelector {
     }
 
     /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash,
-    /// whose slot holds the head of the only listed value that can be the label's; values
-    /// over 32 bytes with the same head are then compared by their bytes.
+    /// whose slot holds the head of the only listed value that can be the label's; a value
+    /// over 32 bytes with the same head is then compared with the listed values' bytes.
     #[inline(always)]
     pub(super) fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
         let Some(head) = self.tables.get(req.value_hash().slot(entry.value_fp)) else {

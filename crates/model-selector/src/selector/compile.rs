@@ -26,7 +26,7 @@ pub(crate) fn too_many_requirements() -> SelectorError {
 ///
 /// A requirement is collected between [`Compiler::begin`] and [`Compiler::end`] (its key,
 /// kind and up to [`FAST_VALUES`] values here, more in the selector's value vector) and
-/// written once, complete, by `end`.
+/// stored by `end` (complete, or for a list of values, then finished where it is stored).
 pub(crate) struct Compiler {
     sel: LabelSelector,
     key: Span,
@@ -154,7 +154,8 @@ impl Compiler {
         let (form, fps, len) = match kind {
             Kind::Gt | Kind::Lt => (Form::Slow, [self.bound as u64, 0, 0, 0], 0),
             _ if self.len > 1 => {
-                let req = Req {
+                // Stored first and finished where it is stored (no copy of it to pass).
+                self.sel.reqs.push(Req {
                     hash,
                     form: Form::Slow,
                     mask,
@@ -166,8 +167,8 @@ impl Compiler {
                     values: self.values,
                     key: self.key,
                     heads: NO_HEADS,
-                };
-                return self.list(req);
+                });
+                return self.list();
             }
             // One value (or none: Exists, DoesNotExist), compared by its head.
             _ => match self.values.first() {
@@ -189,7 +190,7 @@ impl Compiler {
         self.sel.reqs.push(Req {
             hash,
             form,
-            mask,
+            mask: mask | form.mask_bit(),
             kind,
             len,
             start: 0,
@@ -203,87 +204,104 @@ impl Compiler {
 
     /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
     /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
-    /// [`HASH_ABOVE`]) or by the general test.
+    /// [`HASH_ABOVE`]) or by the general test. The list is the last requirement, which
+    /// [`Compiler::end`] has stored.
     #[inline(never)]
-    fn list(&mut self, mut req: Req) {
-        self.list_into(&mut req);
+    fn list(&mut self) {
+        let len = self.len;
+        let sel = &mut self.sel;
+        let Some(req) = sel.reqs.last_mut() else {
+            return;
+        };
+        list_into(
+            req,
+            len,
+            sel.arena.as_bytes(),
+            &mut sel.values,
+            &mut sel.heads,
+            &mut sel.tables,
+        );
         if req.key_head.is_long() {
             req.form = Form::Slow;
         }
-        self.sel.reqs.push(req);
-    }
-
-    #[inline(always)]
-    fn list_into(&mut self, req: &mut Req) {
-        let sel = &mut self.sel;
-        let arena = sel.arena.as_bytes();
-        let len = self.len;
-        if len <= FAST_VALUES {
-            let long = short_list(req, len, arena);
-            if long && req.form == Form::Four {
-                push_heads(&mut sel.heads, req, arena);
-            }
-            return;
-        }
-        let start = sel.values.len().saturating_sub(len);
-        let kept = sort_and_dedup(sel.values.get_mut(start..).unwrap_or(&mut []), arena);
-        sel.values.truncate(start + kept);
-        if kept <= FAST_VALUES {
-            // Duplicates made the list short: back into the requirement.
-            for (slot, v) in req
-                .values
-                .iter_mut()
-                .zip(sel.values.get(start..).unwrap_or(&[]))
-            {
-                *slot = *v;
-            }
-            sel.values.truncate(start);
-            if kept <= 1 {
-                req.len = kept as u8;
-                return one_value(req, arena);
-            }
-            let long = short_list(req, kept, arena);
-            if long && req.form == Form::Four {
-                push_heads(&mut sel.heads, req, arena);
-            }
-            return;
-        }
-        req.start = start as u32;
-        req.len = kept as u8;
-        req.form = Form::Slow;
-        let own = sel.values.get(start..).unwrap_or(&[]);
-        if kept > HASH_ABOVE {
-            let mut fps = [0_u64; MAX_VALUES];
-            for (slot, v) in fps.iter_mut().zip(own) {
-                let bytes = v.bytes_in(arena);
-                *slot = fingerprint(&Head::of(bytes), bytes);
-            }
-            let fps = fps.get(..kept).unwrap_or(&[]);
-            if let Some(hash) = ValueHash::build(fps, &mut sel.tables) {
-                req.fps = hash.to_words();
-                req.form = Form::Hashed;
-                if own.iter().any(|v| v.len > 8) {
-                    // Fingerprints of values over 8 bytes are hashes: keep the values' heads
-                    // to confirm them.
-                    req.heads = u32::try_from(sel.heads.len()).unwrap_or(NO_HEADS);
-                    sel.heads
-                        .extend(own.iter().map(|v| Head::of(v.bytes_in(arena))));
-                }
-            }
-        }
+        req.mask |= req.form.mask_bit();
     }
 
     /// The selector. Requirements stay in the order they came in
     /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
-    /// more than callers allow.
-    /// By reference, so the compiler is not moved (a copy through `memcpy`) to be taken apart.
-    pub(crate) fn finish(&mut self) -> LabelSelector {
-        if self.sel.reqs.len() > MAX_REQUIREMENTS {
-            let mut reqs = std::mem::take(&mut self.sel.reqs);
-            reqs.sort_by(|a, b| self.sel.cmp_reqs(a, b));
-            self.sel.reqs = reqs;
+    /// more than callers allow. The compiler is taken apart where it is, not moved.
+    #[inline(always)]
+    pub(crate) fn finish(self) -> LabelSelector {
+        let Self { mut sel, .. } = self;
+        if sel.reqs.len() > MAX_REQUIREMENTS {
+            let mut reqs = std::mem::take(&mut sel.reqs);
+            reqs.sort_by(|a, b| sel.cmp_reqs(a, b));
+            sel.reqs = reqs;
         }
-        std::mem::take(&mut self.sel)
+        sel
+    }
+}
+
+/// [`Compiler::list`] on `req` and the selector's `values`, `heads` and `tables`: `len`
+/// values, in `req` when there are up to [`FAST_VALUES`], else at the end of `values`.
+#[inline(always)]
+fn list_into(
+    req: &mut Req,
+    len: usize,
+    arena: &[u8],
+    values: &mut Vec<Span>,
+    heads: &mut Vec<Head>,
+    tables: &mut Vec<Head>,
+) {
+    if len <= FAST_VALUES {
+        let long = short_list(req, len, arena);
+        if long && req.form == Form::Four {
+            push_heads(heads, req, arena);
+        }
+        return;
+    }
+    let start = values.len().saturating_sub(len);
+    let kept = sort_and_dedup(values.get_mut(start..).unwrap_or(&mut []), arena);
+    values.truncate(start + kept);
+    if kept <= FAST_VALUES {
+        // Duplicates made the list short: back into the requirement.
+        for (slot, v) in req
+            .values
+            .iter_mut()
+            .zip(values.get(start..).unwrap_or(&[]))
+        {
+            *slot = *v;
+        }
+        values.truncate(start);
+        if kept <= 1 {
+            req.len = kept as u8;
+            return one_value(req, arena);
+        }
+        let long = short_list(req, kept, arena);
+        if long && req.form == Form::Four {
+            push_heads(heads, req, arena);
+        }
+        return;
+    }
+    req.start = start as u32;
+    req.len = kept as u8;
+    req.form = Form::Slow;
+    let own = values.get(start..).unwrap_or(&[]);
+    if kept > HASH_ABOVE {
+        let mut fps = [0_u64; MAX_VALUES];
+        for (slot, v) in fps.iter_mut().zip(own) {
+            let bytes = v.bytes_in(arena);
+            *slot = fingerprint(&Head::of(bytes), bytes);
+        }
+        let fps = fps.get(..kept).unwrap_or(&[]);
+        let head = |i: usize| {
+            own.get(i)
+                .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
+        };
+        if let Some(hash) = ValueHash::build(fps, head, tables) {
+            req.fps = hash.to_words();
+            req.form = Form::Hashed;
+        }
     }
 }
 
@@ -329,6 +347,9 @@ fn same(a: &Item, b: &Item, arena: &[u8]) -> bool {
     reason = "i, j and kept stay below n, at most FAST_VALUES, the arrays' length"
 )]
 fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
+    if len == 2 {
+        return two_values(req, arena);
+    }
     let n = len.min(FAST_VALUES);
     let mut items: [Item; FAST_VALUES] = [(0, 0, NO_VALUE); FAST_VALUES];
     let mut long = false;
@@ -378,6 +399,43 @@ fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
             .enumerate()
             .all(|(i, a)| fps.iter().skip(i + 1).all(|b| a != b));
     req.form = if distinct { Form::Four } else { Form::Slow };
+    long
+}
+
+/// [`short_list`] for two values, the most common list: the two compared and ordered
+/// directly, without the general sort and deduplication.
+#[inline(always)]
+fn two_values(req: &mut Req, arena: &[u8]) -> bool {
+    let [v0, v1, ..] = req.values;
+    let item = |v: Span| {
+        let bytes = v.bytes_in(arena);
+        let first = Head::first_word(bytes);
+        let fp = if bytes.len() <= 8 {
+            first
+        } else {
+            fingerprint(&Head::of(bytes), bytes)
+        };
+        (first.swap_bytes(), fp, v)
+    };
+    let (a, b) = (item(v0), item(v1));
+    let (a, b) = if after(&a, &b, arena) { (b, a) } else { (a, b) };
+    if same(&a, &b, arena) {
+        req.len = 1;
+        req.values[0] = a.2;
+        one_value(req, arena);
+        return false;
+    }
+    req.len = 2;
+    // Past the second, copies of the first, so Form::Four compares all four.
+    req.values = [a.2, b.2, a.2, a.2];
+    req.fps = [a.1, b.1, a.1, a.1];
+    let long = a.2.len > 8 || b.2.len > 8;
+    // Two long values' fingerprints may collide by chance: then the general test.
+    req.form = if !long || a.1 != b.1 {
+        Form::Four
+    } else {
+        Form::Slow
+    };
     long
 }
 

@@ -76,7 +76,8 @@ pub(crate) struct Req {
     /// How [`LabelSelector::matches`] tests the value, or [`Form::Slow`].
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
-    /// outcome: 0 key absent, 1 value not listed, 2 value listed.
+    /// outcome: 0 key absent, 1 value not listed, 2 value listed; and bit [`ONE`] when the
+    /// form is [`Form::One`].
     pub(super) mask: u8,
     pub(crate) kind: Kind,
     /// Number of values (at most [`MAX_VALUES`](crate::MAX_VALUES)).
@@ -96,8 +97,8 @@ pub(crate) struct Req {
     /// Up to [`FAST_VALUES`] values, in the selector's arena.
     pub(super) values: [Span; FAST_VALUES],
     pub(crate) key: Span,
-    /// For lists with values over 8 bytes, where the [`Head`]s of the values start in the
-    /// selector's heads; else [`NO_HEADS`].
+    /// For [`Form::Four`] lists with values over 8 bytes, where the [`Head`]s of the values
+    /// start in the selector's heads; else [`NO_HEADS`].
     pub(super) heads: u32,
 }
 
@@ -122,10 +123,12 @@ pub(super) enum Form {
     Hashed,
 }
 
-/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: the pair of words
-/// at `tables[slot(fp)]` (`start + 2 * ((fp * mult) >> shift)`) holds the fingerprint of the
-/// value there ([`NO_FP`] when empty) and 1 + the value's index (0 when empty). Found at
-/// construction by trying a fixed list of multipliers, so it is deterministic.
+/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: `tables[slot(fp)]`
+/// (`start + ((fp * mult) >> shift)`) is the [`Head`] of the listed value whose fingerprint
+/// is `fp`, or [`EMPTY_SLOT`]. A label value's slot so holds the
+/// only listed value it can be, and comparing the two heads decides values of at most 32
+/// bytes without reading the list. Found at construction by trying a fixed list of
+/// multipliers, so it is deterministic.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(super) struct ValueHash {
     pub(super) mult: u64,
@@ -145,9 +148,21 @@ pub(super) const NO_HEADS: u32 = u32::MAX;
 /// An unused value slot.
 pub(super) const NO_VALUE: Span = Span { start: 0, len: 0 };
 
-/// The fingerprint of an empty hash slot: its lowest byte is neither zero, a printable
-/// byte nor that of a long value's fingerprint, so it is no value's fingerprint.
-pub(super) const NO_FP: u64 = u64::MAX;
+/// An empty hash slot: its bytes are 0xff, which no key or value has, so it is no string's
+/// [`Head`].
+pub(super) const EMPTY_SLOT: Head = Head([u64::MAX; 4]);
+
+impl Form {
+    /// The bit [`Req::mask`] keeps above the outcomes: [`ONE`] for [`Form::One`], which the
+    /// loop of [`LabelSelector::matches`] tests with one bit test, not a jump on the form.
+    #[inline(always)]
+    pub(super) fn mask_bit(self) -> u8 {
+        if self == Self::One { ONE } else { 0 }
+    }
+}
+
+/// The bit of [`Req::mask`] set for [`Form::One`] (above the three outcome bits).
+pub(super) const ONE: u8 = 1 << 3;
 
 impl ValueHash {
     /// The hash as a requirement's `fps` hold it.
@@ -155,15 +170,19 @@ impl ValueHash {
         [self.mult, u64::from(self.shift), u64::from(self.start), 0]
     }
 
-    /// Where the slot pair of `fp` starts in the selector's tables.
+    /// Where the slot of `fp` is in the selector's tables.
     #[inline(always)]
     pub(super) fn slot(&self, fp: u64) -> usize {
-        self.start as usize + 2 * (fp.wrapping_mul(self.mult) >> self.shift) as usize
+        self.start as usize + (fp.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
-    /// Builds the table for the fingerprints `fps` (of distinct values) at the end of
-    /// `tables`; `None` when two fingerprints are equal.
-    pub(super) fn build(fps: &[u64], tables: &mut Vec<u64>) -> Option<Self> {
+    /// Builds the table for the fingerprints `fps` of distinct values, whose [`Head`]s
+    /// `head(i)` gives, at the end of `tables`; `None` when two fingerprints are equal.
+    pub(super) fn build(
+        fps: &[u64],
+        head: impl Fn(usize) -> Head,
+        tables: &mut Vec<Head>,
+    ) -> Option<Self> {
         let distinct = fps.len();
         let min_bits = usize::BITS - (2 * distinct).saturating_sub(1).leading_zeros();
         let start = tables.len();
@@ -176,14 +195,11 @@ impl ValueHash {
                     start: u32::try_from(start).ok()?,
                 };
                 tables.truncate(start);
-                tables.resize(start + (2 << bits), 0);
+                tables.resize(start + (1 << bits), EMPTY_SLOT);
                 let mut ok = true;
                 for (i, &fp) in fps.iter().enumerate() {
-                    match tables
-                        .get_mut(hash.slot(fp)..)
-                        .and_then(<[u64]>::first_chunk_mut::<2>)
-                    {
-                        Some(pair) if pair[1] == 0 => *pair = [fp, i as u64 + 1],
+                    match tables.get_mut(hash.slot(fp)) {
+                        Some(slot) if *slot == EMPTY_SLOT => *slot = head(i),
                         _ => {
                             ok = false;
                             break;
@@ -191,15 +207,6 @@ impl ValueHash {
                     }
                 }
                 if ok {
-                    for pair in tables
-                        .get_mut(start..)
-                        .unwrap_or(&mut [])
-                        .chunks_exact_mut(2)
-                    {
-                        if let [fp, 0] = pair {
-                            *fp = NO_FP;
-                        }
-                    }
                     return Some(hash);
                 }
             }

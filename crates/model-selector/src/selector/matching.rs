@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Kind, Req},
+    compiled::{Form, Kind, ONE, Req},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -15,10 +15,12 @@ impl LabelSelector {
     /// Each requirement looks its key up in the label set's collision-free hash index: one
     /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
     /// from construction, compared at once (they decide keys of at most 32 bytes). A
-    /// one-value requirement compares the value's first 32 bytes the same way; a list
-    /// compares the value's fingerprint with those of the listed values, and a fingerprint
-    /// that is a hash (values over 8 bytes) is confirmed by the listed value's first 32
-    /// bytes, out of line. The loop makes no other call: a requirement it cannot decide so
+    /// one-value requirement compares the value's first 32 bytes the same way; a list of up
+    /// to four compares the value's fingerprint with those of the listed values, and a
+    /// fingerprint that is a hash (values over 8 bytes) is confirmed by the listed value's
+    /// first 32 bytes, out of line; a longer list finds the slot of the value's fingerprint
+    /// in its perfect hash and compares the first 32 bytes of the one listed value there, out
+    /// of line. The loop makes no other call: a requirement it cannot decide so
     /// (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to the general test,
     /// which compares bytes.
     #[inline]
@@ -35,7 +37,8 @@ impl LabelSelector {
     /// The requirements through `lookup` as far as it decides them by comparing words
     /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
     /// by no fingerprint; lists whose fingerprint is a hash through
-    /// [`LabelSelector::listed_by_head`]): whether all hold, or the first requirement it
+    /// [`LabelSelector::four_by_head`], long lists through
+    /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
     /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
     /// a selector it decides costs no spills.
     #[inline(always)]
@@ -43,7 +46,7 @@ impl LabelSelector {
         for req in &self.reqs {
             let outcome = match lookup.probe(req.hash, &req.key_head) {
                 // One value (the common form) first, by a predicted branch, not a jump table.
-                Some(e) if req.form == Form::One => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) if req.mask & ONE != 0 => 1 + u32::from(e.value_head.0 == req.fps),
                 Some(e) => {
                     let listed = match req.form {
                         Form::Four => {
@@ -51,12 +54,12 @@ impl LabelSelector {
                             let [a, b, c, d] = req.fps;
                             let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
                             if listed & is_long(fp) {
-                                self.listed_by_head(req, e).ok_or(req)?
+                                self.four_by_head(req, e).ok_or(req)?
                             } else {
                                 listed
                             }
                         }
-                        Form::Hashed => self.listed_by_head(req, e).ok_or(req)?,
+                        Form::Hashed => self.hashed_by_head(req, e).ok_or(req)?,
                         Form::One | Form::Slow => return Err(req),
                     };
                     1 + u32::from(listed)
@@ -71,30 +74,38 @@ impl LabelSelector {
         Ok(true)
     }
 
-    /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list or a
-    /// [`Form::Four`] list that has the value's fingerprint, a hash: the list's perfect hash
-    /// finds the listed value with that fingerprint, and its [`Head`](crate::packed::Head)
-    /// decides values of at most 32 bytes. `None` for longer ones, whose bytes must be
-    /// compared. Out of line, so the loop of [`LabelSelector::matches_fast`] keeps its
-    /// registers.
+    /// Whether the value of `entry` is listed in `req`, a [`Form::Four`] list that has the
+    /// value's fingerprint, a hash: the listed value's [`Head`](crate::packed::Head) with that
+    /// fingerprint (kept in the selector's heads) decides values of at most 32 bytes. `None`
+    /// for longer ones, whose bytes must be compared. Out of line, so the loop of
+    /// [`LabelSelector::matches_fast`] keeps its registers.
     #[inline(never)]
-    fn listed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
-        let fp = entry.value_fp;
-        let at = if req.form == Form::Hashed {
-            // The slot's fingerprint decides a short value; only a long one reads the index.
-            let slot = req.value_hash().slot(fp);
-            if self.tables.get(slot) != Some(&fp) {
-                return Some(false);
-            }
-            if !is_long(fp) {
-                return Some(true);
-            }
-            (*self.tables.get(slot + 1)? as usize).wrapping_sub(1)
-        } else {
-            req.fps.iter().position(|&x| x == fp)?
-        };
+    fn four_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
+        let at = req.fps.iter().position(|&x| x == entry.value_fp)?;
         let head = self.heads.get((req.heads as usize).wrapping_add(at))?;
         (!head.is_long()).then(|| *head == entry.value_head)
+    }
+
+    /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list: the slot of
+    /// the value's fingerprint holds the [`Head`](crate::packed::Head) of the only listed
+    /// value it can be, and the heads decide values of at most 32 bytes (their first two
+    /// words alone a label value of at most 8 bytes, and any that differs in its first 16).
+    /// `None` for longer ones, whose bytes must be compared. Out of line, so the loop of
+    /// [`LabelSelector::matches_fast`] keeps its registers.
+    #[inline(never)]
+    pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
+        let head = self.tables.get(req.value_hash().slot(entry.value_fp))?;
+        let [a, b, c, d] = head.0;
+        let [w, x, y, z] = entry.value_head.0;
+        if (a != w) | (b != x) {
+            return Some(false);
+        }
+        if x == 0 {
+            // Both at most 8 bytes.
+            return Some(true);
+        }
+        let same = (c == y) & (d == z);
+        (!same || !head.is_long()).then_some(same)
     }
 
     /// Whether the requirements from `from` on hold: the fast forms through the label set's
@@ -148,23 +159,24 @@ impl LabelSelector {
         }
     }
 
-    /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash.
+    /// [`LabelSelector::listed`] for [`Form::Hashed`]: one probe of the list's perfect hash,
+    /// whose slot holds the head of the only listed value that can be the label's; a value
+    /// over 32 bytes with the same head is then compared with the listed values' bytes.
     #[inline(always)]
-    fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
-        let fp = entry.value_fp;
-        let slot = req.value_hash().slot(fp);
-        let Some(&[slot_fp, index]) = self.tables.get(slot..).and_then(<[u64]>::first_chunk) else {
+    pub(super) fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
+        let Some(head) = self.tables.get(req.value_hash().slot(entry.value_fp)) else {
             return false;
         };
-        if slot_fp != fp {
+        if *head != entry.value_head {
             return false;
         }
-        if !is_long(fp) {
+        if !head.is_long() {
             return true;
         }
+        let value = entry.value_in(arena);
         self.req_values(req)
-            .get((index as usize).wrapping_sub(1))
-            .is_some_and(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), entry.value_in(arena)))
+            .iter()
+            .any(|v| same_bytes(v.bytes_in(self.arena.as_bytes()), value))
     }
 
     /// [`LabelSelector::matches`] for label sets without an index.

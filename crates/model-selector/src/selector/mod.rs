@@ -14,6 +14,8 @@ mod explain;
 mod matching;
 mod order;
 mod parse;
+#[cfg(test)]
+mod tests;
 mod view;
 
 use std::fmt;
@@ -85,13 +87,13 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Span>,
-    /// The slot pairs of the [`ValueHash`](compiled::ValueHash)es of long lists, in one
-    /// vector (not one of fingerprints and one of indexes) so that the selector, five
-    /// vectors, is moved without a call.
-    tables: Vec<u64>,
-    /// The [`Head`]s of the values of lists that have values over 8 bytes (whose
-    /// fingerprints are hashes), from each such requirement's `heads` on, in the list's
-    /// order: what confirms a fingerprint without reading a string.
+    /// The slots of the [`ValueHash`](compiled::ValueHash)es of long lists (each the
+    /// [`Head`] of a listed value), in one vector.
+    tables: Vec<Head>,
+    /// The [`Head`]s of the values of short lists ([`Form::Four`](compiled::Form::Four))
+    /// that have values over 8 bytes (whose fingerprints are hashes), from each such
+    /// requirement's `heads` on, in the list's order: what confirms a fingerprint without
+    /// reading a string.
     heads: Vec<Head>,
 }
 

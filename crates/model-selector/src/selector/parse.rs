@@ -195,6 +195,30 @@ impl<'a> Parser<'a> {
             return Err(self.expected("'('"));
         }
         self.pos += 1;
+        // Values written tight (no spaces, no quotes, each valid and followed by ',' or ')'),
+        // as generated selectors are: each run scanned once, the position kept in a local.
+        // Anything else goes on below from the value where it is, as if read there.
+        let bytes = self.input.as_bytes();
+        let mut pos = self.pos;
+        while self.out.value_count() < MAX_VALUES {
+            let end = name_end(bytes, pos);
+            if !is_short_name(bytes.get(pos..end).unwrap_or(&[])) {
+                break;
+            }
+            match bytes.get(end) {
+                Some(b',') => {
+                    self.out.value_at(pos, end - pos);
+                    pos = end + 1;
+                }
+                Some(b')') => {
+                    self.out.value_at(pos, end - pos);
+                    self.pos = end + 1;
+                    return Ok(());
+                }
+                _ => break,
+            }
+        }
+        self.pos = pos;
         loop {
             self.spaces();
             if self.out.value_count() == MAX_VALUES {

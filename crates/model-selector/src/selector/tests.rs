@@ -1,0 +1,246 @@
+//! Invariants of the compiled form that `matches` relies on.
+
+use super::{
+    LabelSelector,
+    compiled::{Form, ONE},
+};
+
+/// Selectors of every form: one value, none, lists of two to four short or long values, long
+/// lists, lists that deduplication leaves one value, keys and values over 32 bytes, `Gt`
+/// and `Lt`.
+fn every_form() -> Vec<LabelSelector> {
+    let long = "v".repeat(40);
+    let key = format!("{}/k", "p".repeat(40));
+    let many: Vec<String> = (0..20).map(|i| format!("value-number-{i}")).collect();
+    let texts = [
+        "a=b".to_owned(),
+        "a".to_owned(),
+        "!a".to_owned(),
+        "a!=b".to_owned(),
+        "a in (x,y)".to_owned(),
+        "a notin (x,y,z,w)".to_owned(),
+        "a in (long-value-one,long-value-two)".to_owned(),
+        format!("a in ({})", many.join(",")),
+        "a in (a0,a1,a2,a3,a4,a5,a6,a7,a8,a9)".to_owned(),
+        format!("a={long}"),
+        format!("{key}=v"),
+        format!("{key} in (x,y)"),
+        "a>5,b<3".to_owned(),
+        "a=b,a=c".to_owned(),
+        // Lists that deduplication leaves with one value.
+        "a in (x,x)".to_owned(),
+        "a notin (y,y,y,y,y,y)".to_owned(),
+    ];
+    texts.iter().map(|t| t.parse().unwrap()).collect()
+}
+
+/// A requirement whose bit is missing would still match right (by the general test), only
+/// slower; one whose bit is wrongly set would compare the wrong words.
+#[test]
+fn one_bit_marks_exactly_form_one() {
+    let mut forms = Vec::new();
+    for sel in every_form() {
+        for req in &sel.reqs {
+            assert_eq!(req.mask & ONE != 0, req.form == Form::One, "{sel}: {req:?}");
+            forms.push(req.form);
+        }
+    }
+    for form in [Form::Slow, Form::One, Form::Four, Form::Hashed] {
+        assert!(forms.contains(&form), "no {form:?}");
+    }
+}
+
+/// Values of every length around the words a hashed list's slot compares (8, 16, 24, 32
+/// bytes and one past), sharing their prefixes, so that two of them differ only past a word.
+/// Over [`MAX_VALUES`](crate::MAX_VALUES) would not parse; these are well under.
+fn near_values() -> Vec<String> {
+    let base = "abcdefghijklmnopqrstuvwxyz0123456789abcd";
+    let mut values: Vec<String> = [1, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 40]
+        .iter()
+        .map(|&n| base[..n].to_owned())
+        .collect();
+    // The same lengths with the last byte changed.
+    let changed: Vec<String> = values
+        .iter()
+        .map(|v| format!("{}Z", &v[..v.len() - 1]))
+        .collect();
+    values.extend(changed);
+    // Values that share their first 8 or 16 bytes, so that whatever listed value a label
+    // value's slot holds agrees with it on those words.
+    for prefix in ["abcdefgh", "abcdefghijklmnop"] {
+        for tail in ["", "1", "12345678", "123456789", "1234567812345678", "x"] {
+            values.push(format!("{prefix}{tail}"));
+        }
+    }
+    values.sort();
+    values.dedup();
+    values
+}
+
+/// A hashed list (more than eight values) decides each label value as the plain test does:
+/// every listed value matches, every near miss does not, on both `In` and `NotIn`, through
+/// a label set with an index and one without.
+#[test]
+fn hashed_lists_decide_near_values() {
+    let values = near_values();
+    for skip in 0..4 {
+        // Lists of every fourth value left out, so each length is both listed and not.
+        let listed: Vec<&String> = values
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 4 != skip)
+            .map(|(_, v)| v)
+            .collect();
+        let list = listed
+            .iter()
+            .map(|v| v.as_str())
+            .collect::<Vec<_>>()
+            .join(",");
+        let in_list: LabelSelector = format!("k in ({list})").parse().unwrap();
+        let not_in: LabelSelector = format!("k notin ({list})").parse().unwrap();
+        assert!(
+            in_list.reqs.iter().all(|r| r.form == Form::Hashed),
+            "{in_list}"
+        );
+        for value in &values {
+            let want = listed.contains(&value);
+            let indexed = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+            let many: Vec<(String, String)> = (0..40)
+                .map(|i| (format!("other{i}"), "x".to_owned()))
+                .chain([("k".to_owned(), value.clone())])
+                .collect();
+            let searched =
+                crate::Labels::from_pairs(many.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                    .unwrap();
+            for labels in [&indexed, &searched] {
+                assert_eq!(in_list.matches(labels), want, "{value} in {list}");
+                assert_eq!(not_in.matches(labels), !want, "{value} notin {list}");
+            }
+        }
+    }
+}
+
+/// A label value whose fingerprint equals a listed value's (a collision, forced here) is
+/// still told apart by the head in that value's slot, in the loop's test and in the general
+/// one, however many leading words the two share.
+#[test]
+fn hashed_slots_tell_colliding_values_apart() {
+    let values = near_values();
+    let sel: LabelSelector = format!("k in ({})", values.join(",")).parse().unwrap();
+    let req = sel.reqs.first().unwrap();
+    assert_eq!(req.form, Form::Hashed);
+    for listed in &values {
+        let listed_labels = crate::Labels::from_pairs([("k", listed.as_str())]).unwrap();
+        let key = crate::packed::Span::new(0, 1);
+        let listed_fp = listed_labels.search(key, "k").unwrap().value_fp;
+        for value in &values {
+            let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+            let mut entry = *labels.search(key, "k").unwrap();
+            entry.value_fp = listed_fp;
+            let same = value == listed;
+            let same_head = value.len() > 32 && listed.len() > 32 && value[..32] == listed[..32];
+            match sel.hashed_by_head(req, &entry) {
+                Some(got) => assert_eq!(got, same, "{value} as {listed}"),
+                // Undecided only past 32 bytes, with the same first 32.
+                None => assert!(same_head, "{value} as {listed}"),
+            }
+            // The general test compares bytes past equal long heads: every value is listed.
+            let arena = labels.arena().as_bytes();
+            let got = sel.listed_hashed(req, &entry, arena);
+            assert_eq!(got, same || same_head, "{value} as {listed}");
+        }
+    }
+}
+
+/// A list of two values, in either order, equal or not, sharing leading words or not: kept
+/// sorted and deduplicated as the canonical form says, and matched as the plain test does.
+#[test]
+fn two_value_lists_sort_dedup_and_match() {
+    let values = near_values();
+    for a in &values {
+        for b in &values {
+            let sel: LabelSelector = format!("k in ({a},{b})").parse().unwrap();
+            let swapped: LabelSelector = format!("k in ({b},{a})").parse().unwrap();
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            let want = if a == b {
+                format!("k in ({a})")
+            } else {
+                format!("k in ({lo},{hi})")
+            };
+            assert_eq!(sel.to_string(), want);
+            assert_eq!(sel, swapped);
+            for value in &values {
+                let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+                assert_eq!(
+                    sel.matches(&labels),
+                    value == a || value == b,
+                    "{value} in {sel}"
+                );
+            }
+        }
+    }
+}
+
+/// A list read by the tight loop reads as the same list with a space after `(` (which the
+/// general loop reads from its first value): the same selector, or the same error one byte
+/// further on.
+#[test]
+fn tight_lists_read_as_spaced_ones() {
+    let long = "v".repeat(64);
+    let values = |n: usize| {
+        (0..n)
+            .map(|i| format!("v{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let lists = [
+        "a,b".to_owned(),
+        "b,a,b".to_owned(),
+        "a,b,".to_owned(),
+        ",a".to_owned(),
+        "a,,b".to_owned(),
+        "a, b".to_owned(),
+        "a ,b".to_owned(),
+        "a,b ".to_owned(),
+        "a,\"\"".to_owned(),
+        "a,\"x\"".to_owned(),
+        "a,-b".to_owned(),
+        "a,b-".to_owned(),
+        "a,b c".to_owned(),
+        "a,b".to_owned() + ")x",
+        "a,b".to_owned() + "))",
+        format!("a,{long}"),
+        format!("a,{}", &long[..63]),
+        "a,b/c".to_owned(),
+        "a,b=c".to_owned(),
+        values(128),
+        values(129),
+        values(200),
+    ];
+    for list in &lists {
+        for close in [")", ""] {
+            let tight = format!("k in ({list}{close}");
+            let spaced = format!("k in ( {list}{close}");
+            let (a, b) = (
+                tight.parse::<LabelSelector>(),
+                spaced.parse::<LabelSelector>(),
+            );
+            match (a, b) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{tight}"),
+                (
+                    Err(crate::SelectorError::Syntax {
+                        position: p,
+                        expected: e,
+                        found: f,
+                    }),
+                    Err(crate::SelectorError::Syntax {
+                        position: q,
+                        expected: g,
+                        found: h,
+                    }),
+                ) => assert_eq!((p + 1, e, f), (q, g, h), "{tight}"),
+                (a, b) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{tight}"),
+            }
+        }
+    }
+}

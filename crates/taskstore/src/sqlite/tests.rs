@@ -1,5 +1,6 @@
 //! SQLite's group commit of claims (a group answers what the same claims answer one by
-//! one), and the plans of the statements over partial indexes.
+//! one), the plans of the statements over partial indexes, and the claim's reads of the
+//! queue without a temporary B-tree for the runner's kinds.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::fleet::KindSet;
@@ -11,7 +12,7 @@ use taskmodel::task::{
 
 use super::SqliteStore;
 use crate::attempts::EXPIRED;
-use crate::claim::RUNNER_PLACES;
+use crate::claim::{RUNNER_PLACES, queue_statements};
 use crate::error::StoreError;
 use crate::group::{ClaimCall, ClaimResult, run_queued};
 use crate::store::Store;
@@ -202,5 +203,36 @@ fn the_statements_over_active_attempts_read_their_partial_indexes() {
     ] {
         let plan = plan(&store, sql);
         assert!(plan.contains(index), "{}: {plan}", sql.text);
+    }
+}
+
+/// The opcodes of SQLite's program for `sql` (`EXPLAIN`).
+fn opcodes(store: &SqliteStore, sql: &Sql) -> Vec<String> {
+    let mut statement = store
+        .conn
+        .prepare(&format!("EXPLAIN {}", sql.text))
+        .unwrap();
+    statement
+        .query_map(
+            rusqlite::params_from_iter(vec![Value::Null; statement.parameter_count()]),
+            |row| row.get::<_, String>(1),
+        )
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn the_queue_reads_filter_up_to_eight_kinds_without_a_temporary_b_tree() {
+    let store = store("queue-plans");
+    for (kinds, statements) in queue_statements() {
+        for sql in statements {
+            let plan = plan(&store, sql);
+            assert!(plan.contains("tasks_queue_idx"), "{}: {plan}", sql.text);
+            let ephemeral = opcodes(&store, sql)
+                .iter()
+                .any(|opcode| opcode == "OpenEphemeral");
+            assert_eq!(ephemeral, kinds > 8, "{kinds} kinds: {}", sql.text);
+        }
     }
 }

@@ -236,3 +236,24 @@ fn the_queue_reads_filter_up_to_eight_kinds_without_a_temporary_b_tree() {
         }
     }
 }
+
+/// Two claims run the head's one prepared statement, never prepared again: the `OR` chain
+/// of the kind filter leaves its plan independent of the kinds bound (with the planner
+/// stability setting `sqlite.rs` turns on).
+#[test]
+fn the_queue_head_is_not_prepared_again_at_each_claim() {
+    let mut store = store("queue-prepared");
+    for call in [call("a", 1, false), call("b", 2, false)] {
+        assert!(matches!(
+            group(&mut store, vec![call]).remove(0),
+            Ok(Some(_))
+        ));
+    }
+    let (_, [head, ..]) = queue_statements().find(|(kinds, _)| *kinds == 4).unwrap();
+    let statement = store.conn.prepare_cached(&head.text).unwrap();
+    assert_eq!(statement.get_status(rusqlite::StatementStatus::Run), 2);
+    assert_eq!(
+        statement.get_status(rusqlite::StatementStatus::RePrepare),
+        0
+    );
+}

@@ -257,3 +257,104 @@ fn the_queue_head_is_not_prepared_again_at_each_claim() {
         0
     );
 }
+
+/// The indexes on `tasks` and `attempts` as SQLite stores them (name and text).
+fn indexes(conn: &rusqlite::Connection) -> Vec<(String, String)> {
+    let mut statement = conn
+        .prepare(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL \
+             AND tbl_name IN ('tasks', 'attempts') ORDER BY name",
+        )
+        .unwrap();
+    statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A database at the active-states step (version 8), with tasks, an owner-less claimed
+/// task and its attempt, opens at the newest version: the rows are all there, the tables'
+/// `CHECK` lists are written with `OR`, every index is as it was, and the foreign keys are
+/// enforced again.
+#[test]
+fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys() {
+    use crate::schema::{MIGRATIONS, VERSION_TABLE};
+    // The rows: a store at the newest version, one of its three tasks claimed.
+    let mut source = store("checks-source");
+    assert!(matches!(
+        group(&mut source, vec![call("a", 1, false)]).remove(0),
+        Ok(Some(_))
+    ));
+    let source_path = source.conn.path().unwrap().to_owned();
+    drop(source);
+    let old = store("checks-old");
+    let path = old.conn.path().unwrap().to_owned();
+    drop(old);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(VERSION_TABLE).unwrap();
+    for migration in MIGRATIONS.iter().filter(|migration| migration.version <= 8) {
+        conn.execute_batch(migration.sqlite).unwrap();
+    }
+    conn.execute("INSERT INTO schema_version (version) VALUES (8)", [])
+        .unwrap();
+    conn.execute("ATTACH ?1 AS source", [&source_path]).unwrap();
+    conn.execute_batch(
+        "INSERT INTO tasks SELECT * FROM source.tasks; \
+         INSERT INTO attempts SELECT * FROM source.attempts; DETACH source",
+    )
+    .unwrap();
+    let before = indexes(&conn);
+    assert_eq!(before.len(), 10);
+    drop(conn);
+
+    let mut store = SqliteStore::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("SELECT version FROM schema_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, crate::SCHEMA_VERSION);
+    assert_eq!(indexes(&store.conn), before);
+    for (table, list) in [
+        ("tasks", "IN ('pending', 'running', 'succeeded'"),
+        ("attempts", "IN ('leased'"),
+    ] {
+        let sql: String = store
+            .conn
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                [table],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(!sql.contains(list), "{sql}");
+        assert!(sql.contains(" OR "), "{sql}");
+    }
+    assert_eq!(
+        phases(&mut store),
+        [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
+    );
+    let attempts: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM attempts", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(attempts, 1);
+    // The keys and the checks hold again.
+    let orphan = store.conn.execute(
+        "INSERT INTO attempts VALUES ('acme', 'nope', 1, 0, 'r', 'leased', 0, '{}')",
+        [],
+    );
+    assert!(orphan.is_err(), "{orphan:?}");
+    let bad_phase = store
+        .conn
+        .execute("UPDATE tasks SET phase = 'lost' WHERE id = 't1'", []);
+    assert!(bad_phase.is_err(), "{bad_phase:?}");
+    // The claimed task's next claim still works on the rebuilt tables.
+    assert!(matches!(
+        group(&mut store, vec![call("b", 2, false)]).remove(0),
+        Ok(Some(_))
+    ));
+}

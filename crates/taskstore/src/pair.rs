@@ -1,7 +1,7 @@
 //! The aggregate a write reads and writes back: a task and its current attempt, loaded
 //! together and saved together under a compare-and-swap on the task's `resourceVersion`.
 
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use taskmodel::ErrorKind;
 use taskmodel::ids::{TaskId, TenantId};
@@ -190,9 +190,11 @@ fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
 type Changed = u16;
 
 /// The text of each update of a task, by the keys it writes ([`Changed`]), built the
-/// first time a write needs it: a write looks its text up instead of formatting it.
-static UPDATE_TEXTS: [OnceLock<String>; 1 << TASK_KEYS] =
-    [const { OnceLock::new() }; 1 << TASK_KEYS];
+/// first time a write needs it: a write looks its text up instead of formatting it. The
+/// slots are allocated at the first write (a static array would be a megabyte of the
+/// binary's initialized data).
+static UPDATE_TEXTS: LazyLock<Box<[OnceLock<String>]>> =
+    LazyLock::new(|| (0..1 << TASK_KEYS).map(|_| OnceLock::new()).collect());
 
 /// The update of a task that writes the keys in `changed` (each as the next placeholder
 /// after `?1` = tenant and `?2` = id, in key order) and the document, if the stored

@@ -1,13 +1,15 @@
 //! The aggregate a write reads and writes back: a task and its current attempt, loaded
 //! together and saved together under a compare-and-swap on the task's `resourceVersion`.
 
+use std::sync::{LazyLock, OnceLock};
+
 use taskmodel::ErrorKind;
 use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::{Task, TaskError, TaskRun};
 
 use crate::columns::{
-    TASK_COLUMN_NAMES, TaskColumns, TaskKeys, attempt_values, int, owner_values, read_attempt,
-    read_task, task_keys,
+    TASK_COLUMN_NAMES, TASK_KEYS, TaskColumns, TaskKeys, attempt_values, int, owner_values,
+    read_attempt, read_task, task_keys,
 };
 use crate::error::StoreError;
 use crate::tx::{Lock, Paired, Sql, Tx, Value};
@@ -184,6 +186,42 @@ fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
     Sql::built(sql)
 }
 
+/// Which of a task's [`TaskKeys`] an update writes: bit `k` for key `k`.
+type Changed = u16;
+
+/// The text of each update of a task, by the keys it writes ([`Changed`]), built the
+/// first time a write needs it: a write looks its text up instead of formatting it. The
+/// slots are allocated at the first write (a static array would be a megabyte of the
+/// binary's initialized data).
+static UPDATE_TEXTS: LazyLock<Box<[OnceLock<String>]>> =
+    LazyLock::new(|| (0..1 << TASK_KEYS).map(|_| OnceLock::new()).collect());
+
+/// The update of a task that writes the keys in `changed` (each as the next placeholder
+/// after `?1` = tenant and `?2` = id, in key order) and the document, if the stored
+/// version is the next placeholder's.
+fn update_task(changed: Changed) -> Sql {
+    let build = || {
+        let mut sql = String::from("UPDATE tasks SET ");
+        let mut next = 3;
+        let names = TASK_COLUMN_NAMES.iter().skip(2).take(TASK_KEYS);
+        for (index, name) in names.enumerate() {
+            if changed & (1 << index) != 0 {
+                sql.push_str(&format!("{name} = ?{next}, "));
+                next += 1;
+            }
+        }
+        sql.push_str(&format!(
+            "doc = ?{next} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
+            next + 1
+        ));
+        sql
+    };
+    match UPDATE_TEXTS.get(usize::from(changed)) {
+        Some(text) => Sql::new(text.get_or_init(build)),
+        None => Sql::built(build()),
+    }
+}
+
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),
 /// then the attempt; a lost race, or a unique index that refuses the pair (a second running
 /// task in a slot, a runner place or an active attempt taken meanwhile), is
@@ -214,22 +252,16 @@ pub(crate) fn save(
     };
     let (keys, doc) = TaskColumns::of(task)?.into_parts();
     let mut params = vec![tenant.as_str().into(), task.id().as_str().into()];
-    let mut sql = String::from("UPDATE tasks SET ");
-    let names = TASK_COLUMN_NAMES.iter().skip(2);
-    for (index, (name, value)) in names.zip(keys).enumerate() {
+    let mut changed_keys: Changed = 0;
+    for (index, value) in keys.into_iter().enumerate() {
         if before.and_then(|before| before.get(index)) != Some(&value) {
             params.push(value);
-            sql.push_str(&format!("{name} = ?{}, ", params.len()));
+            changed_keys |= 1 << index;
         }
     }
     params.push(Value::Text(doc));
     params.push(Value::Int(int("metadata.resourceVersion", version)?));
-    sql.push_str(&format!(
-        "doc = ?{} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
-        params.len() - 1,
-        params.len()
-    ));
-    let update = Sql::built(sql);
+    let update = update_task(changed_keys);
     let key = |run: &TaskRun| -> [Value; 3] {
         [
             tenant.as_str().into(),
@@ -297,3 +329,6 @@ pub(crate) fn refused(tenant: &TenantId, id: &TaskId, error: TaskError) -> Store
         },
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -37,6 +37,9 @@
 //!   schedules `(due_ms, tenant, name)`, the order the tick reads them in (a listing walks
 //!   the primary key, `(tenant, name)`); one action per schedule and tick, unique; a
 //!   schedule's unfinished actions.
+//!
+//! The check-lists step (`schema/checks.rs`) writes the `CHECK`s of `tasks.phase` and
+//! `attempts.state` with `OR`, as the active-states step did the partial indexes.
 
 use taskmodel::task::Task;
 
@@ -88,6 +91,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     FLOW_JOB_ROWS,
     SCHEDULES,
     ACTIVE_STATES,
+    checks::CHECK_LISTS,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -615,6 +619,8 @@ pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
         .count();
     Ok(MIGRATIONS.get(done..).unwrap_or_default())
 }
+
+mod checks;
 
 #[cfg(test)]
 mod tests;

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rusqlite::config::DbConfig;
 use rusqlite::types::{ToSqlOutput, ValueRef};
-use rusqlite::{Connection, ErrorCode, ToSql, Transaction, TransactionBehavior};
+use rusqlite::{Connection, ErrorCode, OptionalExtension, ToSql, Transaction, TransactionBehavior};
 
 use chrono::{DateTime, Utc};
 use taskmodel::ids::TenantId;
@@ -93,8 +93,6 @@ impl SqliteStore {
         conn.busy_timeout(SQLITE_BUSY_TIMEOUT).map_err(sqlite)?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(sqlite)?;
-        conn.pragma_update(None, "foreign_keys", "ON")
-            .map_err(sqlite)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(sqlite)?;
         conn.pragma_update(None, "cache_size", -SQLITE_CACHE_KIB)
@@ -112,7 +110,19 @@ impl SqliteStore {
             conn,
             file: shared(path),
         };
+        // Foreign keys are on only after the migrations (this build of SQLite starts a
+        // connection with them on): a migration that builds a table again drops the old
+        // one, which must not cascade (`schema/checks.rs`); the migrations' transaction
+        // checks every key before it commits.
+        store
+            .conn
+            .pragma_update(None, "foreign_keys", "OFF")
+            .map_err(sqlite)?;
         store.migrate()?;
+        store
+            .conn
+            .pragma_update(None, "foreign_keys", "ON")
+            .map_err(sqlite)?;
         Ok(store)
     }
 
@@ -142,6 +152,20 @@ impl SqliteStore {
                 [migration.version],
             )
             .map_err(sqlite)?;
+        }
+        // Foreign keys are off while the migrations run: they must leave every key whole.
+        let broken: Option<String> = if todo.is_empty() {
+            None
+        } else {
+            tx.0.query_row("PRAGMA foreign_key_check", [], |row| row.get(0))
+                .optional()
+                .map_err(sqlite)?
+        };
+        if let Some(table) = broken {
+            return Err(StoreError::Corrupt {
+                what: format!("table \"{table}\""),
+                reason: "a row references a row the migrations left missing".to_owned(),
+            });
         }
         tx.0.commit().map_err(sqlite)
     }

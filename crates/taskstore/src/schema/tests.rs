@@ -1,5 +1,6 @@
 //! Which migrations a database of each version still needs.
 
+use super::checks::CHECK_LISTS;
 use super::{MIGRATIONS, SCHEMA_VERSION, pending};
 use crate::error::StoreError;
 
@@ -25,7 +26,13 @@ fn both_engines_create_the_same_tables_and_indexes() {
             .map(|w| w[1].to_owned())
             .collect()
     };
-    for migration in MIGRATIONS {
+    // The check-lists step builds `tasks` and `attempts` again on SQLite and changes two
+    // constraints in place on PostgreSQL: the SQLite engine's tests check that the rebuilt
+    // tables keep every index they had.
+    for migration in MIGRATIONS
+        .iter()
+        .filter(|migration| migration.version != CHECK_LISTS.version)
+    {
         assert_eq!(
             names(migration.sqlite),
             names(migration.postgres),

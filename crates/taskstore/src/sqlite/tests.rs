@@ -1,5 +1,6 @@
 //! SQLite's group commit of claims (a group answers what the same claims answer one by
-//! one), and the plans of the statements over partial indexes.
+//! one), the plans of the statements over partial indexes, and the claim's reads of the
+//! queue without a temporary B-tree for the runner's kinds.
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::fleet::KindSet;
@@ -11,7 +12,7 @@ use taskmodel::task::{
 
 use super::SqliteStore;
 use crate::attempts::EXPIRED;
-use crate::claim::RUNNER_PLACES;
+use crate::claim::{RUNNER_PLACES, queue_statements};
 use crate::error::StoreError;
 use crate::group::{ClaimCall, ClaimResult, run_queued};
 use crate::store::Store;
@@ -203,4 +204,157 @@ fn the_statements_over_active_attempts_read_their_partial_indexes() {
         let plan = plan(&store, sql);
         assert!(plan.contains(index), "{}: {plan}", sql.text);
     }
+}
+
+/// The opcodes of SQLite's program for `sql` (`EXPLAIN`).
+fn opcodes(store: &SqliteStore, sql: &Sql) -> Vec<String> {
+    let mut statement = store
+        .conn
+        .prepare(&format!("EXPLAIN {}", sql.text))
+        .unwrap();
+    statement
+        .query_map(
+            rusqlite::params_from_iter(vec![Value::Null; statement.parameter_count()]),
+            |row| row.get::<_, String>(1),
+        )
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+#[test]
+fn the_queue_reads_filter_up_to_eight_kinds_without_a_temporary_b_tree() {
+    let store = store("queue-plans");
+    for (kinds, statements) in queue_statements() {
+        for sql in statements {
+            let plan = plan(&store, sql);
+            assert!(plan.contains("tasks_queue_idx"), "{}: {plan}", sql.text);
+            let ephemeral = opcodes(&store, sql)
+                .iter()
+                .any(|opcode| opcode == "OpenEphemeral");
+            assert_eq!(ephemeral, kinds > 8, "{kinds} kinds: {}", sql.text);
+        }
+    }
+}
+
+/// Two claims run the head's one prepared statement, never prepared again: the `OR` chain
+/// of the kind filter leaves its plan independent of the kinds bound (with the planner
+/// stability setting `sqlite.rs` turns on).
+#[test]
+fn the_queue_head_is_not_prepared_again_at_each_claim() {
+    let mut store = store("queue-prepared");
+    for call in [call("a", 1, false), call("b", 2, false)] {
+        assert!(matches!(
+            group(&mut store, vec![call]).remove(0),
+            Ok(Some(_))
+        ));
+    }
+    let (_, [head, ..]) = queue_statements().find(|(kinds, _)| *kinds == 4).unwrap();
+    let statement = store.conn.prepare_cached(&head.text).unwrap();
+    assert_eq!(statement.get_status(rusqlite::StatementStatus::Run), 2);
+    assert_eq!(
+        statement.get_status(rusqlite::StatementStatus::RePrepare),
+        0
+    );
+}
+
+/// The indexes on `tasks` and `attempts` as SQLite stores them (name and text).
+fn indexes(conn: &rusqlite::Connection) -> Vec<(String, String)> {
+    let mut statement = conn
+        .prepare(
+            "SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL \
+             AND tbl_name IN ('tasks', 'attempts') ORDER BY name",
+        )
+        .unwrap();
+    statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A database at the active-states step (version 8), with tasks, an owner-less claimed
+/// task and its attempt, opens at the newest version: the rows are all there, the tables'
+/// `CHECK` lists are written with `OR`, every index is as it was, and the foreign keys are
+/// enforced again.
+#[test]
+fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys() {
+    use crate::schema::{MIGRATIONS, VERSION_TABLE};
+    // The rows: a store at the newest version, one of its three tasks claimed.
+    let mut source = store("checks-source");
+    assert!(matches!(
+        group(&mut source, vec![call("a", 1, false)]).remove(0),
+        Ok(Some(_))
+    ));
+    let source_path = source.conn.path().unwrap().to_owned();
+    drop(source);
+    let old = store("checks-old");
+    let path = old.conn.path().unwrap().to_owned();
+    drop(old);
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{path}{suffix}"));
+    }
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(VERSION_TABLE).unwrap();
+    for migration in MIGRATIONS.iter().filter(|migration| migration.version <= 8) {
+        conn.execute_batch(migration.sqlite).unwrap();
+    }
+    conn.execute("INSERT INTO schema_version (version) VALUES (8)", [])
+        .unwrap();
+    conn.execute("ATTACH ?1 AS source", [&source_path]).unwrap();
+    conn.execute_batch(
+        "INSERT INTO tasks SELECT * FROM source.tasks; \
+         INSERT INTO attempts SELECT * FROM source.attempts; DETACH source",
+    )
+    .unwrap();
+    let before = indexes(&conn);
+    assert_eq!(before.len(), 10);
+    drop(conn);
+
+    let mut store = SqliteStore::open(&path).unwrap();
+    let version: i64 = store
+        .conn
+        .query_row("SELECT version FROM schema_version", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, crate::SCHEMA_VERSION);
+    assert_eq!(indexes(&store.conn), before);
+    for (table, list) in [
+        ("tasks", "IN ('pending', 'running', 'succeeded'"),
+        ("attempts", "IN ('leased'"),
+    ] {
+        let sql: String = store
+            .conn
+            .query_row(
+                "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
+                [table],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert!(!sql.contains(list), "{sql}");
+        assert!(sql.contains(" OR "), "{sql}");
+    }
+    assert_eq!(
+        phases(&mut store),
+        [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
+    );
+    let attempts: i64 = store
+        .conn
+        .query_row("SELECT count(*) FROM attempts", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(attempts, 1);
+    // The keys and the checks hold again.
+    let orphan = store.conn.execute(
+        "INSERT INTO attempts VALUES ('acme', 'nope', 1, 0, 'r', 'leased', 0, '{}')",
+        [],
+    );
+    assert!(orphan.is_err(), "{orphan:?}");
+    let bad_phase = store
+        .conn
+        .execute("UPDATE tasks SET phase = 'lost' WHERE id = 't1'", []);
+    assert!(bad_phase.is_err(), "{bad_phase:?}");
+    // The claimed task's next claim still works on the rebuilt tables.
+    assert!(matches!(
+        group(&mut store, vec![call("b", 2, false)]).remove(0),
+        Ok(Some(_))
+    ));
 }

@@ -1,0 +1,46 @@
+//! The update texts a write looks up by the keys it changes.
+
+use super::{Changed, update_task};
+use crate::columns::{TASK_COLUMN_NAMES, TASK_KEYS};
+
+/// The text as built for every write before the texts were kept: each changed key as the
+/// next placeholder, then the document and the version compared.
+fn expected(changed: Changed) -> String {
+    let mut sql = String::from("UPDATE tasks SET ");
+    let mut next = 3;
+    for (index, name) in TASK_COLUMN_NAMES.iter().skip(2).take(TASK_KEYS).enumerate() {
+        if changed & (1 << index) != 0 {
+            sql.push_str(&format!("{name} = ?{next}, "));
+            next += 1;
+        }
+    }
+    sql.push_str(&format!(
+        "doc = ?{next} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
+        next + 1
+    ));
+    sql
+}
+
+#[test]
+fn an_update_text_names_the_changed_keys_in_order_and_is_kept() {
+    assert_eq!(
+        update_task(0).text,
+        "UPDATE tasks SET doc = ?3 WHERE tenant = ?1 AND id = ?2 AND resource_version = ?4"
+    );
+    assert_eq!(
+        update_task(0b101).text,
+        "UPDATE tasks SET uid = ?3, phase = ?4, doc = ?5 WHERE tenant = ?1 AND id = ?2 \
+         AND resource_version = ?6"
+    );
+    let all: Changed = (1 << TASK_KEYS) - 1;
+    for changed in [0b1, 0b100_0000_0100, 0b110_0001_1000_0100, all] {
+        let first = update_task(changed);
+        assert_eq!(first.text, expected(changed), "{changed:b}");
+        // Looked up the second time: the same text, not built again.
+        let again = update_task(changed);
+        assert!(
+            std::ptr::eq(first.text.as_ref(), again.text.as_ref()),
+            "{changed:b}"
+        );
+    }
+}

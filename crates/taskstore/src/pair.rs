@@ -1,7 +1,7 @@
 //! The aggregate a write reads and writes back: a task and its current attempt, loaded
 //! together and saved together under a compare-and-swap on the task's `resourceVersion`.
 
-use std::sync::{LazyLock, OnceLock};
+use std::sync::OnceLock;
 
 use taskmodel::ErrorKind;
 use taskmodel::ids::{TaskId, TenantId};
@@ -189,12 +189,42 @@ fn insert(table: &str, columns: &[&str], rows: usize) -> Sql {
 /// Which of a task's [`TaskKeys`] an update writes: bit `k` for key `k`.
 type Changed = u16;
 
-/// The text of each update of a task, by the keys it writes ([`Changed`]), built the
-/// first time a write needs it: a write looks its text up instead of formatting it. The
-/// slots are allocated at the first write (a static array would be a megabyte of the
-/// binary's initialized data).
-static UPDATE_TEXTS: LazyLock<Box<[OnceLock<String>]>> =
-    LazyLock::new(|| (0..1 << TASK_KEYS).map(|_| OnceLock::new()).collect());
+/// Update texts kept: more than the sets of changed keys a store's writes use (a claim,
+/// a start, a heartbeat, a result, a cancel, an expiry each change a few keys, always the
+/// same ones); a set past them is formatted at each of its writes.
+const KEPT_UPDATE_TEXTS: usize = 64;
+
+/// The text of each update of a task, with the keys it writes, built the first time a
+/// write needs it: 64 slots of a few words, whatever the number of possible sets (2^15).
+static UPDATE_TEXTS: KeptTexts<KEPT_UPDATE_TEXTS> = KeptTexts::new();
+
+/// Texts by the set of keys they write, each in the slot its set hashes to or the next
+/// free one after it; `N` sets at most, others built at each call.
+struct KeptTexts<const N: usize>([OnceLock<(Changed, String)>; N]);
+
+impl<const N: usize> KeptTexts<N> {
+    /// No text kept yet.
+    const fn new() -> Self {
+        Self([const { OnceLock::new() }; N])
+    }
+
+    /// The text for `changed`: kept, or built by `build` and kept while a slot is free.
+    fn get(&'static self, changed: Changed, build: impl Fn() -> String) -> Sql {
+        // A multiplicative hash of the set: sets differing in any key start apart.
+        let home = (u32::from(changed).wrapping_mul(0x9E37_79B1) >> 16) as usize;
+        for probe in 0..N {
+            let Some(slot) = self.0.get(home.wrapping_add(probe) % N) else {
+                break;
+            };
+            // The first write of a set takes a free slot; a slot another set took is passed.
+            let (set, text) = slot.get_or_init(|| (changed, build()));
+            if *set == changed {
+                return Sql::new(text);
+            }
+        }
+        Sql::built(build())
+    }
+}
 
 /// The update of a task that writes the keys in `changed` (each as the next placeholder
 /// after `?1` = tenant and `?2` = id, in key order) and the document, if the stored
@@ -216,10 +246,7 @@ fn update_task(changed: Changed) -> Sql {
         ));
         sql
     };
-    match UPDATE_TEXTS.get(usize::from(changed)) {
-        Some(text) => Sql::new(text.get_or_init(build)),
-        None => Sql::built(build()),
-    }
+    UPDATE_TEXTS.get(changed, build)
 }
 
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),

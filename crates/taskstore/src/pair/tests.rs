@@ -1,6 +1,6 @@
 //! The update texts a write looks up by the keys it changes.
 
-use super::{Changed, update_task};
+use super::{Changed, KeptTexts, update_task};
 use crate::columns::{TASK_COLUMN_NAMES, TASK_KEYS};
 
 /// The text as built for every write before the texts were kept: each changed key as the
@@ -43,4 +43,23 @@ fn an_update_text_names_the_changed_keys_in_order_and_is_kept() {
             "{changed:b}"
         );
     }
+}
+
+#[test]
+fn sets_past_the_kept_slots_are_built_each_time_and_kept_ones_stay() {
+    static FOUR: KeptTexts<4> = KeptTexts::new();
+    let texts = |changed: Changed| FOUR.get(changed, || expected(changed));
+    // Four sets fill the four slots, whatever slots their hashes pick first.
+    let kept: Vec<_> = (1..=4).map(texts).collect();
+    for (changed, first) in (1..=4).zip(&kept) {
+        assert_eq!(first.text, expected(changed));
+        assert!(std::ptr::eq(
+            first.text.as_ref(),
+            texts(changed).text.as_ref()
+        ));
+    }
+    // A fifth set finds no slot: its text is right, and built again at every call.
+    let (fifth, again) = (texts(0b1_0000_0000), texts(0b1_0000_0000));
+    assert_eq!(fifth.text, expected(0b1_0000_0000));
+    assert!(!std::ptr::eq(fifth.text.as_ref(), again.text.as_ref()));
 }

@@ -103,14 +103,6 @@ pub(crate) trait Name: AsRef<str> {
     fn job_name(&self) -> &JobName;
     /// The name, owned.
     fn into_job_name(self) -> JobName;
-
-    /// The names, owned.
-    fn into_job_names(names: Vec<Self>) -> Vec<JobName>
-    where
-        Self: Sized,
-    {
-        names.into_iter().map(Self::into_job_name).collect()
-    }
 }
 
 impl Name for JobName {
@@ -130,26 +122,6 @@ impl Name for &JobName {
 
     fn into_job_name(self) -> JobName {
         self.clone()
-    }
-
-    /// Each clone raises a count on the name's own line, cold by now in a big flow, and
-    /// the raise waits for it. So each batch's names are read first (the loads are
-    /// independent: their cache misses overlap), and their counts raised after.
-    fn into_job_names(names: Vec<Self>) -> Vec<JobName> {
-        let mut owned = Vec::with_capacity(names.len());
-        for batch in names.chunks(BATCH) {
-            let read = batch.iter().fold(0u8, |read, name| {
-                read ^ name
-                    .as_str()
-                    .as_bytes()
-                    .first()
-                    .copied()
-                    .unwrap_or_default()
-            });
-            std::hint::black_box(read);
-            owned.extend(batch.iter().map(|&name| name.clone()));
-        }
-        owned
     }
 }
 
@@ -318,7 +290,7 @@ impl FlowGraph {
             Err(remaining) => return Err(cycle::cycles(&edges, &names, &remaining)),
         };
         Ok(FlowGraph {
-            names: N::into_job_names(names),
+            names: names.into_iter().map(Name::into_job_name).collect(),
             rules,
             edges,
             index,

@@ -102,8 +102,12 @@ impl NameIndex {
             let home = self.home(self.hash(key, name));
             *pending = Pending { name, key, home };
         }
+        let mut firsts = [EMPTY; BATCH];
+        for (first, pending) in firsts.iter_mut().zip(&batch) {
+            *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
+        }
         // Only the loads matter here; the placing below reads the buckets again.
-        std::hint::black_box(self.load(&batch));
+        std::hint::black_box(&firsts);
         let mut duplicate = None;
         for (pending, position) in batch.iter().zip(positions) {
             let Pending { name, key, home } = *pending;
@@ -195,41 +199,23 @@ impl NameIndex {
         self.flush(names, batch.get(..len).unwrap_or_default(), deps);
     }
 
-    /// Loads the first bucket of each name of `batch`, and the bucket after it when the
-    /// first is full and the name's key is not in it (the name may be further on), and
-    /// returns a word of what it read: every load of a step is independent of the others,
-    /// so their cache misses overlap, and the compares and probes after it find their
-    /// lines in cache. (When the first bucket settles it, the second load is of it again.)
-    fn load(&self, batch: &[Pending<'_>]) -> u64 {
-        let mut ats = [0usize; BATCH];
-        for (at, pending) in ats.iter_mut().zip(batch) {
-            let Pending { key, home, .. } = *pending;
-            // Full (a job name's key has its length in its second word), and the key in
-            // none of the places: word by word, with no branch.
-            let [first, second] = key.0;
-            let on = self.buckets.get(home).is_some_and(|b| {
-                let [k0, k1, k2] = b.keys;
-                let differs = |k: Key| (k.0[0] ^ first) | (k.0[1] ^ second);
-                differs(k0).min(differs(k1)).min(differs(k2)).min(k2.0[1]) != 0
-            });
-            *at = home + usize::from(on);
-        }
-        let mut read = 0;
-        for &at in ats.get(..batch.len()).unwrap_or_default() {
-            read ^= self.buckets.get(at).map_or(0, |b| b.keys[0].0[0]);
-        }
-        read
-    }
-
     /// Looks up the names of `batch` and appends their positions to `deps`.
     fn flush<N: AsRef<str>>(&self, names: &[N], batch: &[Pending<'_>], deps: &mut Vec<u32>) {
-        // Only the loads matter here; the compares below read the buckets again.
-        std::hint::black_box(self.load(batch));
+        // Each lookup's first key, loaded before any compare waits on one: the loads are
+        // independent, so their cache misses overlap.
+        let mut firsts = [EMPTY; BATCH];
+        for (first, pending) in firsts.iter_mut().zip(batch) {
+            *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
+        }
         let mut found = [UNKNOWN; BATCH];
-        for (position, pending) in found.iter_mut().zip(batch) {
+        for ((position, pending), &first) in found.iter_mut().zip(batch).zip(&firsts) {
             let Pending { name, key, home } = *pending;
-            // An empty name (text that is no job name): no such job.
-            let Some(bucket) = self.buckets.get(home).filter(|_| key != EMPTY) else {
+            // An empty name (text that is no job name) or an empty bucket: no such job.
+            let Some(bucket) = self
+                .buckets
+                .get(home)
+                .filter(|_| key != EMPTY && first != EMPTY)
+            else {
                 continue;
             };
             let [k0, k1, k2] = bucket.keys;

@@ -8,7 +8,7 @@ mod order;
 
 use model_ids::JobName;
 
-use self::index::{BATCH, NameIndex, UNKNOWN};
+use self::index::{NameIndex, UNKNOWN};
 
 use model_ids::text::shorten;
 
@@ -174,23 +174,23 @@ impl FlowGraph {
         let mut total = 0usize;
         let mut index = NameIndex::with_capacity(expected);
         let mut duplicate = None;
-        // Names are indexed in batches, each as soon as its last job is read.
-        let mut unindexed = 0;
+        let mut indexed = true;
         for (name, list, rule) in jobs {
+            let position = names.len();
             names.push(name);
             rules.push(rule);
             lists.push(list.as_encoded());
             total = total.saturating_add(list.len());
-            let read = names.len();
-            if read - unindexed == BATCH && read <= expected {
-                duplicate = duplicate.or(index.insert_batch(&names, unindexed..read));
-                unindexed = read;
+            if position < expected {
+                if let Err(first) = index.insert(&names, position) {
+                    duplicate = duplicate.or(Some((position, first)));
+                }
+            } else {
+                // More jobs than the iterator announced: indexed again below.
+                indexed = false;
             }
         }
-        if names.len() <= expected {
-            duplicate = duplicate.or(index.insert_batch(&names, unindexed..names.len()));
-        } else if names.len() <= MAX_FLOW_JOBS {
-            // More jobs than the iterator announced: indexed again.
+        if !indexed && names.len() <= MAX_FLOW_JOBS {
             (index, duplicate) = NameIndex::new(&names);
         }
         let written = |i: usize, j: usize| {

@@ -22,7 +22,7 @@ use model_ids::JOB_NAME_MAX_LEN;
 pub(super) const UNKNOWN: u32 = u32::MAX;
 
 /// Lookups [`NameIndex::get_all`] makes together.
-pub(super) const BATCH: usize = 16;
+const BATCH: usize = 16;
 
 /// A name waiting for its lookup, with its key and first bucket.
 #[derive(Clone, Copy, Default)]
@@ -72,63 +72,26 @@ impl NameIndex {
     pub(super) fn new<N: AsRef<str>>(names: &[N]) -> (Self, Option<(usize, usize)>) {
         let mut index = Self::with_capacity(names.len());
         let mut duplicate = None;
-        for from in (0..names.len()).step_by(BATCH) {
-            let to = names.len().min(from + BATCH);
-            duplicate = duplicate.or(index.insert_batch(names, from..to));
+        for position in 0..names.len() {
+            if let Err(first) = index.insert(names, position) {
+                duplicate = duplicate.or(Some((position, first)));
+            }
         }
         (index, duplicate)
     }
 
-    /// Indexes the names at `positions` among `names` (at most [`BATCH`] of them, and at
-    /// most as many names in all as the index has room for), in order, as
-    /// [`NameIndex::place`] does each; returns the first of them given before, as
-    /// `(later, first)` positions.
-    ///
-    /// Every name's key and first bucket come first, and every first bucket is read before
-    /// any name is placed: those loads are independent, so their cache misses overlap, and
-    /// the placing (whose branches follow what the buckets hold) then finds its lines in
-    /// cache.
-    pub(super) fn insert_batch<N: AsRef<str>>(
+    /// Indexes the name at `position` among `names` (at most as many as the index has room
+    /// for), or gives the position of the same name indexed before.
+    pub(super) fn insert<N: AsRef<str>>(
         &mut self,
         names: &[N],
-        positions: std::ops::Range<usize>,
-    ) -> Option<(usize, usize)> {
-        let mut batch = [Pending::default(); BATCH];
-        for (pending, position) in batch.iter_mut().zip(positions.clone()) {
-            let name = names
-                .get(position)
-                .map_or(&[][..], |n| n.as_ref().as_bytes());
-            let key = Key::of(name);
-            let home = self.home(self.hash(key, name));
-            *pending = Pending { name, key, home };
-        }
-        let mut firsts = [EMPTY; BATCH];
-        for (first, pending) in firsts.iter_mut().zip(&batch) {
-            *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
-        }
-        // Only the loads matter here; the placing below reads the buckets again.
-        std::hint::black_box(&firsts);
-        let mut duplicate = None;
-        for (pending, position) in batch.iter().zip(positions) {
-            let Pending { name, key, home } = *pending;
-            if let Err(first) = self.place(names, key, name, home, position) {
-                duplicate = duplicate.or(Some((position, first)));
-            }
-        }
-        duplicate
-    }
-
-    /// Indexes `name` (of key `key`, first bucket `home`) at `position`, or gives the
-    /// position of the same name indexed before.
-    fn place<N: AsRef<str>>(
-        &mut self,
-        names: &[N],
-        key: Key,
-        name: &[u8],
-        home: usize,
         position: usize,
     ) -> Result<(), usize> {
-        match self.find_from(names, key, name, home) {
+        let name = names
+            .get(position)
+            .map_or(&[][..], |n| n.as_ref().as_bytes());
+        let key = Key::of(name);
+        match self.find(names, key, name, self.hash(key, name)) {
             Ok(first) => Err(first as usize),
             Err((bucket, place)) => {
                 if let Some(bucket) = self.buckets.get_mut(bucket)

@@ -412,6 +412,8 @@ fn names_are_indexed_the_same_in_batches_and_past_the_announced_count() {
     // FlowGraph::new indexes names in batches of BATCH as it reads them, and again at the
     // end when the jobs outnumber what their iterator announced: either way every name
     // resolves, and the first name given twice is the one reported, also across batches.
+    // (Batches of 16, as NameIndex's lookups go.)
+    const BATCH: usize = 16;
     let jobs = 3 * BATCH + 5;
     let names: Vec<JobName> = (0..jobs)
         .map(|i| JobName::new(format!("job-{i}")).unwrap())

@@ -406,3 +406,52 @@ fn names_sharing_their_first_bytes_resolve_to_themselves() {
         Err(FlowError::UnknownDependency { ref path, .. }) if *path == format!("jobs[{}].dependsOn[{}]", jobs.len(), texts.len())
     ));
 }
+
+#[test]
+fn names_are_indexed_the_same_in_batches_and_past_the_announced_count() {
+    // FlowGraph::new indexes names in batches of BATCH as it reads them, and again at the
+    // end when the jobs outnumber what their iterator announced: either way every name
+    // resolves, and the first name given twice is the one reported, also across batches.
+    // (Batches of 16, as NameIndex's lookups go.)
+    const BATCH: usize = 16;
+    let jobs = 3 * BATCH + 5;
+    let names: Vec<JobName> = (0..jobs)
+        .map(|i| JobName::new(format!("job-{i}")).unwrap())
+        .collect();
+    let lists: Vec<JobNames> = (0..jobs)
+        .map(|i| {
+            JobNames::from_iter(
+                names
+                    .get(i.saturating_sub(BATCH + 1)..i / 2)
+                    .unwrap_or_default(),
+            )
+        })
+        .collect();
+    let rule = TriggerRule::default();
+    let exact = || names.iter().zip(&lists).map(|(n, l)| (n, l, rule));
+    let built = FlowGraph::new(exact()).unwrap();
+    // A filter announces no jobs at all.
+    let unannounced = FlowGraph::new(exact().filter(|_| true)).unwrap();
+    assert_eq!(built, unannounced);
+    for (i, name) in names.iter().enumerate() {
+        let want: Vec<usize> = (i.saturating_sub(BATCH + 1)..i / 2).collect();
+        assert_eq!(built.dependencies(i).collect::<Vec<_>>(), want, "job {i}");
+        assert_eq!(built.position(name.as_str()), Some(i));
+    }
+    // Job 2 * BATCH + 3 takes the name of job 3: two batches apart.
+    let mut twice = names.clone();
+    twice[2 * BATCH + 3] = names[3].clone();
+    let want = format!(
+        "jobs[{}].name: duplicate job name \"job-3\", first at jobs[3]",
+        2 * BATCH + 3
+    );
+    for announced in [true, false] {
+        let jobs = twice.iter().zip(&lists).map(|(n, l)| (n, l, rule));
+        let err = if announced {
+            FlowGraph::new(jobs)
+        } else {
+            FlowGraph::new(jobs.filter(|_| true))
+        };
+        assert_eq!(err.unwrap_err().to_string(), want, "announced: {announced}");
+    }
+}

@@ -230,23 +230,25 @@ impl<const N: usize> KeptTexts<N> {
 /// after `?1` = tenant and `?2` = id, in key order) and the document, if the stored
 /// version is the next placeholder's.
 fn update_task(changed: Changed) -> Sql {
-    let build = || {
-        let mut sql = String::from("UPDATE tasks SET ");
-        let mut next = 3;
-        let names = TASK_COLUMN_NAMES.iter().skip(2).take(TASK_KEYS);
-        for (index, name) in names.enumerate() {
-            if changed & (1 << index) != 0 {
-                sql.push_str(&format!("{name} = ?{next}, "));
-                next += 1;
-            }
+    UPDATE_TEXTS.get(changed, || update_text(changed))
+}
+
+/// The text of [`update_task`], formatted.
+fn update_text(changed: Changed) -> String {
+    let mut sql = String::from("UPDATE tasks SET ");
+    let mut next = 3;
+    let names = TASK_COLUMN_NAMES.iter().skip(2).take(TASK_KEYS);
+    for (index, name) in names.enumerate() {
+        if changed & (1 << index) != 0 {
+            sql.push_str(&format!("{name} = ?{next}, "));
+            next += 1;
         }
-        sql.push_str(&format!(
-            "doc = ?{next} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
-            next + 1
-        ));
-        sql
-    };
-    UPDATE_TEXTS.get(changed, build)
+    }
+    sql.push_str(&format!(
+        "doc = ?{next} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
+        next + 1
+    ));
+    sql
 }
 
 /// Writes the task back if its stored version is still `version` (the compare-and-swap),

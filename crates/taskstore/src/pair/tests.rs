@@ -1,25 +1,7 @@
 //! The update texts a write looks up by the keys it changes.
 
-use super::{Changed, KeptTexts, update_task};
-use crate::columns::{TASK_COLUMN_NAMES, TASK_KEYS};
-
-/// The text as built for every write before the texts were kept: each changed key as the
-/// next placeholder, then the document and the version compared.
-fn expected(changed: Changed) -> String {
-    let mut sql = String::from("UPDATE tasks SET ");
-    let mut next = 3;
-    for (index, name) in TASK_COLUMN_NAMES.iter().skip(2).take(TASK_KEYS).enumerate() {
-        if changed & (1 << index) != 0 {
-            sql.push_str(&format!("{name} = ?{next}, "));
-            next += 1;
-        }
-    }
-    sql.push_str(&format!(
-        "doc = ?{next} WHERE tenant = ?1 AND id = ?2 AND resource_version = ?{}",
-        next + 1
-    ));
-    sql
-}
+use super::{Changed, KeptTexts, update_task, update_text as expected};
+use crate::columns::TASK_KEYS;
 
 #[test]
 fn an_update_text_names_the_changed_keys_in_order_and_is_kept() {

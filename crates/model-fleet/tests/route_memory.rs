@@ -66,7 +66,7 @@ fn check(runners: usize) -> u64 {
     assert_eq!(rejected, runners, "every runner fails the selector");
     // The text of the selector a few times over (the shared requirement table and the
     // selectors it tests with, whose long lists' hash slots hold a 32-byte head each, two
-    // to eight slots a listed value), plus a fixed size for each runner's verdict. The
+    // to sixteen slots a listed value), plus a fixed size for each runner's verdict. The
     // selector's part was 2.9 times its text with 16-byte slots and is 4.9 with heads.
     let bound = 6 * text as u64 + 64 * runners as u64;
     assert!(

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use rusqlite::config::DbConfig;
@@ -49,8 +49,15 @@ const STATEMENT_CACHE: usize = 64;
 /// last ones, never corrupt the file. Every write transaction begins `IMMEDIATE`, taking
 /// SQLite's one write lock at its start, so concurrent writers queue instead of failing
 /// midway (the writers of one process queue on a lock of their own first, in order, rather
-/// than in SQLite's sleeping busy handler); readers never wait. One value holds one connection: give each thread its own
-/// ([`open`](Self::open) the same path again).
+/// than in SQLite's sleeping busy handler); readers never wait.
+///
+/// One value holds one connection for its reads: give each thread its own
+/// ([`open`](Self::open) the same path again). The write transactions of every value open
+/// on one file in this process run, one at a time, on one more connection they share:
+/// SQLite drops a connection's whole page cache when it finds that another connection
+/// wrote, so a writer that was not the last to write reads every page it touches again
+/// (copied from the file or the log by the kernel). The shared writer keeps its pages
+/// while it is the only one writing, and it closes with the last value open on the file.
 #[derive(Debug)]
 pub struct SqliteStore {
     conn: Connection,
@@ -58,25 +65,95 @@ pub struct SqliteStore {
     file: Arc<File>,
 }
 
-/// What the connections to one database file in this process share: the writers' turn,
-/// taken around each write transaction (the writers of one file queue here, in order,
-/// instead of in SQLite's busy handler, which sleeps and retries), and the claims queued
-/// for it ([`ClaimGroup`], run as a group commit).
-#[derive(Debug, Default)]
+/// What the connections to one database file in this process share: the connection its
+/// write transactions run on, whose lock is the writers' turn (the writers of one file
+/// queue here, in order, instead of in SQLite's busy handler, which sleeps and retries),
+/// and the claims queued for it ([`ClaimGroup`], run as a group commit).
+#[derive(Debug)]
 struct File {
-    writer: Mutex<()>,
+    /// The writer.
+    writer: Mutex<Connection>,
     claims: ClaimGroup,
 }
 
-/// What the connections to each database file opened in this process share.
-static FILES: LazyLock<Mutex<HashMap<PathBuf, Arc<File>>>> = LazyLock::new(Mutex::default);
+impl File {
+    /// Runs `f` on the writer, in the writers' turn.
+    fn with_writer<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> T {
+        f(&mut self.writer.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
 
-/// What the connections to the file at `path` share (after it exists, so the path is
-/// canonical).
-fn shared(path: &Path) -> Arc<File> {
-    let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+/// Which file a path names: on Unix its device and inode, so that a database deleted and
+/// made again at the same path while a store still has the old one open is another file
+/// (the old one's inode stays taken while it is open); elsewhere its canonical path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum FileKey {
+    /// Device and inode.
+    Inode(u64, u64),
+    /// The canonical path, or the path as given.
+    Path(PathBuf),
+}
+
+impl FileKey {
+    /// The key of the file at `path` (after it exists).
+    fn of(path: &Path) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            if let Ok(meta) = std::fs::metadata(path) {
+                return Self::Inode(meta.dev(), meta.ino());
+            }
+        }
+        Self::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
+}
+
+/// What the connections to each database file open in this process share, while any
+/// store has the file open.
+static FILES: LazyLock<Mutex<HashMap<FileKey, Weak<File>>>> = LazyLock::new(Mutex::default);
+
+/// What the connections to the file at `path` share (after it exists and its schema is
+/// current): the writer is opened here when no store has the file open.
+fn shared(path: &Path) -> Result<Arc<File>, StoreError> {
+    let key = FileKey::of(path);
     let mut files = FILES.lock().unwrap_or_else(PoisonError::into_inner);
-    Arc::clone(files.entry(key).or_default())
+    if let Some(file) = files.get(&key).and_then(Weak::upgrade) {
+        return Ok(file);
+    }
+    files.retain(|_, file| file.strong_count() > 0);
+    let writer = connect(path)?;
+    writer
+        .pragma_update(None, "foreign_keys", "ON")
+        .map_err(sqlite)?;
+    let file = Arc::new(File {
+        writer: Mutex::new(writer),
+        claims: ClaimGroup::default(),
+    });
+    files.insert(key, Arc::downgrade(&file));
+    Ok(file)
+}
+
+/// A connection to the database at `path` with the store's settings (see
+/// [`SqliteStore`]), foreign keys as the build of SQLite starts them.
+fn connect(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path).map_err(sqlite)?;
+    conn.busy_timeout(SQLITE_BUSY_TIMEOUT).map_err(sqlite)?;
+    conn.pragma_update(None, "journal_mode", "WAL")
+        .map_err(sqlite)?;
+    conn.pragma_update(None, "synchronous", "NORMAL")
+        .map_err(sqlite)?;
+    conn.pragma_update(None, "cache_size", -SQLITE_CACHE_KIB)
+        .map_err(sqlite)?;
+    conn.pragma_update(None, "wal_autocheckpoint", SQLITE_CHECKPOINT_PAGES)
+        .map_err(sqlite)?;
+    // The query planner stability guarantee: a plan never depends on the values bound
+    // to a statement. Without it SQLite marks a statement whose plan looked at a bound
+    // value (`LIMIT ?` bound to 1, for one) to be prepared again at every binding, and a
+    // claim spent a sixth of its time preparing the queue's statement.
+    conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
+        .map_err(sqlite)?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+    Ok(conn)
 }
 
 impl SqliteStore {
@@ -89,49 +166,27 @@ impl SqliteStore {
     /// [`StoreError::Sqlite`] when the file cannot be opened or migrated.
     pub fn open(path: impl AsRef<Path>) -> Result<Self, StoreError> {
         let path = path.as_ref();
-        let conn = Connection::open(path).map_err(sqlite)?;
-        conn.busy_timeout(SQLITE_BUSY_TIMEOUT).map_err(sqlite)?;
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(sqlite)?;
-        conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(sqlite)?;
-        conn.pragma_update(None, "cache_size", -SQLITE_CACHE_KIB)
-            .map_err(sqlite)?;
-        conn.pragma_update(None, "wal_autocheckpoint", SQLITE_CHECKPOINT_PAGES)
-            .map_err(sqlite)?;
-        // The query planner stability guarantee: a plan never depends on the values bound
-        // to a statement. Without it SQLite marks a statement whose plan looked at a bound
-        // value (`LIMIT ?` bound to 1, for one) to be prepared again at every binding, and a
-        // claim spent a sixth of its time preparing the queue's statement.
-        conn.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true)
-            .map_err(sqlite)?;
-        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        let mut store = Self {
-            conn,
-            file: shared(path),
-        };
+        let mut conn = connect(path)?;
         // Foreign keys are on only after the migrations (this build of SQLite starts a
         // connection with them on): a migration that builds a table again drops the old
         // one, which must not cascade (`schema/checks.rs`); the migrations' transaction
         // checks every key before it commits.
-        store
-            .conn
-            .pragma_update(None, "foreign_keys", "OFF")
+        conn.pragma_update(None, "foreign_keys", "OFF")
             .map_err(sqlite)?;
-        store.migrate()?;
-        store
-            .conn
-            .pragma_update(None, "foreign_keys", "ON")
+        Self::migrate(&mut conn)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(sqlite)?;
-        Ok(store)
+        Ok(Self {
+            conn,
+            file: shared(path)?,
+        })
     }
 
     /// Applies the migrations the database lacks, in one transaction.
-    fn migrate(&mut self) -> Result<(), StoreError> {
-        self.conn.execute_batch(VERSION_TABLE).map_err(sqlite)?;
+    fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+        conn.execute_batch(VERSION_TABLE).map_err(sqlite)?;
         let mut tx = SqliteTx(
-            self.conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
+            conn.transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(sqlite)?,
         );
         let found: Option<i64> =
@@ -170,113 +225,113 @@ impl SqliteStore {
         tx.0.commit().map_err(sqlite)
     }
 
+    /// Runs `f` in a transaction: a write (`IMMEDIATE`) on the file's writer, in the
+    /// writers' turn; a read on this value's own connection.
     fn run<T>(
         &mut self,
         behavior: TransactionBehavior,
         f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let file = Arc::clone(&self.file);
-        let _turn = matches!(behavior, TransactionBehavior::Immediate)
-            .then(|| file.writer.lock().unwrap_or_else(PoisonError::into_inner));
-        let mut tx = SqliteTx(
-            self.conn
-                .transaction_with_behavior(behavior)
-                .map_err(sqlite)?,
-        );
-        let value = f(&mut tx)?;
-        tx.0.commit().map_err(sqlite)?;
-        Ok(value)
-    }
-
-    /// Runs a group of claims in one write transaction, taking the calls queued as it goes,
-    /// and commits them together.
-    ///
-    /// The claims run one after another without savepoints: a claim that fails has
-    /// almost always written nothing (the model refused it, or its compare-and-swap
-    /// changed no row), and then the group goes on. Only a claim that fails after it wrote
-    /// (a unique index refused its attempt after its task's update) needs its writes
-    /// undone: the transaction is rolled back and the same claims run again, each in its
-    /// own savepoint ([`claim_group_in_savepoints`](Self::claim_group_in_savepoints)).
-    /// A savepoint copies every page a claim changes into its journal first, a tenth of
-    /// a claim's time.
-    fn claim_group(&mut self, batch: &mut Batch<'_>) {
-        let Some(first) = batch.next() else {
-            return;
-        };
-        let file = Arc::clone(&self.file);
-        let _turn = file.writer.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut calls = vec![first];
-        let mut results = Vec::new();
-        {
-            let mut tx = match self
-                .conn
-                .transaction_with_behavior(TransactionBehavior::Immediate)
-            {
-                Ok(tx) => SqliteTx(tx),
-                Err(error) => return batch.fail(sqlite(error)),
-            };
-            let mut wrote = false;
-            while let Some(call) = calls.get(results.len()) {
-                let before = tx.0.total_changes();
-                let result = claim::claim(&mut tx, &call.tenant, &call.request, call.now);
-                if result.is_err() && tx.0.total_changes() != before {
-                    wrote = true;
-                    break;
-                }
-                results.push(result);
-                if results.len() == calls.len() {
-                    match batch.next() {
-                        Some(call) => calls.push(call),
-                        None => break,
-                    }
-                }
-            }
-            if !wrote {
-                let committed = tx.0.commit();
-                for result in results {
-                    batch.answer(result);
-                }
-                if let Err(error) = committed {
-                    batch.fail(sqlite(error));
-                }
-                return;
-            }
-            // Dropped: rolled back.
+        if matches!(behavior, TransactionBehavior::Immediate) {
+            let file = Arc::clone(&self.file);
+            return file.with_writer(|conn| transact(conn, behavior, f));
         }
-        self.claim_group_in_savepoints(calls, batch);
+        transact(&mut self.conn, behavior, f)
     }
+}
 
-    /// Runs `calls`, then the calls queued as it goes, in one write transaction, each in
-    /// its own savepoint (one that fails rolls back only itself and keeps its own error),
-    /// answers each and commits.
-    fn claim_group_in_savepoints(&mut self, calls: Vec<ClaimCall>, batch: &mut Batch<'_>) {
-        let mut tx = match self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-        {
+/// Runs `f` in a transaction of `conn` that begins as `behavior` says, and commits it.
+fn transact<T>(
+    conn: &mut Connection,
+    behavior: TransactionBehavior,
+    f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    let mut tx = SqliteTx(conn.transaction_with_behavior(behavior).map_err(sqlite)?);
+    let value = f(&mut tx)?;
+    tx.0.commit().map_err(sqlite)?;
+    Ok(value)
+}
+
+/// Runs a group of claims in one write transaction, taking the calls queued as it goes,
+/// and commits them together.
+///
+/// The claims run one after another without savepoints: a claim that fails has
+/// almost always written nothing (the model refused it, or its compare-and-swap
+/// changed no row), and then the group goes on. Only a claim that fails after it wrote
+/// (a unique index refused its attempt after its task's update) needs its writes
+/// undone: the transaction is rolled back and the same claims run again, each in its
+/// own savepoint ([`claim_group_in_savepoints`]).
+/// A savepoint copies every page a claim changes into its journal first, a tenth of
+/// a claim's time.
+fn claim_group(conn: &mut Connection, batch: &mut Batch<'_>) {
+    let Some(first) = batch.next() else {
+        return;
+    };
+    let mut calls = vec![first];
+    let mut results = Vec::new();
+    {
+        let mut tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
             Ok(tx) => SqliteTx(tx),
             Err(error) => return batch.fail(sqlite(error)),
         };
-        let mut calls = calls.into_iter();
-        while let Some(call) = calls.next().or_else(|| batch.next()) {
-            if let Err(error) = tx.statement(SAVEPOINT) {
-                return batch.fail(error);
-            }
+        let mut wrote = false;
+        while let Some(call) = calls.get(results.len()) {
+            let before = tx.0.total_changes();
             let result = claim::claim(&mut tx, &call.tenant, &call.request, call.now);
-            let ended = if result.is_ok() {
-                tx.statement(RELEASE)
-            } else {
-                tx.statement(ROLLBACK_TO)
-                    .and_then(|()| tx.statement(RELEASE))
-            };
-            batch.answer(result);
-            if let Err(error) = ended {
-                return batch.fail(error);
+            if result.is_err() && tx.0.total_changes() != before {
+                wrote = true;
+                break;
+            }
+            results.push(result);
+            if results.len() == calls.len() {
+                match batch.next() {
+                    Some(call) => calls.push(call),
+                    None => break,
+                }
             }
         }
-        if let Err(error) = tx.0.commit() {
-            batch.fail(sqlite(error));
+        if !wrote {
+            let committed = tx.0.commit();
+            for result in results {
+                batch.answer(result);
+            }
+            if let Err(error) = committed {
+                batch.fail(sqlite(error));
+            }
+            return;
         }
+        // Dropped: rolled back.
+    }
+    claim_group_in_savepoints(conn, calls, batch);
+}
+
+/// Runs `calls`, then the calls queued as it goes, in one write transaction, each in
+/// its own savepoint (one that fails rolls back only itself and keeps its own error),
+/// answers each and commits.
+fn claim_group_in_savepoints(conn: &mut Connection, calls: Vec<ClaimCall>, batch: &mut Batch<'_>) {
+    let mut tx = match conn.transaction_with_behavior(TransactionBehavior::Immediate) {
+        Ok(tx) => SqliteTx(tx),
+        Err(error) => return batch.fail(sqlite(error)),
+    };
+    let mut calls = calls.into_iter();
+    while let Some(call) = calls.next().or_else(|| batch.next()) {
+        if let Err(error) = tx.statement(SAVEPOINT) {
+            return batch.fail(error);
+        }
+        let result = claim::claim(&mut tx, &call.tenant, &call.request, call.now);
+        let ended = if result.is_ok() {
+            tx.statement(RELEASE)
+        } else {
+            tx.statement(ROLLBACK_TO)
+                .and_then(|()| tx.statement(RELEASE))
+        };
+        batch.answer(result);
+        if let Err(error) = ended {
+            return batch.fail(error);
+        }
+    }
+    if let Err(error) = tx.0.commit() {
+        batch.fail(sqlite(error));
     }
 }
 
@@ -314,7 +369,9 @@ impl Engine for SqliteStore {
             now,
         };
         let file = Arc::clone(&self.file);
-        file.claims.claim(call, |batch| self.claim_group(batch))
+        file.claims.claim(call, |batch| {
+            file.with_writer(|conn| claim_group(conn, batch));
+        })
     }
 }
 

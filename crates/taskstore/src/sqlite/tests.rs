@@ -1,6 +1,10 @@
 //! SQLite's group commit of claims (a group answers what the same claims answer one by
 //! one), the plans of the statements over partial indexes, and the claim's reads of the
-//! queue without a temporary B-tree for the runner's kinds.
+//! queue without a temporary B-tree for the runner's kinds, and the writer the stores of
+//! one file share.
+
+use std::path::Path;
+use std::sync::Arc;
 
 use chrono::{DateTime, TimeDelta, TimeZone, Utc};
 use taskmodel::fleet::KindSet;
@@ -10,7 +14,7 @@ use taskmodel::task::{
     LeaseId, SubprocessMode, Task, TaskEnv, TaskKind, TaskManifest, TaskPhase, TaskSpec,
 };
 
-use super::SqliteStore;
+use super::{FILES, FileKey, SqliteStore};
 use crate::attempts::EXPIRED;
 use crate::claim::{RUNNER_PLACES, queue_statements};
 use crate::error::StoreError;
@@ -92,7 +96,11 @@ fn calls() -> Vec<ClaimCall> {
 
 /// Runs `calls` as one group on `store`, all queued before it starts.
 fn group(store: &mut SqliteStore, calls: Vec<ClaimCall>) -> Vec<ClaimResult> {
-    run_queued(calls, |batch| store.claim_group(batch))
+    run_queued(calls, |batch| {
+        store
+            .file
+            .with_writer(|conn| super::claim_group(conn, batch));
+    })
 }
 
 /// What a result says, comparable: the claimed task and attempt, or the error's variant.
@@ -165,6 +173,12 @@ fn a_claim_failing_after_its_write_leaves_nothing_and_answers_as_alone() {
         phases(&mut grouped),
         [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
     );
+}
+
+/// Whether task `t{n}` is in the store.
+fn has(store: &mut SqliteStore, n: u32) -> bool {
+    let id = TaskId::new(format!("t{n}")).unwrap();
+    store.get(&tenant(), &id).is_ok()
 }
 
 /// The phases of tasks t0, t1 and t2.
@@ -250,12 +264,15 @@ fn the_queue_head_is_not_prepared_again_at_each_claim() {
         ));
     }
     let (_, [head, ..]) = queue_statements().find(|(kinds, _)| *kinds == 4).unwrap();
-    let statement = store.conn.prepare_cached(&head.text).unwrap();
-    assert_eq!(statement.get_status(rusqlite::StatementStatus::Run), 2);
-    assert_eq!(
-        statement.get_status(rusqlite::StatementStatus::RePrepare),
-        0
-    );
+    let (runs, prepared_again) = store.file.with_writer(|conn| {
+        let statement = conn.prepare_cached(&head.text).unwrap();
+        (
+            statement.get_status(rusqlite::StatementStatus::Run),
+            statement.get_status(rusqlite::StatementStatus::RePrepare),
+        )
+    });
+    assert_eq!(runs, 2);
+    assert_eq!(prepared_again, 0);
 }
 
 /// The indexes on `tasks` and `attempts` as SQLite stores them (name and text).
@@ -357,4 +374,51 @@ fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys
         group(&mut store, vec![call("b", 2, false)]).remove(0),
         Ok(Some(_))
     ));
+}
+
+/// The stores open on one file share one writer: a write through one is on the shared
+/// connection, and the others read it. The writer closes with the last store, and a file
+/// made again at the same path is another file with a writer of its own.
+#[test]
+fn the_stores_of_one_file_share_a_writer_that_closes_with_the_last() {
+    let mut first = store("shared-writer");
+    let path = first.conn.path().unwrap().to_owned();
+    let mut second = SqliteStore::open(&path).unwrap();
+    assert!(Arc::ptr_eq(&first.file, &second.file));
+    let key = FileKey::of(Path::new(&path));
+    let writer = first
+        .file
+        .with_writer(|conn| conn.path().unwrap().to_owned());
+    assert_eq!(writer, path);
+    assert!(!has(&mut second, 3));
+    first.import(&tenant(), &[task(3)]).unwrap();
+    assert!(has(&mut second, 3));
+    let live = |key: &FileKey| {
+        FILES
+            .lock()
+            .unwrap()
+            .get(key)
+            .is_some_and(|file| file.strong_count() > 0)
+    };
+    drop(first);
+    assert!(live(&key), "the second store still holds the writer");
+    drop(second);
+    assert!(!live(&key), "the writer closes with the last store");
+    let mut remade = store("shared-writer");
+    assert!(has(&mut remade, 2) && !has(&mut remade, 3));
+}
+
+/// A database deleted and made again at one path while a store still has the old one open
+/// gets its own writer: writes through a new store land in the new file.
+#[test]
+fn a_file_made_again_at_the_same_path_gets_a_writer_of_its_own() {
+    let old = store("remade");
+    let path = old.conn.path().unwrap().to_owned();
+    let mut new = store("remade");
+    assert!(!Arc::ptr_eq(&old.file, &new.file));
+    new.import(&tenant(), &[task(3)]).unwrap();
+    let mut reader = SqliteStore::open(&path).unwrap();
+    assert!(has(&mut reader, 3));
+    let mut old = old;
+    assert!(has(&mut old, 2) && !has(&mut old, 3));
 }

@@ -58,9 +58,13 @@ const STATEMENT_CACHE: usize = 64;
 /// wrote, so a writer that was not the last to write reads every page it touches again
 /// (copied from the file or the log by the kernel). The shared writer keeps its pages
 /// while it is the only one writing, and it closes with the last value open on the file.
+/// An in-memory or temporary database (`:memory:`, an empty path) is private to the
+/// connection that opens it, so such a value reads and writes on its one connection.
 #[derive(Debug)]
 pub struct SqliteStore {
-    conn: Connection,
+    /// This value's connection for reads; `None` for an in-memory or temporary database,
+    /// which only its own connection sees: the file's writer is then that connection.
+    reader: Option<Connection>,
     /// What the store's connections to this file in this process share.
     file: Arc<File>,
 }
@@ -176,8 +180,17 @@ impl SqliteStore {
         Self::migrate(&mut conn)?;
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(sqlite)?;
+        if conn.path().is_none_or(str::is_empty) {
+            return Ok(Self {
+                reader: None,
+                file: Arc::new(File {
+                    writer: Mutex::new(conn),
+                    claims: ClaimGroup::default(),
+                }),
+            });
+        }
         Ok(Self {
-            conn,
+            reader: Some(conn),
             file: shared(path)?,
         })
     }
@@ -226,17 +239,19 @@ impl SqliteStore {
     }
 
     /// Runs `f` in a transaction: a write (`IMMEDIATE`) on the file's writer, in the
-    /// writers' turn; a read on this value's own connection.
+    /// writers' turn; a read on this value's own connection (on the writer when the
+    /// database is in memory).
     fn run<T>(
         &mut self,
         behavior: TransactionBehavior,
         f: impl FnOnce(&mut dyn Tx) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        if matches!(behavior, TransactionBehavior::Immediate) {
-            let file = Arc::clone(&self.file);
-            return file.with_writer(|conn| transact(conn, behavior, f));
+        match &mut self.reader {
+            Some(reader) if !matches!(behavior, TransactionBehavior::Immediate) => {
+                transact(reader, behavior, f)
+            }
+            _ => self.file.with_writer(|conn| transact(conn, behavior, f)),
         }
-        transact(&mut self.conn, behavior, f)
     }
 }
 

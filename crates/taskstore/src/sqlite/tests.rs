@@ -141,8 +141,7 @@ fn a_refused_claim_in_a_group_undoes_no_other_and_answers_as_alone() {
 #[test]
 fn a_claim_failing_after_its_write_leaves_nothing_and_answers_as_alone() {
     let plant = |store: &SqliteStore| {
-        store
-            .conn
+        conn(store)
             .execute(
                 "INSERT INTO attempts (tenant, task_id, attempt, runner_slot, runner, state, \
                  lease_expires_ns, doc) VALUES ('acme', 't1', 1, 0, 'x', 'failed', 0, '{}')",
@@ -175,6 +174,11 @@ fn a_claim_failing_after_its_write_leaves_nothing_and_answers_as_alone() {
     );
 }
 
+/// The store's own connection (a file's database: it has one).
+fn conn(store: &SqliteStore) -> &rusqlite::Connection {
+    store.reader.as_ref().unwrap()
+}
+
 /// Whether task `t{n}` is in the store.
 fn has(store: &mut SqliteStore, n: u32) -> bool {
     let id = TaskId::new(format!("t{n}")).unwrap();
@@ -193,8 +197,7 @@ fn phases(store: &mut SqliteStore) -> Vec<TaskPhase> {
 
 /// The tables and indexes SQLite's plan for `sql` reads (`EXPLAIN QUERY PLAN`).
 fn plan(store: &SqliteStore, sql: &Sql) -> String {
-    let mut statement = store
-        .conn
+    let mut statement = conn(store)
         .prepare(&format!("EXPLAIN QUERY PLAN {}", sql.text))
         .unwrap();
     let details: Vec<String> = statement
@@ -222,8 +225,7 @@ fn the_statements_over_active_attempts_read_their_partial_indexes() {
 
 /// The opcodes of SQLite's program for `sql` (`EXPLAIN`).
 fn opcodes(store: &SqliteStore, sql: &Sql) -> Vec<String> {
-    let mut statement = store
-        .conn
+    let mut statement = conn(store)
         .prepare(&format!("EXPLAIN {}", sql.text))
         .unwrap();
     statement
@@ -303,44 +305,42 @@ fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys
         group(&mut source, vec![call("a", 1, false)]).remove(0),
         Ok(Some(_))
     ));
-    let source_path = source.conn.path().unwrap().to_owned();
+    let source_path = conn(&source).path().unwrap().to_owned();
     drop(source);
     let old = store("checks-old");
-    let path = old.conn.path().unwrap().to_owned();
+    let path = conn(&old).path().unwrap().to_owned();
     drop(old);
     for suffix in ["", "-wal", "-shm"] {
         let _ = std::fs::remove_file(format!("{path}{suffix}"));
     }
-    let conn = rusqlite::Connection::open(&path).unwrap();
-    conn.execute_batch(VERSION_TABLE).unwrap();
+    let old = rusqlite::Connection::open(&path).unwrap();
+    old.execute_batch(VERSION_TABLE).unwrap();
     for migration in MIGRATIONS.iter().filter(|migration| migration.version <= 8) {
-        conn.execute_batch(migration.sqlite).unwrap();
+        old.execute_batch(migration.sqlite).unwrap();
     }
-    conn.execute("INSERT INTO schema_version (version) VALUES (8)", [])
+    old.execute("INSERT INTO schema_version (version) VALUES (8)", [])
         .unwrap();
-    conn.execute("ATTACH ?1 AS source", [&source_path]).unwrap();
-    conn.execute_batch(
+    old.execute("ATTACH ?1 AS source", [&source_path]).unwrap();
+    old.execute_batch(
         "INSERT INTO tasks SELECT * FROM source.tasks; \
          INSERT INTO attempts SELECT * FROM source.attempts; DETACH source",
     )
     .unwrap();
-    let before = indexes(&conn);
+    let before = indexes(&old);
     assert_eq!(before.len(), 10);
-    drop(conn);
+    drop(old);
 
     let mut store = SqliteStore::open(&path).unwrap();
-    let version: i64 = store
-        .conn
+    let version: i64 = conn(&store)
         .query_row("SELECT version FROM schema_version", [], |row| row.get(0))
         .unwrap();
     assert_eq!(version, crate::SCHEMA_VERSION);
-    assert_eq!(indexes(&store.conn), before);
+    assert_eq!(indexes(conn(&store)), before);
     for (table, list) in [
         ("tasks", "IN ('pending', 'running', 'succeeded'"),
         ("attempts", "IN ('leased'"),
     ] {
-        let sql: String = store
-            .conn
+        let sql: String = conn(&store)
             .query_row(
                 "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = ?1",
                 [table],
@@ -354,20 +354,17 @@ fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys
         phases(&mut store),
         [TaskPhase::Running, TaskPhase::Pending, TaskPhase::Pending]
     );
-    let attempts: i64 = store
-        .conn
+    let attempts: i64 = conn(&store)
         .query_row("SELECT count(*) FROM attempts", [], |row| row.get(0))
         .unwrap();
     assert_eq!(attempts, 1);
     // The keys and the checks hold again.
-    let orphan = store.conn.execute(
+    let orphan = conn(&store).execute(
         "INSERT INTO attempts VALUES ('acme', 'nope', 1, 0, 'r', 'leased', 0, '{}')",
         [],
     );
     assert!(orphan.is_err(), "{orphan:?}");
-    let bad_phase = store
-        .conn
-        .execute("UPDATE tasks SET phase = 'lost' WHERE id = 't1'", []);
+    let bad_phase = conn(&store).execute("UPDATE tasks SET phase = 'lost' WHERE id = 't1'", []);
     assert!(bad_phase.is_err(), "{bad_phase:?}");
     // The claimed task's next claim still works on the rebuilt tables.
     assert!(matches!(
@@ -382,7 +379,7 @@ fn a_database_before_the_check_lists_step_migrates_keeping_rows_indexes_and_keys
 #[test]
 fn the_stores_of_one_file_share_a_writer_that_closes_with_the_last() {
     let mut first = store("shared-writer");
-    let path = first.conn.path().unwrap().to_owned();
+    let path = conn(&first).path().unwrap().to_owned();
     let mut second = SqliteStore::open(&path).unwrap();
     assert!(Arc::ptr_eq(&first.file, &second.file));
     let key = FileKey::of(Path::new(&path));
@@ -413,7 +410,7 @@ fn the_stores_of_one_file_share_a_writer_that_closes_with_the_last() {
 #[test]
 fn a_file_made_again_at_the_same_path_gets_a_writer_of_its_own() {
     let old = store("remade");
-    let path = old.conn.path().unwrap().to_owned();
+    let path = conn(&old).path().unwrap().to_owned();
     let mut new = store("remade");
     assert!(!Arc::ptr_eq(&old.file, &new.file));
     new.import(&tenant(), &[task(3)]).unwrap();
@@ -421,4 +418,17 @@ fn a_file_made_again_at_the_same_path_gets_a_writer_of_its_own() {
     assert!(has(&mut reader, 3));
     let mut old = old;
     assert!(has(&mut old, 2) && !has(&mut old, 3));
+}
+
+/// An in-memory database is its connection's alone: two stores on `:memory:` are two
+/// databases, each writing and reading its own tasks on its one connection.
+#[test]
+fn each_in_memory_store_writes_and_reads_its_own_database() {
+    let mut first = SqliteStore::open(":memory:").unwrap();
+    let mut second = SqliteStore::open(":memory:").unwrap();
+    assert!(first.reader.is_none() && !Arc::ptr_eq(&first.file, &second.file));
+    first.import(&tenant(), &[task(0), task(1)]).unwrap();
+    second.import(&tenant(), &[task(2)]).unwrap();
+    assert!(has(&mut first, 1) && !has(&mut first, 2));
+    assert!(has(&mut second, 2) && !has(&mut second, 0));
 }

@@ -41,6 +41,7 @@ pub mod event;
 pub mod lifecycle;
 pub mod spec;
 pub mod task;
+mod time;
 mod token;
 pub mod wire;
 

@@ -42,13 +42,21 @@ pub struct TaskRun {
     pub(crate) generation: u64,
     pub(crate) runner: RunnerId,
     pub(crate) lease: LeaseId,
+    #[serde(serialize_with = "crate::time::write")]
     pub(crate) lease_expires_at: DateTime<Utc>,
     pub(crate) state: AttemptState,
     pub(crate) cancel_requested: bool,
+    #[serde(serialize_with = "crate::time::write")]
     pub(crate) leased_at: DateTime<Utc>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::time::write_option"
+    )]
     pub(crate) started_at: Option<DateTime<Utc>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::time::write_option"
+    )]
     pub(crate) finished_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) exit_code: Option<i32>,
@@ -228,14 +236,16 @@ pub(crate) struct TaskRunRaw {
     generation: u64,
     runner: RunnerId,
     lease: LeaseId,
+    #[serde(deserialize_with = "crate::time::read")]
     lease_expires_at: DateTime<Utc>,
     state: AttemptState,
     #[serde(default)]
     cancel_requested: Option<bool>,
+    #[serde(deserialize_with = "crate::time::read")]
     leased_at: DateTime<Utc>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::time::read_option")]
     started_at: Option<DateTime<Utc>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::time::read_option")]
     finished_at: Option<DateTime<Utc>>,
     #[serde(default)]
     exit_code: Option<i32>,

@@ -88,6 +88,7 @@ pub struct Condition {
     reason: String,
     #[serde(skip_serializing_if = "String::is_empty")]
     message: String,
+    #[serde(serialize_with = "crate::time::write")]
     last_transition_time: DateTime<Utc>,
 }
 
@@ -394,6 +395,7 @@ pub(crate) struct ConditionRaw {
     reason: String,
     #[serde(default)]
     message: Option<String>,
+    #[serde(deserialize_with = "crate::time::read")]
     last_transition_time: DateTime<Utc>,
 }
 

@@ -127,15 +127,24 @@ pub struct TaskStatus {
     pub(crate) exit_code: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) error: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::time::write_option"
+    )]
     pub(crate) next_attempt_at: Option<DateTime<Utc>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) last_delay_ms: Option<u64>,
     #[serde(skip_serializing_if = "is_zero")]
     pub(crate) consecutive_failures: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::time::write_option"
+    )]
     pub(crate) queued_at: Option<DateTime<Utc>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::time::write_option"
+    )]
     pub(crate) finished_at: Option<DateTime<Utc>>,
     pub(crate) conditions: Conditions,
 }
@@ -458,15 +467,15 @@ pub(crate) struct TaskStatusRaw {
     exit_code: Option<i32>,
     #[serde(default)]
     error: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::time::read_option")]
     next_attempt_at: Option<DateTime<Utc>>,
     #[serde(default)]
     last_delay_ms: Option<u64>,
     #[serde(default)]
     consecutive_failures: Option<u32>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::time::read_option")]
     queued_at: Option<DateTime<Utc>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::time::read_option")]
     finished_at: Option<DateTime<Utc>>,
     conditions: ConditionsRaw,
 }

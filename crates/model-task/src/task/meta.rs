@@ -47,7 +47,9 @@ pub struct ObjectMeta {
     pub(crate) tenant: TenantId,
     pub(crate) resource_version: u64,
     pub(crate) generation: u64,
+    #[serde(serialize_with = "crate::time::write")]
     pub(crate) created_at: DateTime<Utc>,
+    #[serde(serialize_with = "crate::time::write")]
     pub(crate) updated_at: DateTime<Utc>,
     #[serde(skip_serializing_if = "Labels::is_empty")]
     pub(crate) labels: Labels,
@@ -256,7 +258,9 @@ pub(crate) struct ObjectMetaRaw {
     tenant: TenantId,
     resource_version: u64,
     generation: u64,
+    #[serde(deserialize_with = "crate::time::read")]
     created_at: DateTime<Utc>,
+    #[serde(deserialize_with = "crate::time::read")]
     updated_at: DateTime<Utc>,
     #[serde(default)]
     labels: Option<LabelsRaw>,

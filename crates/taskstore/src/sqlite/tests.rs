@@ -432,3 +432,16 @@ fn each_in_memory_store_writes_and_reads_its_own_database() {
     assert!(has(&mut first, 1) && !has(&mut first, 2));
     assert!(has(&mut second, 2) && !has(&mut second, 0));
 }
+
+/// A text column reads as its text; bytes that are not UTF-8 (another program wrote them)
+/// read replaced, as the lossy conversion reads them.
+#[test]
+fn text_columns_read_whole_and_bad_bytes_read_replaced() {
+    for bytes in [&b"{\"a\":\"\xc3\xa9\"}"[..], b"", b"plain", b"bad \xff end", b"\xe2\x82"] {
+        assert_eq!(
+            super::text_of(bytes),
+            String::from_utf8_lossy(bytes).into_owned()
+        );
+    }
+    assert_eq!(super::text_of(b"bad \xff end"), "bad \u{fffd} end");
+}

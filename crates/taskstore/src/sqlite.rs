@@ -120,18 +120,24 @@ impl FileKey {
 static FILES: LazyLock<Mutex<HashMap<FileKey, Weak<File>>>> = LazyLock::new(Mutex::default);
 
 /// What the connections to the file at `path` share (after it exists and its schema is
-/// current): the writer is opened here when no store has the file open.
+/// current): the writer is opened here when no store has the file open (outside the
+/// map's lock, so that a slow open holds up no other file's).
 fn shared(path: &Path) -> Result<Arc<File>, StoreError> {
     let key = FileKey::of(path);
-    let mut files = FILES.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(file) = files.get(&key).and_then(Weak::upgrade) {
+    let open = |files: &HashMap<FileKey, Weak<File>>| files.get(&key).and_then(Weak::upgrade);
+    if let Some(file) = open(&FILES.lock().unwrap_or_else(PoisonError::into_inner)) {
         return Ok(file);
     }
-    files.retain(|_, file| file.strong_count() > 0);
     let writer = connect(path)?;
     writer
         .pragma_update(None, "foreign_keys", "ON")
         .map_err(sqlite)?;
+    let mut files = FILES.lock().unwrap_or_else(PoisonError::into_inner);
+    // Another store may have opened the file meanwhile: its writer is the one.
+    if let Some(file) = open(&files) {
+        return Ok(file);
+    }
+    files.retain(|_, file| file.strong_count() > 0);
     let file = Arc::new(File {
         writer: Mutex::new(writer),
         claims: ClaimGroup::default(),

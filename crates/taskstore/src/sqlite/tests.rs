@@ -437,7 +437,13 @@ fn each_in_memory_store_writes_and_reads_its_own_database() {
 /// read replaced, as the lossy conversion reads them.
 #[test]
 fn text_columns_read_whole_and_bad_bytes_read_replaced() {
-    for bytes in [&b"{\"a\":\"\xc3\xa9\"}"[..], b"", b"plain", b"bad \xff end", b"\xe2\x82"] {
+    for bytes in [
+        &b"{\"a\":\"\xc3\xa9\"}"[..],
+        b"",
+        b"plain",
+        b"bad \xff end",
+        b"\xe2\x82",
+    ] {
         assert_eq!(
             super::text_of(bytes),
             String::from_utf8_lossy(bytes).into_owned()

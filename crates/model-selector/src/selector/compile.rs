@@ -219,7 +219,6 @@ impl Compiler {
             sel.arena.as_bytes(),
             &mut sel.values,
             &mut sel.heads,
-            &mut sel.tables,
         );
         if req.key_head.is_long() {
             req.form = Form::Slow;
@@ -242,7 +241,8 @@ impl Compiler {
     }
 }
 
-/// [`Compiler::list`] on `req` and the selector's `values`, `heads` and `tables`: `len`
+/// [`Compiler::list`] on `req` and the selector's `values` and `heads` (which hold both the
+/// heads of short lists and the slots of long ones): `len`
 /// values, in `req` when there are up to [`FAST_VALUES`], else at the end of `values`.
 #[inline(always)]
 fn list_into(
@@ -251,7 +251,6 @@ fn list_into(
     arena: &[u8],
     values: &mut Vec<Span>,
     heads: &mut Vec<Head>,
-    tables: &mut Vec<Head>,
 ) {
     if len <= FAST_VALUES {
         let long = short_list(req, len, arena);
@@ -298,7 +297,7 @@ fn list_into(
             own.get(i)
                 .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
         };
-        if let Some(hash) = ValueHash::build(fps, head, tables) {
+        if let Some(hash) = ValueHash::build(fps, head, heads) {
             req.fps = hash.to_words();
             req.form = Form::Hashed;
         }

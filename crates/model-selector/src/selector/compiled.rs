@@ -123,7 +123,7 @@ pub(super) enum Form {
     Hashed,
 }
 
-/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: `tables[slot(fp)]`
+/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: `heads[slot(fp)]`
 /// (`start + ((fp * mult) >> shift)`) is the [`Head`] of the listed value whose fingerprint
 /// is `fp`, or [`EMPTY_SLOT`]. A label value's slot so holds the
 /// only listed value it can be, and comparing the two heads decides values of at most 32
@@ -170,14 +170,15 @@ impl ValueHash {
         [self.mult, u64::from(self.shift), u64::from(self.start), 0]
     }
 
-    /// Where the slot of `fp` is in the selector's tables.
+    /// Where the slot of `fp` is in the selector's heads.
     #[inline(always)]
     pub(super) fn slot(&self, fp: u64) -> usize {
         self.start as usize + (fp.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
     /// Builds the table for the fingerprints `fps` of distinct values, whose [`Head`]s
-    /// `head(i)` gives, at the end of `tables`; `None` when two fingerprints are equal.
+    /// `head(i)` gives, at the end of `tables` (the selector's heads); `None` when two
+    /// fingerprints are equal.
     pub(super) fn build(
         fps: &[u64],
         head: impl Fn(usize) -> Head,

@@ -94,7 +94,7 @@ impl LabelSelector {
     /// [`LabelSelector::matches_fast`] keeps its registers.
     #[inline(never)]
     pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
-        let head = self.tables.get(req.value_hash().slot(entry.value_fp))?;
+        let head = self.heads.get(req.value_hash().slot(entry.value_fp))?;
         let [a, b, c, d] = head.0;
         let [w, x, y, z] = entry.value_head.0;
         if (a != w) | (b != x) {
@@ -164,7 +164,7 @@ impl LabelSelector {
     /// over 32 bytes with the same head is then compared with the listed values' bytes.
     #[inline(always)]
     pub(super) fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
-        let Some(head) = self.tables.get(req.value_hash().slot(entry.value_fp)) else {
+        let Some(head) = self.heads.get(req.value_hash().slot(entry.value_fp)) else {
             return false;
         };
         if *head != entry.value_head {

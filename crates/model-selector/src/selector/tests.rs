@@ -244,3 +244,51 @@ fn tight_lists_read_as_spaced_ones() {
         }
     }
 }
+
+/// Short lists of long values and hashed lists keep their heads in one vector, each from
+/// its own offset: in selectors that hold both, in either order and with a short list on
+/// each side of a hashed one, every requirement still decides every value by its own list.
+#[test]
+fn short_and_hashed_lists_share_heads() {
+    let values = near_values();
+    let long: Vec<&String> = values.iter().filter(|v| v.len() > 8).collect();
+    let short_a = &long[..3];
+    let short_c = &long[3..5];
+    let hashed: Vec<&String> = long.iter().skip(5).step_by(2).copied().collect();
+    assert!(hashed.len() > 8);
+    let list = |vs: &[&String]| vs.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(",");
+    let parts = [
+        ("a", short_a.to_vec(), format!("a in ({})", list(short_a))),
+        ("b", hashed.clone(), format!("b in ({})", list(&hashed))),
+        (
+            "c",
+            short_c.to_vec(),
+            format!("c notin ({})", list(short_c)),
+        ),
+    ];
+    for order in [[0, 1, 2], [1, 0, 2], [2, 1, 0], [1, 2, 0]] {
+        let text = order.map(|i| parts[i].2.as_str()).join(",");
+        let sel: LabelSelector = text.parse().unwrap();
+        let forms: Vec<Form> = sel.reqs.iter().map(|r| r.form).collect();
+        assert!(
+            forms.contains(&Form::Hashed) && forms.contains(&Form::Four),
+            "{forms:?}"
+        );
+        for (key, listed, _) in &parts {
+            let notin = *key == "c";
+            for value in &values {
+                // The other two requirements hold: `a` and `b` on a value of each list,
+                // `c` absent.
+                let mut pairs = vec![(*key, value.as_str())];
+                for (other, other_listed, _) in &parts {
+                    if other != key && *other != "c" {
+                        pairs.push((*other, other_listed[0].as_str()));
+                    }
+                }
+                let labels = crate::Labels::from_pairs(pairs).unwrap();
+                let want = listed.contains(&value) != notin;
+                assert_eq!(sel.matches(&labels), want, "{key}={value} in {text}");
+            }
+        }
+    }
+}

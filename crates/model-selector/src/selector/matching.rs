@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Kind, ONE, Req},
+    compiled::{Form, Kind, ONE, PAIR, Req},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -15,8 +15,8 @@ impl LabelSelector {
     /// Each requirement looks its key up in the label set's collision-free hash index: one
     /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
     /// from construction, compared at once (they decide keys of at most 32 bytes). A
-    /// one-value requirement compares the value's first 32 bytes the same way; a list of up
-    /// to four compares the value's fingerprint with those of the listed values, and a
+    /// one-value requirement compares the value's first 32 bytes the same way, a list of two
+    /// values of at most 16 bytes the first 16 with each; a list of up to four compares the value's fingerprint with those of the listed values, and a
     /// fingerprint that is a hash (values over 8 bytes) is confirmed by the listed value's
     /// first 32 bytes, out of line; a longer list finds the slot of the value's fingerprint
     /// in its perfect hash and compares the first 32 bytes of the one listed value there, out
@@ -35,8 +35,8 @@ impl LabelSelector {
     }
 
     /// The requirements through `lookup` as far as it decides them by comparing words
-    /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
-    /// by no fingerprint; lists whose fingerprint is a hash through
+    /// ([`Form::One`], [`Form::Pair`], and [`Form::Four`] when the label value is at most 8
+    /// bytes or listed by no fingerprint; lists whose fingerprint is a hash through
     /// [`LabelSelector::four_by_head`], long lists through
     /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
     /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
@@ -60,7 +60,10 @@ impl LabelSelector {
                             }
                         }
                         Form::Hashed => self.hashed_by_head(req, e).ok_or(req)?,
-                        Form::One | Form::Slow => return Err(req),
+                        // By the mask's bit, not the form, so the two above stay two
+                        // comparisons (three forms here make a jump table).
+                        _ if req.mask & PAIR != 0 => pair_lists(req, e),
+                        _ => return Err(req),
                     };
                     1 + u32::from(listed)
                 }
@@ -143,6 +146,7 @@ impl LabelSelector {
             // A value over 32 bytes makes the requirement Form::Slow, so the head decides.
             Form::One => entry.value_head.0 == req.fps,
             Form::Hashed => self.listed_hashed(req, entry, arena),
+            Form::Pair => pair_lists(req, entry),
             _ => {
                 let [a, b, c, d] = req.fps;
                 if (fp != a) & (fp != b) & (fp != c) & (fp != d) {
@@ -215,6 +219,16 @@ impl LabelSelector {
             .iter()
             .any(|v| v.bytes_in(self.arena.as_bytes()) == value)
     }
+}
+
+/// Whether the value of `entry` is one of the two of `req`, a [`Form::Pair`]: the first two
+/// words of its head are a listed value's, and its third is zero (it is at most 16 bytes,
+/// as the listed values are; no zero byte in a value, so equal words mean equal values).
+#[inline(always)]
+fn pair_lists(req: &Req, entry: &Entry) -> bool {
+    let [w, x, y, _] = entry.value_head.0;
+    let [a, b, c, d] = req.fps;
+    (y == 0) & (((w == a) & (x == b)) | ((w == c) & (x == d)))
 }
 
 /// The integer value of a label, for `Gt` and `Lt`.

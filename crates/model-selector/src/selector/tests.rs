@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, ONE},
+    compiled::{Form, ONE, PAIR},
 };
 
 /// Selectors of every form: one value, none, lists of two to four short or long values, long
@@ -20,6 +20,8 @@ fn every_form() -> Vec<LabelSelector> {
         "a in (x,y)".to_owned(),
         "a notin (x,y,z,w)".to_owned(),
         "a in (long-value-one,long-value-two)".to_owned(),
+        "a in (long-value-one,long-value-two,long-value-three)".to_owned(),
+        "a in (x,long-value)".to_owned(),
         format!("a in ({})", many.join(",")),
         "a in (a0,a1,a2,a3,a4,a5,a6,a7,a8,a9)".to_owned(),
         format!("a={long}"),
@@ -34,18 +36,23 @@ fn every_form() -> Vec<LabelSelector> {
     texts.iter().map(|t| t.parse().unwrap()).collect()
 }
 
-/// A requirement whose bit is missing would still match right (by the general test), only
-/// slower; one whose bit is wrongly set would compare the wrong words.
+/// A requirement whose bit ([`ONE`], [`PAIR`]) is missing would still match right (by the
+/// general test), only slower; one whose bit is wrongly set would compare the wrong words.
 #[test]
 fn one_bit_marks_exactly_form_one() {
     let mut forms = Vec::new();
     for sel in every_form() {
         for req in &sel.reqs {
             assert_eq!(req.mask & ONE != 0, req.form == Form::One, "{sel}: {req:?}");
+            assert_eq!(
+                req.mask & PAIR != 0,
+                req.form == Form::Pair,
+                "{sel}: {req:?}"
+            );
             forms.push(req.form);
         }
     }
-    for form in [Form::Slow, Form::One, Form::Four, Form::Hashed] {
+    for form in [Form::Slow, Form::One, Form::Four, Form::Hashed, Form::Pair] {
         assert!(forms.contains(&form), "no {form:?}");
     }
 }
@@ -153,14 +160,20 @@ fn hashed_slots_tell_colliding_values_apart() {
 }
 
 /// A list of two values, in either order, equal or not, sharing leading words or not: kept
-/// sorted and deduplicated as the canonical form says, and matched as the plain test does.
+/// sorted and deduplicated as the canonical form says, a [`Form::Pair`] exactly when both
+/// are at most 16 bytes and one is over 8, and matched as the plain test does by the loop,
+/// by the general test after a `Gt` (which the loop hands on) and in a searched label set.
 #[test]
 fn two_value_lists_sort_dedup_and_match() {
     let values = near_values();
+    let others: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("other{i}"), "x".to_owned()))
+        .collect();
     for a in &values {
         for b in &values {
             let sel: LabelSelector = format!("k in ({a},{b})").parse().unwrap();
             let swapped: LabelSelector = format!("k in ({b},{a})").parse().unwrap();
+            let after_gt: LabelSelector = format!("a>0,k in ({a},{b})").parse().unwrap();
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
             let want = if a == b {
                 format!("k in ({a})")
@@ -169,13 +182,23 @@ fn two_value_lists_sort_dedup_and_match() {
             };
             assert_eq!(sel.to_string(), want);
             assert_eq!(sel, swapped);
+            let pair = a != b && a.len().max(b.len()) <= 16 && a.len().max(b.len()) > 8;
+            let form = sel.reqs.first().unwrap().form;
+            assert_eq!(form == Form::Pair, pair, "{sel}: {form:?}");
             for value in &values {
+                let want = value == a || value == b;
                 let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
-                assert_eq!(
-                    sel.matches(&labels),
-                    value == a || value == b,
-                    "{value} in {sel}"
-                );
+                assert_eq!(sel.matches(&labels), want, "{value} in {sel}");
+                let with_a = crate::Labels::from_pairs([("a", "1"), ("k", value)]).unwrap();
+                assert_eq!(after_gt.matches(&with_a), want, "{value} in {after_gt}");
+                let searched = crate::Labels::from_pairs(
+                    others
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str()))
+                        .chain([("k", value.as_str())]),
+                )
+                .unwrap();
+                assert_eq!(sel.matches(&searched), want, "{value} in {sel}, searched");
             }
         }
     }

@@ -171,6 +171,15 @@ impl Form {
     }
 }
 
+/// The bit of [`Req::mask`] for the outcome "key absent" (outcome 0).
+pub(super) const ABSENT: u8 = 1;
+
+/// The bit of [`Req::mask`] for the outcome "value not listed" (outcome 1).
+pub(super) const UNLISTED: u8 = 1 << 1;
+
+/// The bit of [`Req::mask`] for the outcome "value listed" (outcome 2).
+pub(super) const LISTED: u8 = 1 << 2;
+
 /// The bit of [`Req::mask`] set for [`Form::One`] (above the three outcome bits).
 pub(super) const ONE: u8 = 1 << 3;
 

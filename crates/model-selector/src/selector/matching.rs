@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Kind, ONE, PAIR, Req},
+    compiled::{ABSENT, Form, Kind, LISTED, ONE, PAIR, Req, UNLISTED},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -44,9 +44,21 @@ impl LabelSelector {
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
+            // The outcome's bit of the mask (ABSENT, UNLISTED, LISTED), tested with an `and`,
+            // not a shift by a variable count; the common form tests and loops on its own.
             let outcome = match lookup.probe(req.hash, &req.key_head) {
                 // One value (the common form) first, by a predicted branch, not a jump table.
-                Some(e) if req.mask & ONE != 0 => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) if req.mask & ONE != 0 => {
+                    let bit = if e.value_head.0 == req.fps {
+                        LISTED
+                    } else {
+                        UNLISTED
+                    };
+                    if req.mask & bit == 0 {
+                        return Ok(false);
+                    }
+                    continue;
+                }
                 Some(e) => {
                     let listed = match req.form {
                         Form::Four => {
@@ -65,12 +77,12 @@ impl LabelSelector {
                         _ if req.mask & PAIR != 0 => pair_lists(req, e),
                         _ => return Err(req),
                     };
-                    1 + u32::from(listed)
+                    if listed { LISTED } else { UNLISTED }
                 }
                 None if req.form == Form::Slow => return Err(req),
-                None => 0,
+                None => ABSENT,
             };
-            if req.mask >> outcome & 1 == 0 {
+            if req.mask & outcome == 0 {
                 return Ok(false);
             }
         }

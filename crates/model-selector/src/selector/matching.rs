@@ -104,23 +104,22 @@ impl LabelSelector {
     /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list: the slot of
     /// the value's fingerprint holds the [`Head`](crate::packed::Head) of the only listed
     /// value it can be, and the heads decide values of at most 32 bytes (their first two
-    /// words alone a label value of at most 8 bytes, and any that differs in its first 16).
+    /// words alone a label value of at most 8 bytes, else all four at once).
     /// `None` for longer ones, whose bytes must be compared. Out of line, so the loop of
     /// [`LabelSelector::matches_fast`] keeps its registers.
     #[inline(never)]
     pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let head = self.heads.get(req.value_hash().slot(entry.value_fp))?;
-        let [a, b, c, d] = head.0;
-        let [w, x, y, z] = entry.value_head.0;
-        if (a != w) | (b != x) {
+        let [w, x, ..] = entry.value_head.0;
+        if x == 0 {
+            // A label value of at most 8 bytes: its first word decides.
+            let [a, b, ..] = head.0;
+            return Some((a == w) & (b == 0));
+        }
+        if !head.same(&entry.value_head) {
             return Some(false);
         }
-        if x == 0 {
-            // Both at most 8 bytes.
-            return Some(true);
-        }
-        let same = (c == y) & (d == z);
-        (!same || !head.is_long()).then_some(same)
+        (!head.is_long()).then_some(true)
     }
 
     /// Whether the requirements from `from` on hold: the fast forms through the label set's

@@ -16,13 +16,13 @@ impl LabelSelector {
     /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
     /// from construction, compared at once (they decide keys of at most 32 bytes). A
     /// one-value requirement compares the value's first 32 bytes the same way, a list of two
-    /// values of at most 16 bytes the first 16 with each; a list of up to four compares the value's fingerprint with those of the listed values, and a
-    /// fingerprint that is a hash (values over 8 bytes) is confirmed by the listed value's
-    /// first 32 bytes, out of line; a longer list finds the slot of the value's fingerprint
-    /// in its perfect hash and compares the first 32 bytes of the one listed value there, out
-    /// of line. The loop makes no other call: a requirement it cannot decide so
-    /// (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to the general test,
-    /// which compares bytes.
+    /// values of at most 16 bytes the first 16 with each; a list of up to four compares the
+    /// value's fingerprint with those of the listed values, and a fingerprint that is a hash
+    /// (values over 8 bytes) is confirmed by the listed value's first 32 bytes; a longer list
+    /// finds the slot of the value's fingerprint in its perfect hash and compares the first
+    /// 32 bytes of the one listed value there. The loop makes no call: a requirement it
+    /// cannot decide so (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to
+    /// the general test, which compares bytes.
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {
@@ -39,8 +39,9 @@ impl LabelSelector {
     /// bytes or listed by no fingerprint; lists whose fingerprint is a hash through
     /// [`LabelSelector::four_by_head`], long lists through
     /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
-    /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
-    /// a selector it decides costs no spills.
+    /// cannot decide (those before it hold). Its probe keeps three registers (no bounds test
+    /// on the slots, no mask beside their length), so the heads of the lists fit beside the
+    /// lookup and the list forms are compared in the loop, not behind a call.
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
@@ -92,9 +93,8 @@ impl LabelSelector {
     /// Whether the value of `entry` is listed in `req`, a [`Form::Four`] list that has the
     /// value's fingerprint, a hash: the listed value's [`Head`](crate::packed::Head) with that
     /// fingerprint (kept in the selector's heads) decides values of at most 32 bytes. `None`
-    /// for longer ones, whose bytes must be compared. Out of line, so the loop of
-    /// [`LabelSelector::matches_fast`] keeps its registers.
-    #[inline(never)]
+    /// for longer ones, whose bytes must be compared.
+    #[inline(always)]
     fn four_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let at = req.fps.iter().position(|&x| x == entry.value_fp)?;
         let head = self.heads.get((req.heads as usize).wrapping_add(at))?;
@@ -105,9 +105,8 @@ impl LabelSelector {
     /// the value's fingerprint holds the [`Head`](crate::packed::Head) of the only listed
     /// value it can be, and the heads decide values of at most 32 bytes (their first two
     /// words alone a label value of at most 8 bytes, else all four at once).
-    /// `None` for longer ones, whose bytes must be compared. Out of line, so the loop of
-    /// [`LabelSelector::matches_fast`] keeps its registers.
-    #[inline(never)]
+    /// `None` for longer ones, whose bytes must be compared.
+    #[inline(always)]
     pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
         let head = self.heads.get(req.value_hash().slot(entry.value_fp))?;
         let [w, x, ..] = entry.value_head.0;

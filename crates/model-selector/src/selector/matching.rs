@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{ABSENT, Form, Kind, LISTED, ONE, PAIR, Req, UNLISTED},
+    compiled::{ABSENT, Form, Kind, LISTED, NO_HEADS, ONE, PAIR, Req, UNLISTED},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -16,9 +16,9 @@ impl LabelSelector {
     /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
     /// from construction, compared at once (they decide keys of at most 32 bytes). A
     /// one-value requirement compares the value's first 32 bytes the same way, a list of two
-    /// values of at most 16 bytes the first 16 with each; a list of up to four compares the
-    /// value's fingerprint with those of the listed values, and a fingerprint that is a hash
-    /// (values over 8 bytes) is confirmed by the listed value's first 32 bytes; a longer list
+    /// values of at most 16 bytes the first 16 with each; a list of up to four compares a
+    /// value of at most 8 bytes (its fingerprint, exact) with the listed values'
+    /// fingerprints, and a longer one's first 32 bytes with the listed values'; a longer list
     /// finds the slot of the value's fingerprint in its perfect hash and compares the first
     /// 32 bytes of the one listed value there. The loop makes no call: a requirement it
     /// cannot decide so (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to
@@ -35,9 +35,9 @@ impl LabelSelector {
     }
 
     /// The requirements through `lookup` as far as it decides them by comparing words
-    /// ([`Form::One`], [`Form::Pair`], and [`Form::Four`] when the label value is at most 8
-    /// bytes or listed by no fingerprint; lists whose fingerprint is a hash through
-    /// [`LabelSelector::four_by_head`], long lists through
+    /// ([`Form::One`], [`Form::Pair`], [`Form::Four`] by fingerprints for a label value of
+    /// at most 8 bytes and through [`LabelSelector::four_by_head`] for a longer one, long
+    /// lists through
     /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
     /// cannot decide (those before it hold). Its probe keeps three registers (no bounds test
     /// on the slots, no mask beside their length), so the heads of the lists fit beside the
@@ -65,11 +65,10 @@ impl LabelSelector {
                         Form::Four => {
                             let fp = e.value_fp;
                             let [a, b, c, d] = req.fps;
-                            let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
-                            if listed & is_long(fp) {
+                            if is_long(fp) {
                                 self.four_by_head(req, e).ok_or(req)?
                             } else {
-                                listed
+                                (fp == a) | (fp == b) | (fp == c) | (fp == d)
                             }
                         }
                         Form::Hashed => self.hashed_by_head(req, e).ok_or(req)?,
@@ -90,15 +89,23 @@ impl LabelSelector {
         Ok(true)
     }
 
-    /// Whether the value of `entry` is listed in `req`, a [`Form::Four`] list that has the
-    /// value's fingerprint, a hash: the listed value's [`Head`](crate::packed::Head) with that
-    /// fingerprint (kept in the selector's heads) decides values of at most 32 bytes. `None`
-    /// for longer ones, whose bytes must be compared.
+    /// Whether the value of `entry`, over 8 bytes, is listed in `req`, a [`Form::Four`] list:
+    /// its [`Head`](crate::packed::Head) compared with those of the listed values (kept in the
+    /// selector's heads when the list has values over 8 bytes; without them nothing that
+    /// long is listed), 32 bytes at once each, which decides values of at most 32 bytes. No
+    /// fingerprints to compare first: the heads are as few and decide at once. `None` when
+    /// the equal head is of a value over 32 bytes, whose bytes must be compared.
     #[inline(always)]
     fn four_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
-        let at = req.fps.iter().position(|&x| x == entry.value_fp)?;
-        let head = self.heads.get((req.heads as usize).wrapping_add(at))?;
-        (!head.is_long()).then(|| *head == entry.value_head)
+        if req.heads == NO_HEADS {
+            return Some(false);
+        }
+        let start = req.heads as usize;
+        let heads = self.heads.get(start..start + usize::from(req.len))?;
+        match heads.iter().find(|h| h.same(&entry.value_head)) {
+            Some(head) => (!head.is_long()).then_some(true),
+            None => Some(false),
+        }
     }
 
     /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list: the slot of

@@ -315,3 +315,43 @@ fn short_and_hashed_lists_share_heads() {
         }
     }
 }
+
+/// A list of three or four values over 8 bytes (a [`Form::Four`] whose fingerprints are
+/// hashes) decides every near value as the plain test does: by the heads in the loop, and
+/// by fingerprints and bytes in the general test after a `Gt`, with values around 8, 16, 24
+/// and 32 bytes that share prefixes, and over 32 bytes with the same first 32 (which the
+/// heads leave to the general test).
+#[test]
+fn four_long_values_decide_near_values() {
+    let values = near_values();
+    let long: Vec<&String> = values.iter().filter(|v| v.len() > 16).collect();
+    for n in [3, 4] {
+        for listed in long.windows(n) {
+            let list = listed
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(",");
+            let in_list: LabelSelector = format!("k in ({list})").parse().unwrap();
+            let not_in: LabelSelector = format!("k notin ({list})").parse().unwrap();
+            let after_gt: LabelSelector = format!("a>0,k in ({list})").parse().unwrap();
+            let form = in_list.reqs.first().unwrap().form;
+            assert!(
+                matches!(form, Form::Four | Form::Slow),
+                "{in_list}: {form:?}"
+            );
+            for value in &values {
+                let want = listed.contains(&value);
+                let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+                assert_eq!(in_list.matches(&labels), want, "{value} in {list}");
+                assert_eq!(not_in.matches(&labels), !want, "{value} notin {list}");
+                let with_a = crate::Labels::from_pairs([("a", "1"), ("k", value)]).unwrap();
+                assert_eq!(
+                    after_gt.matches(&with_a),
+                    want,
+                    "{value} in {list}, general"
+                );
+            }
+        }
+    }
+}

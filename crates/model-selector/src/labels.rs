@@ -26,19 +26,19 @@ const INDEX_MAX: usize = 32;
 const MAX_SLOT_BITS: u32 = 9;
 
 /// A collision-free hash table over the keys of a label set, found at construction: the key
-/// of slot `(key_hash(key) >> shift) & mask` is entry `slot - 1`, and no two keys share a
-/// slot, so a lookup is one probe and one comparison of the key's [`Head`]. `shift` is the first window of
-/// the hashes in which the keys do not collide, in the smallest table that has one
-/// (deterministic): 64 slots for small sets, a table of `n * n / 4` slots or more
-/// for larger ones (a window is collision-free with odds of about `exp(-2)` there, and 50
-/// or more windows are tried). When none is found there is no index (`shift` is
-/// [`KeyIndex::NONE`]) and lookups search.
+/// of slot `(key_hash(key) >> shift) & (len - 1)` (the table's length is a power of two) is
+/// entry `slot - 1`, and no two keys share a slot, so a lookup is one probe and one
+/// comparison of the key's [`Head`]. `shift` is the first window of the hashes in which
+/// the keys do not collide, in the smallest table that has one (deterministic): 64 slots
+/// for small sets, a table of `n * n / 4` slots or more for larger ones (a window is
+/// collision-free with odds of about `exp(-2)` there, and 50 or more windows are tried).
+/// When none is found there is no index (no slots, and `shift` is [`KeyIndex::NONE`]) and
+/// lookups search.
 #[derive(Clone)]
 pub(crate) struct KeyIndex {
     /// The slots, on the heap like the entries (a table inside the set, where the set is a
     /// local, measured 3 ns slower per lookup on this machine); empty without an index.
     slots: Box<[u8]>,
-    mask: u16,
     shift: u8,
 }
 
@@ -48,7 +48,6 @@ impl KeyIndex {
     fn empty() -> Self {
         Self {
             slots: Box::default(),
-            mask: 0,
             shift: Self::NONE,
         }
     }
@@ -100,7 +99,6 @@ impl KeyIndex {
                 if free {
                     let mut index = Self {
                         slots: vec![0; size].into_boxed_slice(),
-                        mask,
                         shift: shift as u8,
                     };
                     let slots = &mut index.slots;
@@ -124,7 +122,6 @@ pub(crate) struct Lookup<'a> {
     entries: &'a [Entry],
     arena: &'a [u8],
     shift: u32,
-    mask: usize,
 }
 
 impl<'a> Lookup<'a> {
@@ -153,7 +150,11 @@ impl<'a> Lookup<'a> {
     /// one comparison of heads, no call.
     #[inline(always)]
     pub(crate) fn probe(&self, hash: u64, head: &Head) -> Option<&'a Entry> {
-        let slot = *self.slots.get((hash >> self.shift) as usize & self.mask)?;
+        // The table's length is a power of two, and not zero (Labels::lookup): the mask
+        // keeps the position inside it, which the compiler sees, so there is no bounds test
+        // and no mask to keep beside the length.
+        let mask = self.slots.len().wrapping_sub(1);
+        let slot = *self.slots.get((hash >> self.shift) as usize & mask)?;
         // Slot 0 (no key) wraps to an index past every entry.
         let entry = self.entries.get(usize::from(slot).wrapping_sub(1))?;
         entry.key_head.same(head).then_some(entry)
@@ -377,7 +378,9 @@ impl Labels {
     /// The lookup view of the index, when the set has one.
     #[inline(always)]
     pub(crate) fn lookup(&self) -> Option<Lookup<'_>> {
-        if self.index.shift == KeyIndex::NONE {
+        // Without an index the table is empty (and only then): tested on the table, so that
+        // Lookup::probe's mask is known to keep positions inside it.
+        if self.index.slots.is_empty() {
             return None;
         }
         Some(Lookup {
@@ -385,7 +388,6 @@ impl Labels {
             entries: &self.entries,
             arena: self.arena.as_bytes(),
             shift: u32::from(self.index.shift),
-            mask: usize::from(self.index.mask),
         })
     }
 

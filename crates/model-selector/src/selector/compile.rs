@@ -219,7 +219,6 @@ impl Compiler {
             sel.arena.as_bytes(),
             &mut sel.values,
             &mut sel.heads,
-            &mut sel.tables,
         );
         if req.key_head.is_long() {
             req.form = Form::Slow;
@@ -242,7 +241,8 @@ impl Compiler {
     }
 }
 
-/// [`Compiler::list`] on `req` and the selector's `values`, `heads` and `tables`: `len`
+/// [`Compiler::list`] on `req` and the selector's `values` and `heads` (which hold both the
+/// heads of short lists and the slots of long ones): `len`
 /// values, in `req` when there are up to [`FAST_VALUES`], else at the end of `values`.
 #[inline(always)]
 fn list_into(
@@ -251,7 +251,6 @@ fn list_into(
     arena: &[u8],
     values: &mut Vec<Span>,
     heads: &mut Vec<Head>,
-    tables: &mut Vec<Head>,
 ) {
     if len <= FAST_VALUES {
         let long = short_list(req, len, arena);
@@ -298,7 +297,7 @@ fn list_into(
             own.get(i)
                 .map_or(Head::default(), |v| Head::of(v.bytes_in(arena)))
         };
-        if let Some(hash) = ValueHash::build(fps, head, tables) {
+        if let Some(hash) = ValueHash::build(fps, head, heads) {
             req.fps = hash.to_words();
             req.form = Form::Hashed;
         }
@@ -407,6 +406,10 @@ fn short_list(req: &mut Req, len: usize, arena: &[u8]) -> bool {
 #[inline(always)]
 fn two_values(req: &mut Req, arena: &[u8]) -> bool {
     let [v0, v1, ..] = req.values;
+    if (9..=16).contains(&v0.len.max(v1.len)) {
+        pair(req, arena);
+        return false;
+    }
     let item = |v: Span| {
         let bytes = v.bytes_in(arena);
         let first = Head::first_word(bytes);
@@ -437,6 +440,34 @@ fn two_values(req: &mut Req, arena: &[u8]) -> bool {
         Form::Slow
     };
     long
+}
+
+/// [`two_values`] for two values of at most 16 bytes, one over 8: ordered and compared by
+/// the first two words of their heads (zero-padded, so byte order and equality), and kept
+/// as a [`Form::Pair`] of those words, which needs neither fingerprints nor kept heads.
+#[inline(never)]
+fn pair(req: &mut Req, arena: &[u8]) {
+    let [v0, v1, ..] = req.values;
+    let (x0, x1) = (v0.bytes_in(arena), v1.bytes_in(arena));
+    let ([a0, a1, ..], [b0, b1, ..]) = (Head::of(x0).0, Head::of(x1).0);
+    let (ka, kb) = (
+        (a0.swap_bytes(), a1.swap_bytes()),
+        (b0.swap_bytes(), b1.swap_bytes()),
+    );
+    if ka == kb {
+        req.len = 1;
+        req.values[0] = v0;
+        req.fps = [a0, a1, 0, 0];
+        req.form = Form::One;
+        return;
+    }
+    req.len = 2;
+    (req.values, req.fps) = if ka < kb {
+        ([v0, v1, v0, v0], [a0, a1, b0, b1])
+    } else {
+        ([v1, v0, v1, v1], [b0, b1, a0, a1])
+    };
+    req.form = Form::Pair;
 }
 
 /// A requirement of one value or none (`Exists`, `DoesNotExist`): compared by the value's

@@ -77,7 +77,7 @@ pub(crate) struct Req {
     pub(super) form: Form,
     /// For the fast forms, bit `outcome` is set when the requirement holds for that
     /// outcome: 0 key absent, 1 value not listed, 2 value listed; and bit [`ONE`] when the
-    /// form is [`Form::One`].
+    /// form is [`Form::One`], [`PAIR`] when it is [`Form::Pair`].
     pub(super) mask: u8,
     pub(crate) kind: Kind,
     /// Number of values (at most [`MAX_VALUES`](crate::MAX_VALUES)).
@@ -90,9 +90,9 @@ pub(crate) struct Req {
     /// What the form compares, decided by it: for [`Form::One`] the words of the one
     /// value's [`Head`] (all zero without a value: the mask ignores it); for [`Form::Four`]
     /// the [`fingerprint`](crate::packed::fingerprint)s of the values, past `len` copies of
-    /// the first, so all four can be compared; for [`Form::Hashed`] the list's
-    /// [`ValueHash`]; for `Gt` and `Lt` the bound. [`Req::value_hash`] and [`Req::bound`]
-    /// read it.
+    /// the first, so all four can be compared; for [`Form::Pair`] the first two words of
+    /// each value's head; for [`Form::Hashed`] the list's [`ValueHash`]; for `Gt` and `Lt`
+    /// the bound. [`Req::value_hash`] and [`Req::bound`] read it.
     pub(super) fps: [u64; FAST_VALUES],
     /// Up to [`FAST_VALUES`] values, in the selector's arena.
     pub(super) values: [Span; FAST_VALUES],
@@ -121,9 +121,13 @@ pub(super) enum Form {
     /// The value is in the list's [`ValueHash`] slot of its fingerprint (lists of more than
     /// [`HASH_ABOVE`]).
     Hashed,
+    /// Two values of at most 16 bytes, one of them over 8: `fps` is the first two words of
+    /// each value's [`Head`], which decide a label value of at most 16 bytes exactly (no
+    /// fingerprint to confirm, so no heads kept), and a longer one is neither.
+    Pair,
 }
 
-/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: `tables[slot(fp)]`
+/// A perfect hash over the fingerprints of one long `In`/`NotIn` list: `heads[slot(fp)]`
 /// (`start + ((fp * mult) >> shift)`) is the [`Head`] of the listed value whose fingerprint
 /// is `fp`, or [`EMPTY_SLOT`]. A label value's slot so holds the
 /// only listed value it can be, and comparing the two heads decides values of at most 32
@@ -154,15 +158,33 @@ pub(super) const EMPTY_SLOT: Head = Head([u64::MAX; 4]);
 
 impl Form {
     /// The bit [`Req::mask`] keeps above the outcomes: [`ONE`] for [`Form::One`], which the
-    /// loop of [`LabelSelector::matches`] tests with one bit test, not a jump on the form.
+    /// loop of [`LabelSelector::matches`] tests with one bit test, not a jump on the form;
+    /// [`PAIR`] for [`Form::Pair`], tested after the other lists' forms, so that a third
+    /// form does not turn their two comparisons into a jump table.
     #[inline(always)]
     pub(super) fn mask_bit(self) -> u8 {
-        if self == Self::One { ONE } else { 0 }
+        match self {
+            Self::One => ONE,
+            Self::Pair => PAIR,
+            _ => 0,
+        }
     }
 }
 
+/// The bit of [`Req::mask`] for the outcome "key absent" (outcome 0).
+pub(super) const ABSENT: u8 = 1;
+
+/// The bit of [`Req::mask`] for the outcome "value not listed" (outcome 1).
+pub(super) const UNLISTED: u8 = 1 << 1;
+
+/// The bit of [`Req::mask`] for the outcome "value listed" (outcome 2).
+pub(super) const LISTED: u8 = 1 << 2;
+
 /// The bit of [`Req::mask`] set for [`Form::One`] (above the three outcome bits).
 pub(super) const ONE: u8 = 1 << 3;
+
+/// The bit of [`Req::mask`] set for [`Form::Pair`].
+pub(super) const PAIR: u8 = 1 << 4;
 
 impl ValueHash {
     /// The hash as a requirement's `fps` hold it.
@@ -170,14 +192,15 @@ impl ValueHash {
         [self.mult, u64::from(self.shift), u64::from(self.start), 0]
     }
 
-    /// Where the slot of `fp` is in the selector's tables.
+    /// Where the slot of `fp` is in the selector's heads.
     #[inline(always)]
     pub(super) fn slot(&self, fp: u64) -> usize {
         self.start as usize + (fp.wrapping_mul(self.mult) >> self.shift) as usize
     }
 
     /// Builds the table for the fingerprints `fps` of distinct values, whose [`Head`]s
-    /// `head(i)` gives, at the end of `tables`; `None` when two fingerprints are equal.
+    /// `head(i)` gives, at the end of `tables` (the selector's heads); `None` when two
+    /// fingerprints are equal.
     pub(super) fn build(
         fps: &[u64],
         head: impl Fn(usize) -> Head,

@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, Kind, ONE, Req},
+    compiled::{ABSENT, Form, Kind, LISTED, NO_HEADS, ONE, PAIR, Req, UNLISTED},
 };
 use crate::{
     labels::{Entry, Labels, Lookup},
@@ -15,14 +15,14 @@ impl LabelSelector {
     /// Each requirement looks its key up in the label set's collision-free hash index: one
     /// probe, then the key's first 32 bytes, kept zero-padded as four words by both sides
     /// from construction, compared at once (they decide keys of at most 32 bytes). A
-    /// one-value requirement compares the value's first 32 bytes the same way; a list of up
-    /// to four compares the value's fingerprint with those of the listed values, and a
-    /// fingerprint that is a hash (values over 8 bytes) is confirmed by the listed value's
-    /// first 32 bytes, out of line; a longer list finds the slot of the value's fingerprint
-    /// in its perfect hash and compares the first 32 bytes of the one listed value there, out
-    /// of line. The loop makes no other call: a requirement it cannot decide so
-    /// (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to the general test,
-    /// which compares bytes.
+    /// one-value requirement compares the value's first 32 bytes the same way, a list of two
+    /// values of at most 16 bytes the first 16 with each; a list of up to four compares a
+    /// value of at most 8 bytes (its fingerprint, exact) with the listed values'
+    /// fingerprints, and a longer one's first 32 bytes with the listed values'; a longer list
+    /// finds the slot of the value's fingerprint in its perfect hash and compares the first
+    /// 32 bytes of the one listed value there. The loop makes no call: a requirement it
+    /// cannot decide so (`Gt`, `Lt`, a key or value over 32 bytes) hands it and the rest to
+    /// the general test, which compares bytes.
     #[inline]
     pub fn matches(&self, labels: &Labels) -> bool {
         let Some(lookup) = labels.lookup() else {
@@ -35,77 +35,97 @@ impl LabelSelector {
     }
 
     /// The requirements through `lookup` as far as it decides them by comparing words
-    /// ([`Form::One`], and [`Form::Four`] when the label value is at most 8 bytes or listed
-    /// by no fingerprint; lists whose fingerprint is a hash through
-    /// [`LabelSelector::four_by_head`], long lists through
+    /// ([`Form::One`], [`Form::Pair`], [`Form::Four`] by fingerprints for a label value of
+    /// at most 8 bytes and through [`LabelSelector::four_by_head`] for a longer one, long
+    /// lists through
     /// [`LabelSelector::hashed_by_head`]): whether all hold, or the first requirement it
-    /// cannot decide (those before it hold). It keeps little but the lookup in registers, so
-    /// a selector it decides costs no spills.
+    /// cannot decide (those before it hold). Its probe keeps three registers (no bounds test
+    /// on the slots, no mask beside their length), so the heads of the lists fit beside the
+    /// lookup and the list forms are compared in the loop, not behind a call.
     #[inline(always)]
     fn matches_fast<'s>(&'s self, lookup: &Lookup<'_>) -> Result<bool, &'s Req> {
         for req in &self.reqs {
+            // The outcome's bit of the mask (ABSENT, UNLISTED, LISTED), tested with an `and`,
+            // not a shift by a variable count; the common form tests and loops on its own.
             let outcome = match lookup.probe(req.hash, &req.key_head) {
                 // One value (the common form) first, by a predicted branch, not a jump table.
-                Some(e) if req.mask & ONE != 0 => 1 + u32::from(e.value_head.0 == req.fps),
+                Some(e) if req.mask & ONE != 0 => {
+                    let bit = if e.value_head.0 == req.fps {
+                        LISTED
+                    } else {
+                        UNLISTED
+                    };
+                    if req.mask & bit == 0 {
+                        return Ok(false);
+                    }
+                    continue;
+                }
                 Some(e) => {
                     let listed = match req.form {
                         Form::Four => {
                             let fp = e.value_fp;
                             let [a, b, c, d] = req.fps;
-                            let listed = (fp == a) | (fp == b) | (fp == c) | (fp == d);
-                            if listed & is_long(fp) {
+                            if is_long(fp) {
                                 self.four_by_head(req, e).ok_or(req)?
                             } else {
-                                listed
+                                (fp == a) | (fp == b) | (fp == c) | (fp == d)
                             }
                         }
                         Form::Hashed => self.hashed_by_head(req, e).ok_or(req)?,
-                        Form::One | Form::Slow => return Err(req),
+                        // By the mask's bit, not the form, so the two above stay two
+                        // comparisons (three forms here make a jump table).
+                        _ if req.mask & PAIR != 0 => pair_lists(req, e),
+                        _ => return Err(req),
                     };
-                    1 + u32::from(listed)
+                    if listed { LISTED } else { UNLISTED }
                 }
                 None if req.form == Form::Slow => return Err(req),
-                None => 0,
+                None => ABSENT,
             };
-            if req.mask >> outcome & 1 == 0 {
+            if req.mask & outcome == 0 {
                 return Ok(false);
             }
         }
         Ok(true)
     }
 
-    /// Whether the value of `entry` is listed in `req`, a [`Form::Four`] list that has the
-    /// value's fingerprint, a hash: the listed value's [`Head`](crate::packed::Head) with that
-    /// fingerprint (kept in the selector's heads) decides values of at most 32 bytes. `None`
-    /// for longer ones, whose bytes must be compared. Out of line, so the loop of
-    /// [`LabelSelector::matches_fast`] keeps its registers.
-    #[inline(never)]
+    /// Whether the value of `entry`, over 8 bytes, is listed in `req`, a [`Form::Four`] list:
+    /// its [`Head`](crate::packed::Head) compared with those of the listed values (kept in the
+    /// selector's heads when the list has values over 8 bytes; without them nothing that
+    /// long is listed), 32 bytes at once each, which decides values of at most 32 bytes. No
+    /// fingerprints to compare first: the heads are as few and decide at once. `None` when
+    /// the equal head is of a value over 32 bytes, whose bytes must be compared.
+    #[inline(always)]
     fn four_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
-        let at = req.fps.iter().position(|&x| x == entry.value_fp)?;
-        let head = self.heads.get((req.heads as usize).wrapping_add(at))?;
-        (!head.is_long()).then(|| *head == entry.value_head)
+        if req.heads == NO_HEADS {
+            return Some(false);
+        }
+        let start = req.heads as usize;
+        let heads = self.heads.get(start..start + usize::from(req.len))?;
+        match heads.iter().find(|h| h.same(&entry.value_head)) {
+            Some(head) => (!head.is_long()).then_some(true),
+            None => Some(false),
+        }
     }
 
     /// Whether the value of `entry` is listed in `req`, a [`Form::Hashed`] list: the slot of
     /// the value's fingerprint holds the [`Head`](crate::packed::Head) of the only listed
     /// value it can be, and the heads decide values of at most 32 bytes (their first two
-    /// words alone a label value of at most 8 bytes, and any that differs in its first 16).
-    /// `None` for longer ones, whose bytes must be compared. Out of line, so the loop of
-    /// [`LabelSelector::matches_fast`] keeps its registers.
-    #[inline(never)]
+    /// words alone a label value of at most 8 bytes, else all four at once).
+    /// `None` for longer ones, whose bytes must be compared.
+    #[inline(always)]
     pub(super) fn hashed_by_head(&self, req: &Req, entry: &Entry) -> Option<bool> {
-        let head = self.tables.get(req.value_hash().slot(entry.value_fp))?;
-        let [a, b, c, d] = head.0;
-        let [w, x, y, z] = entry.value_head.0;
-        if (a != w) | (b != x) {
+        let head = self.heads.get(req.value_hash().slot(entry.value_fp))?;
+        let [w, x, ..] = entry.value_head.0;
+        if x == 0 {
+            // A label value of at most 8 bytes: its first word decides.
+            let [a, b, ..] = head.0;
+            return Some((a == w) & (b == 0));
+        }
+        if !head.same(&entry.value_head) {
             return Some(false);
         }
-        if x == 0 {
-            // Both at most 8 bytes.
-            return Some(true);
-        }
-        let same = (c == y) & (d == z);
-        (!same || !head.is_long()).then_some(same)
+        (!head.is_long()).then_some(true)
     }
 
     /// Whether the requirements from `from` on hold: the fast forms through the label set's
@@ -143,6 +163,7 @@ impl LabelSelector {
             // A value over 32 bytes makes the requirement Form::Slow, so the head decides.
             Form::One => entry.value_head.0 == req.fps,
             Form::Hashed => self.listed_hashed(req, entry, arena),
+            Form::Pair => pair_lists(req, entry),
             _ => {
                 let [a, b, c, d] = req.fps;
                 if (fp != a) & (fp != b) & (fp != c) & (fp != d) {
@@ -164,7 +185,7 @@ impl LabelSelector {
     /// over 32 bytes with the same head is then compared with the listed values' bytes.
     #[inline(always)]
     pub(super) fn listed_hashed(&self, req: &Req, entry: &Entry, arena: &[u8]) -> bool {
-        let Some(head) = self.tables.get(req.value_hash().slot(entry.value_fp)) else {
+        let Some(head) = self.heads.get(req.value_hash().slot(entry.value_fp)) else {
             return false;
         };
         if *head != entry.value_head {
@@ -215,6 +236,16 @@ impl LabelSelector {
             .iter()
             .any(|v| v.bytes_in(self.arena.as_bytes()) == value)
     }
+}
+
+/// Whether the value of `entry` is one of the two of `req`, a [`Form::Pair`]: the first two
+/// words of its head are a listed value's, and its third is zero (it is at most 16 bytes,
+/// as the listed values are; no zero byte in a value, so equal words mean equal values).
+#[inline(always)]
+fn pair_lists(req: &Req, entry: &Entry) -> bool {
+    let [w, x, y, _] = entry.value_head.0;
+    let [a, b, c, d] = req.fps;
+    (y == 0) & (((w == a) & (x == b)) | ((w == c) & (x == d)))
 }
 
 /// The integer value of a label, for `Gt` and `Lt`.

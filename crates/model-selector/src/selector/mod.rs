@@ -87,13 +87,12 @@ pub struct LabelSelector {
     arena: String,
     reqs: Vec<Req>,
     values: Vec<Span>,
-    /// The slots of the [`ValueHash`](compiled::ValueHash)es of long lists (each the
-    /// [`Head`] of a listed value), in one vector.
-    tables: Vec<Head>,
-    /// The [`Head`]s of the values of short lists ([`Form::Four`](compiled::Form::Four))
-    /// that have values over 8 bytes (whose fingerprints are hashes), from each such
-    /// requirement's `heads` on, in the list's order: what confirms a fingerprint without
-    /// reading a string.
+    /// [`Head`]s, in one vector (a selector one vector smaller to build, move and drop):
+    /// the slots of the [`ValueHash`](compiled::ValueHash)es of long lists (each the head
+    /// of a listed value), and the heads of the values of short lists
+    /// ([`Form::Four`](compiled::Form::Four)) that have values over 8 bytes (whose
+    /// fingerprints are hashes), from each such requirement's `heads` on, in the list's
+    /// order: what confirms a fingerprint without reading a string.
     heads: Vec<Head>,
 }
 

@@ -2,7 +2,7 @@
 
 use super::{
     LabelSelector,
-    compiled::{Form, ONE},
+    compiled::{Form, ONE, PAIR},
 };
 
 /// Selectors of every form: one value, none, lists of two to four short or long values, long
@@ -20,6 +20,8 @@ fn every_form() -> Vec<LabelSelector> {
         "a in (x,y)".to_owned(),
         "a notin (x,y,z,w)".to_owned(),
         "a in (long-value-one,long-value-two)".to_owned(),
+        "a in (long-value-one,long-value-two,long-value-three)".to_owned(),
+        "a in (x,long-value)".to_owned(),
         format!("a in ({})", many.join(",")),
         "a in (a0,a1,a2,a3,a4,a5,a6,a7,a8,a9)".to_owned(),
         format!("a={long}"),
@@ -34,18 +36,23 @@ fn every_form() -> Vec<LabelSelector> {
     texts.iter().map(|t| t.parse().unwrap()).collect()
 }
 
-/// A requirement whose bit is missing would still match right (by the general test), only
-/// slower; one whose bit is wrongly set would compare the wrong words.
+/// A requirement whose bit ([`ONE`], [`PAIR`]) is missing would still match right (by the
+/// general test), only slower; one whose bit is wrongly set would compare the wrong words.
 #[test]
 fn one_bit_marks_exactly_form_one() {
     let mut forms = Vec::new();
     for sel in every_form() {
         for req in &sel.reqs {
             assert_eq!(req.mask & ONE != 0, req.form == Form::One, "{sel}: {req:?}");
+            assert_eq!(
+                req.mask & PAIR != 0,
+                req.form == Form::Pair,
+                "{sel}: {req:?}"
+            );
             forms.push(req.form);
         }
     }
-    for form in [Form::Slow, Form::One, Form::Four, Form::Hashed] {
+    for form in [Form::Slow, Form::One, Form::Four, Form::Hashed, Form::Pair] {
         assert!(forms.contains(&form), "no {form:?}");
     }
 }
@@ -153,14 +160,20 @@ fn hashed_slots_tell_colliding_values_apart() {
 }
 
 /// A list of two values, in either order, equal or not, sharing leading words or not: kept
-/// sorted and deduplicated as the canonical form says, and matched as the plain test does.
+/// sorted and deduplicated as the canonical form says, a [`Form::Pair`] exactly when both
+/// are at most 16 bytes and one is over 8, and matched as the plain test does by the loop,
+/// by the general test after a `Gt` (which the loop hands on) and in a searched label set.
 #[test]
 fn two_value_lists_sort_dedup_and_match() {
     let values = near_values();
+    let others: Vec<(String, String)> = (0..40)
+        .map(|i| (format!("other{i}"), "x".to_owned()))
+        .collect();
     for a in &values {
         for b in &values {
             let sel: LabelSelector = format!("k in ({a},{b})").parse().unwrap();
             let swapped: LabelSelector = format!("k in ({b},{a})").parse().unwrap();
+            let after_gt: LabelSelector = format!("a>0,k in ({a},{b})").parse().unwrap();
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
             let want = if a == b {
                 format!("k in ({a})")
@@ -169,13 +182,23 @@ fn two_value_lists_sort_dedup_and_match() {
             };
             assert_eq!(sel.to_string(), want);
             assert_eq!(sel, swapped);
+            let pair = a != b && a.len().max(b.len()) <= 16 && a.len().max(b.len()) > 8;
+            let form = sel.reqs.first().unwrap().form;
+            assert_eq!(form == Form::Pair, pair, "{sel}: {form:?}");
             for value in &values {
+                let want = value == a || value == b;
                 let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
-                assert_eq!(
-                    sel.matches(&labels),
-                    value == a || value == b,
-                    "{value} in {sel}"
-                );
+                assert_eq!(sel.matches(&labels), want, "{value} in {sel}");
+                let with_a = crate::Labels::from_pairs([("a", "1"), ("k", value)]).unwrap();
+                assert_eq!(after_gt.matches(&with_a), want, "{value} in {after_gt}");
+                let searched = crate::Labels::from_pairs(
+                    others
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str()))
+                        .chain([("k", value.as_str())]),
+                )
+                .unwrap();
+                assert_eq!(sel.matches(&searched), want, "{value} in {sel}, searched");
             }
         }
     }
@@ -240,6 +263,94 @@ fn tight_lists_read_as_spaced_ones() {
                     }),
                 ) => assert_eq!((p + 1, e, f), (q, g, h), "{tight}"),
                 (a, b) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{tight}"),
+            }
+        }
+    }
+}
+
+/// Short lists of long values and hashed lists keep their heads in one vector, each from
+/// its own offset: in selectors that hold both, in either order and with a short list on
+/// each side of a hashed one, every requirement still decides every value by its own list.
+#[test]
+fn short_and_hashed_lists_share_heads() {
+    let values = near_values();
+    let long: Vec<&String> = values.iter().filter(|v| v.len() > 8).collect();
+    let short_a = &long[..3];
+    let short_c = &long[3..5];
+    let hashed: Vec<&String> = long.iter().skip(5).step_by(2).copied().collect();
+    assert!(hashed.len() > 8);
+    let list = |vs: &[&String]| vs.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(",");
+    let parts = [
+        ("a", short_a.to_vec(), format!("a in ({})", list(short_a))),
+        ("b", hashed.clone(), format!("b in ({})", list(&hashed))),
+        (
+            "c",
+            short_c.to_vec(),
+            format!("c notin ({})", list(short_c)),
+        ),
+    ];
+    for order in [[0, 1, 2], [1, 0, 2], [2, 1, 0], [1, 2, 0]] {
+        let text = order.map(|i| parts[i].2.as_str()).join(",");
+        let sel: LabelSelector = text.parse().unwrap();
+        let forms: Vec<Form> = sel.reqs.iter().map(|r| r.form).collect();
+        assert!(
+            forms.contains(&Form::Hashed) && forms.contains(&Form::Four),
+            "{forms:?}"
+        );
+        for (key, listed, _) in &parts {
+            let notin = *key == "c";
+            for value in &values {
+                // The other two requirements hold: `a` and `b` on a value of each list,
+                // `c` absent.
+                let mut pairs = vec![(*key, value.as_str())];
+                for (other, other_listed, _) in &parts {
+                    if other != key && *other != "c" {
+                        pairs.push((*other, other_listed[0].as_str()));
+                    }
+                }
+                let labels = crate::Labels::from_pairs(pairs).unwrap();
+                let want = listed.contains(&value) != notin;
+                assert_eq!(sel.matches(&labels), want, "{key}={value} in {text}");
+            }
+        }
+    }
+}
+
+/// A list of three or four values over 8 bytes (a [`Form::Four`] whose fingerprints are
+/// hashes) decides every near value as the plain test does: by the heads in the loop, and
+/// by fingerprints and bytes in the general test after a `Gt`, with values around 8, 16, 24
+/// and 32 bytes that share prefixes, and over 32 bytes with the same first 32 (which the
+/// heads leave to the general test).
+#[test]
+fn four_long_values_decide_near_values() {
+    let values = near_values();
+    let long: Vec<&String> = values.iter().filter(|v| v.len() > 16).collect();
+    for n in [3, 4] {
+        for listed in long.windows(n) {
+            let list = listed
+                .iter()
+                .map(|v| v.as_str())
+                .collect::<Vec<_>>()
+                .join(",");
+            let in_list: LabelSelector = format!("k in ({list})").parse().unwrap();
+            let not_in: LabelSelector = format!("k notin ({list})").parse().unwrap();
+            let after_gt: LabelSelector = format!("a>0,k in ({list})").parse().unwrap();
+            let form = in_list.reqs.first().unwrap().form;
+            assert!(
+                matches!(form, Form::Four | Form::Slow),
+                "{in_list}: {form:?}"
+            );
+            for value in &values {
+                let want = listed.contains(&value);
+                let labels = crate::Labels::from_pairs([("k", value.as_str())]).unwrap();
+                assert_eq!(in_list.matches(&labels), want, "{value} in {list}");
+                assert_eq!(not_in.matches(&labels), !want, "{value} notin {list}");
+                let with_a = crate::Labels::from_pairs([("a", "1"), ("k", value)]).unwrap();
+                assert_eq!(
+                    after_gt.matches(&with_a),
+                    want,
+                    "{value} in {list}, general"
+                );
             }
         }
     }

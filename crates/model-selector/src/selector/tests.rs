@@ -98,13 +98,7 @@ fn hashed_lists_decide_near_values() {
             .filter(|(i, _)| i % 4 != skip)
             .map(|(_, v)| v)
             .collect();
-        let list = listed
-            .iter()
-            .map(|v| v.as_str())
-            .collect::<Vec<_>>()
-            .join(",");
-        let in_list: LabelSelector = format!("k in ({list})").parse().unwrap();
-        let not_in: LabelSelector = format!("k notin ({list})").parse().unwrap();
+        let (list, in_list, not_in) = in_and_not_in(&listed);
         assert!(
             in_list.reqs.iter().all(|r| r.form == Form::Hashed),
             "{in_list}"
@@ -327,13 +321,7 @@ fn four_long_values_decide_near_values() {
     let long: Vec<&String> = values.iter().filter(|v| v.len() > 16).collect();
     for n in [3, 4] {
         for listed in long.windows(n) {
-            let list = listed
-                .iter()
-                .map(|v| v.as_str())
-                .collect::<Vec<_>>()
-                .join(",");
-            let in_list: LabelSelector = format!("k in ({list})").parse().unwrap();
-            let not_in: LabelSelector = format!("k notin ({list})").parse().unwrap();
+            let (list, in_list, not_in) = in_and_not_in(listed);
             let after_gt: LabelSelector = format!("a>0,k in ({list})").parse().unwrap();
             let form = in_list.reqs.first().unwrap().form;
             assert!(
@@ -354,4 +342,16 @@ fn four_long_values_decide_near_values() {
             }
         }
     }
+}
+
+/// `listed` joined with commas, and the selectors `k in (...)` and `k notin (...)` of it.
+fn in_and_not_in(listed: &[&String]) -> (String, LabelSelector, LabelSelector) {
+    let list = listed
+        .iter()
+        .map(|v| v.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let in_list = format!("k in ({list})").parse().unwrap();
+    let not_in = format!("k notin ({list})").parse().unwrap();
+    (list, in_list, not_in)
 }

@@ -47,14 +47,12 @@ struct Groups {
     mark: Vec<u32>,
 }
 
-/// One job of the depth-first search's explicit call stack: the job, the rest of its
-/// dependents to look at (offsets into the dependents list), and the lowest visit number it
-/// reaches so far (its own while it is the first visited job of its group as far as the
-/// search has seen).
-struct Frame {
+/// A job the depth-first search has entered and not left: the job, the rest of its
+/// dependents to look at, and the lowest visit number it reaches so far (its own while it
+/// is the first visited job of its group as far as the search has seen).
+struct Frame<'g> {
     job: u32,
-    next: u32,
-    end: u32,
+    rest: std::slice::Iter<'g, u32>,
     low: u32,
 }
 
@@ -64,50 +62,57 @@ struct Frame {
 /// while the search is in it, then as the lowest visit number it reaches while its group
 /// is open, then as its group; the jobs whose group is still open wait on one stack. A job
 /// reaching an open one takes its visit number, as in Tarjan's own form.
+///
+/// The job being searched is kept in locals, not on the stack of callers: the loop over
+/// its dependents (most of the work) then touches no memory but the dependents and their
+/// marks.
 fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
     let jobs = graph.jobs();
     let mut mark = vec![0u32; jobs];
     let mut waiting: Vec<u32> = Vec::new();
-    let mut calls: Vec<Frame> = Vec::new();
+    let mut calls: Vec<Frame<'_>> = Vec::new();
     let mut cyclic = Vec::new();
     let mut visits = 0u32;
     let mut closed = 0u32;
-    let mut enter = |job: u32, mark: &mut [u32], calls: &mut Vec<Frame>| {
-        visits += 1;
-        set(mark, job, visits);
-        calls.push(Frame {
-            job,
-            next: get(&graph.out_start, job),
-            end: get(&graph.out_start, job + 1),
-            low: visits,
-        });
-    };
     for (root, &left) in remaining.iter().enumerate() {
         let root = root as u32;
         if left == 0 || get(&mark, root) != 0 {
             continue;
         }
-        enter(root, &mut mark, &mut calls);
-        while let Some(frame) = calls.last_mut() {
+        visits += 1;
+        set(&mut mark, root, visits);
+        let mut current = Frame {
+            job: root,
+            rest: graph.outs_of(root as usize).iter(),
+            low: visits,
+        };
+        loop {
+            // Look at the current job's dependents until one is not visited yet: the
+            // search goes into it, and comes back to the rest later.
             let mut unvisited = None;
-            while frame.next < frame.end {
-                let next = get(&graph.outs, frame.next);
-                frame.next += 1;
+            for &next in current.rest.by_ref() {
                 match get(&mark, next) {
                     0 => {
                         unvisited = Some(next);
                         break;
                     }
-                    reached => frame.low = frame.low.min(reached),
+                    reached => current.low = current.low.min(reached),
                 }
             }
             if let Some(next) = unvisited {
-                enter(next, &mut mark, &mut calls);
+                visits += 1;
+                set(&mut mark, next, visits);
+                let callee = Frame {
+                    job: next,
+                    rest: graph.outs_of(next as usize).iter(),
+                    low: visits,
+                };
+                calls.push(std::mem::replace(&mut current, callee));
                 continue;
             }
-            let Frame { job, low, .. } = *frame;
-            calls.pop();
-            if low == get(&mark, job) {
+            let Frame { job, low, .. } = current;
+            // Whether the caller's lowest visit number takes this job's.
+            let open = if low == get(&mark, job) {
                 // The first visited job of its group: the group is this job and the waiting
                 // jobs visited after it.
                 let group = CLOSED | closed;
@@ -127,12 +132,18 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
                 if size > 1 {
                     cyclic.push((first, group));
                 }
+                false
             } else {
                 set(&mut mark, job, low);
                 waiting.push(job);
-                if let Some(caller) = calls.last_mut() {
-                    caller.low = caller.low.min(low);
-                }
+                true
+            };
+            let Some(caller) = calls.pop() else {
+                break;
+            };
+            current = caller;
+            if open {
+                current.low = current.low.min(low);
             }
         }
     }

@@ -14,7 +14,16 @@ pub(super) struct Sorted {
 /// The dependents of each of `jobs` jobs as a compressed list: `(out_start, outs)`, each
 /// job's dependents ascending. Each job's end is counted first, and then the jobs are
 /// placed from the last, each in front of those after it, so the ends become the starts.
-pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u32>, Vec<u32>) {
+///
+/// A job that lists a dependency twice is placed twice in a row in its list, so the
+/// placing meets every repeat in passing: the error is `(job, dependency)` for the last
+/// such job. (The checks before leave repeats to this, which costs a compare a dependency,
+/// where testing each job's dependencies pairwise cost about 25 instructions one.)
+pub(super) fn dependents(
+    jobs: usize,
+    dep_start: &[u32],
+    deps: &[u32],
+) -> Result<(Vec<u32>, Vec<u32>), (usize, u32)> {
     let mut out_start = vec![0u32; jobs + 1];
     for &d in deps {
         if let Some(count) = out_start.get_mut(d as usize) {
@@ -32,16 +41,25 @@ pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u
             [from, to] => (from as usize, to as usize),
             _ => (0, 0),
         };
-        for &d in deps.get(from..to).unwrap_or_default() {
+        let targets = deps.get(from..to).unwrap_or_default();
+        for &d in targets {
             if let Some(next) = out_start.get_mut(d as usize) {
                 *next -= 1;
-                if let Some(slot) = outs.get_mut(*next as usize) {
+                let at = *next as usize;
+                if let Some(slot) = outs.get_mut(at) {
                     *slot = i as u32;
+                }
+                // The place after is this job's when it is a repeat, or when it starts the
+                // next job's list (which this job may have been placed in first).
+                if outs.get(at + 1) == Some(&(i as u32))
+                    && targets.iter().filter(|&&t| t == d).count() > 1
+                {
+                    return Err((i, d));
                 }
             }
         }
     }
-    (out_start, outs)
+    Ok((out_start, outs))
 }
 
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the

@@ -91,7 +91,25 @@ impl NameIndex {
             .get(position)
             .map_or(&[][..], |n| n.as_ref().as_bytes());
         let key = Key::of(name);
-        match self.find(names, key, name, self.hash(key, name)) {
+        let home = self.home(self.hash(key, name));
+        // Most names are short and their first bucket has room: placed or found there
+        // without the general probe (a call and its result through memory, about half
+        // an insert's instructions).
+        if name.len() <= INLINE
+            && key != EMPTY
+            && let Some(bucket) = self.buckets.get_mut(home)
+            && let Some(place) = bucket.keys.iter().position(|&k| k == key || k == EMPTY)
+            && let (Some(k), Some(p)) =
+                (bucket.keys.get_mut(place), bucket.positions.get_mut(place))
+        {
+            if *k == key {
+                return Err(*p as usize);
+            }
+            *k = key;
+            *p = position as u32;
+            return Ok(());
+        }
+        match self.find_from(names, key, name, home) {
             Ok(first) => Err(first as usize),
             Err((bucket, place)) => {
                 if let Some(bucket) = self.buckets.get_mut(bucket)

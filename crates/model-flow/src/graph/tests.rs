@@ -276,6 +276,25 @@ fn the_shortest_cycle_through_the_first_job_is_shown() {
 }
 
 #[test]
+fn of_two_shortest_cycles_the_one_a_search_from_the_first_job_meets_first_is_shown() {
+    // s -> x1 -> z -> e -> s and s -> x2 -> y -> e -> s are both shortest. A search from s
+    // takes its dependents in order (x1 before x2), so it reaches z before y and e from z,
+    // though y is declared before z.
+    let g = graph(&[
+        ("s", &["e"]),
+        ("y", &["x2"]),
+        ("z", &["x1"]),
+        ("x1", &["s"]),
+        ("x2", &["s"]),
+        ("e", &["y", "z"]),
+    ]);
+    assert_eq!(
+        g.unwrap_err().to_string(),
+        "jobs[0].dependsOn[0]: jobs form a cycle: s -> x1 -> z -> e -> s"
+    );
+}
+
+#[test]
 fn many_cycles_are_counted_past_the_bound() {
     let pairs: Vec<(String, String)> = (0..MAX_REPORTED_CYCLES + 3)
         .map(|i| (format!("a{i}"), format!("b{i}")))

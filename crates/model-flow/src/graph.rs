@@ -270,10 +270,10 @@ impl FlowGraph {
             &mut deps,
             &mut dep_start,
         );
-        // Repeats are left to `dependents`, which meets each in passing, unless another
-        // problem comes first: then every job is checked in order, for the first problem.
-        if check(&names, &deps, &dep_start, &written, false).is_err() || duplicate.is_some() {
-            check(&names, &deps, &dep_start, &written, true)?;
+        // The dependencies' problems are seen while the dependents are placed (or when a
+        // name is given twice, before): then every job is checked in order, for the first.
+        if duplicate.is_some() {
+            check(&names, &deps, &dep_start, &written)?;
         }
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
@@ -282,18 +282,10 @@ impl FlowGraph {
                 first,
             });
         }
-        let (out_start, outs) = match order::dependents(jobs, &dep_start, &deps) {
-            Ok(lists) => lists,
-            Err((job, target)) => {
-                // The first repeat in order (this job's at the latest).
-                check(&names, &deps, &dep_start, &written, true)?;
-                let targets = span(&dep_start, &deps, job);
-                let mut at = targets.iter().enumerate().filter(|&(_, &t)| t == target);
-                let first = at.next().map_or(0, |(j, _)| j);
-                let later = at.next().map_or(0, |(j, _)| j);
-                return Err(repeated(&names, job, later, target, first));
-            }
-        };
+        let (out_start, outs, problem) = order::dependents(jobs, &dep_start, &deps);
+        if problem {
+            check(&names, &deps, &dep_start, &written)?;
+        }
         let edges = Edges {
             dep_start,
             deps,
@@ -432,26 +424,14 @@ fn name_of<N: Name>(names: &[N], i: usize) -> String {
         .unwrap_or_default()
 }
 
-/// The error for entry `j` of job `i`'s dependencies, which repeats its entry `first`
-/// (the job at `target`).
-fn repeated<N: Name>(names: &[N], i: usize, j: usize, target: u32, first: usize) -> FlowError {
-    FlowError::RepeatedDependency {
-        path: format!("jobs[{i}].dependsOn[{j}]"),
-        name: name_of(names, target as usize),
-        first,
-    }
-}
-
 /// Checks the dependencies of each job `deps` resolves (`dep_start` gives where each
-/// job's start): each names another job, once when `repeats` (else repeats are not looked
-/// for), and a job has at most `MAX_JOB_DEPENDENCIES`. `written(job, entry)` is an entry as
-/// written, for an error.
+/// job's start): each names another job once, and a job has at most
+/// `MAX_JOB_DEPENDENCIES`. `written(job, entry)` is an entry as written, for an error.
 fn check<'w, N: Name>(
     names: &[N],
     deps: &[u32],
     dep_start: &[u32],
     written: impl Fn(usize, usize) -> Option<&'w str>,
-    repeats: bool,
 ) -> Result<(), FlowError> {
     // For jobs with many dependencies, seen[t] == i + 1 when job i already listed t (no
     // clearing between jobs); the few of a typical job are compared among themselves.
@@ -470,7 +450,7 @@ fn check<'w, N: Name>(
                 max: MAX_JOB_DEPENDENCIES,
             });
         }
-        let many = count > FEW_DEPENDENCIES && repeats;
+        let many = count > FEW_DEPENDENCIES;
         if many && seen.is_empty() {
             seen = vec![0; names.len()];
         }
@@ -491,22 +471,25 @@ fn check<'w, N: Name>(
                     name: name_of(names, i),
                 });
             }
-            let repeat = repeats
-                && if many {
-                    seen.get_mut(target as usize)
-                        .is_some_and(|mark| std::mem::replace(mark, stamp) == stamp)
-                } else {
-                    targets
-                        .get(..j)
-                        .is_some_and(|before| before.contains(&target))
-                };
+            let repeat = if many {
+                seen.get_mut(target as usize)
+                    .is_some_and(|mark| std::mem::replace(mark, stamp) == stamp)
+            } else {
+                targets
+                    .get(..j)
+                    .is_some_and(|before| before.contains(&target))
+            };
             if repeat {
                 // Equal positions are equal names: the index holds each name once.
                 let first = targets
                     .iter()
                     .position(|&t| t == target)
                     .unwrap_or_default();
-                return Err(repeated(names, i, j, target, first));
+                return Err(FlowError::RepeatedDependency {
+                    path: path(),
+                    name: name_of(names, target as usize),
+                    first,
+                });
             }
         }
     }

@@ -294,7 +294,7 @@ impl FlowGraph {
         };
         let sorted = match order::topological(&edges) {
             Ok(sorted) => sorted,
-            Err(remaining) => return Err(cycle::cycles(&edges, &names, &remaining)),
+            Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
         };
         Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),

@@ -9,11 +9,14 @@ use crate::limits::MAX_REPORTED_CYCLES;
 
 /// The error for a graph with cycles. `remaining[i] > 0` marks the jobs Kahn's algorithm
 /// could not take: every cycle is among them, and so are the jobs after one.
-pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], remaining: &[u32]) -> FlowError {
-    let Groups {
-        mut cyclic,
-        mut mark,
-    } = groups(graph, remaining);
+pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], mut remaining: Vec<u32>) -> FlowError {
+    // The counts become the marks in place (no second array of a mark a job to allocate
+    // and fault in): 0 for a job to search, `SORTED` for the others.
+    for left in &mut remaining {
+        *left = if *left == 0 { SORTED } else { 0 };
+    }
+    let mut mark = remaining;
+    let mut cyclic = groups(graph, &mut mark);
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
     let (mut forward, mut backward) = (Vec::new(), Vec::new());
@@ -44,14 +47,8 @@ const CLOSED: u32 = 1 << 31;
 // Visit numbers (from 1, at most one per job) stay below `CLOSED`.
 const _: () = assert!(crate::limits::MAX_FLOW_JOBS < CLOSED as usize);
 
-/// The groups of more than one job among the unsorted jobs, and each job's mark.
-struct Groups {
-    /// `(first declared job, group)` of each group of more than one job.
-    cyclic: Vec<(u32, u32)>,
-    /// Per job: 0 if never visited (every sorted job), `CLOSED | group` once its group is
-    /// known.
-    mark: Vec<u32>,
-}
+/// The mark of a sorted job: above every visit number and no group's.
+const SORTED: u32 = u32::MAX;
 
 /// A job the depth-first search has entered and not left: the job, the rest of its
 /// dependents to look at, and the lowest visit number it reaches so far (its own while it
@@ -62,8 +59,10 @@ struct Frame<'g> {
     low: u32,
 }
 
-/// The strongly connected groups of the jobs with `remaining > 0`, following edges from a
-/// job to its dependents (which are all unsorted too): Pearce's space-saving form of
+/// The strongly connected groups of the jobs whose `mark` is 0 (the unsorted ones), as
+/// `(first declared job, group)` for each group of more than one job, following edges from
+/// a job to its dependents (which are all unsorted too), each job's mark `CLOSED | group`
+/// after: Pearce's space-saving form of
 /// Tarjan's algorithm, without recursion. One number per job serves as its visit number
 /// while the search is in it, then as the lowest visit number it reaches while its group
 /// is open, then as its group; the jobs whose group is still open wait on one stack. A job
@@ -72,21 +71,18 @@ struct Frame<'g> {
 /// The job being searched is kept in locals, not on the stack of callers: the loop over
 /// its dependents (most of the work) then touches no memory but the dependents and their
 /// marks.
-fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
-    let jobs = graph.jobs();
-    let mut mark = vec![0u32; jobs];
+fn groups(graph: &Edges, mark: &mut [u32]) -> Vec<(u32, u32)> {
     let mut waiting: Vec<u32> = Vec::new();
     let mut calls: Vec<Frame<'_>> = Vec::new();
     let mut cyclic = Vec::new();
     let mut visits = 0u32;
     let mut closed = 0u32;
-    for (root, &left) in remaining.iter().enumerate() {
-        let root = root as u32;
-        if left == 0 || get(&mark, root) != 0 {
+    for root in 0..mark.len() as u32 {
+        if get(mark, root) != 0 {
             continue;
         }
         visits += 1;
-        set(&mut mark, root, visits);
+        set(mark, root, visits);
         let mut current = Frame {
             job: root,
             rest: graph.outs_of(root as usize).iter(),
@@ -97,7 +93,7 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
             // search goes into it, and comes back to the rest later.
             let mut unvisited = None;
             for &next in current.rest.by_ref() {
-                match get(&mark, next) {
+                match get(mark, next) {
                     0 => {
                         unvisited = Some(next);
                         break;
@@ -107,7 +103,7 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
             }
             if let Some(next) = unvisited {
                 visits += 1;
-                set(&mut mark, next, visits);
+                set(mark, next, visits);
                 let callee = Frame {
                     job: next,
                     rest: graph.outs_of(next as usize).iter(),
@@ -118,7 +114,7 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
             }
             let Frame { job, low, .. } = current;
             // Whether the caller's lowest visit number takes this job's.
-            let open = if low == get(&mark, job) {
+            let open = if low == get(mark, job) {
                 // The first visited job of its group: the group is this job and the waiting
                 // jobs visited after it.
                 let group = CLOSED | closed;
@@ -126,21 +122,21 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
                 let mut first = job;
                 let mut size = 1;
                 while let Some(&member) = waiting.last() {
-                    if get(&mark, member) < low {
+                    if get(mark, member) < low {
                         break;
                     }
                     waiting.pop();
-                    set(&mut mark, member, group);
+                    set(mark, member, group);
                     first = first.min(member);
                     size += 1;
                 }
-                set(&mut mark, job, group);
+                set(mark, job, group);
                 if size > 1 {
                     cyclic.push((first, group));
                 }
                 false
             } else {
-                set(&mut mark, job, low);
+                set(mark, job, low);
                 waiting.push(job);
                 true
             };
@@ -153,7 +149,7 @@ fn groups(graph: &Edges, remaining: &[u32]) -> Groups {
             }
         }
     }
-    Groups { cyclic, mark }
+    cyclic
 }
 
 /// `items[at]`, or 0 out of range.

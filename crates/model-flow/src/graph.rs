@@ -270,7 +270,11 @@ impl FlowGraph {
             &mut deps,
             &mut dep_start,
         );
-        check(&names, &deps, &dep_start, written)?;
+        // The dependencies' problems are seen while the dependents are placed (or when a
+        // name is given twice, before): then every job is checked in order, for the first.
+        if duplicate.is_some() {
+            check(&names, &deps, &dep_start, &written)?;
+        }
         if let Some((later, first)) = duplicate {
             return Err(FlowError::DuplicateJob {
                 path: format!("jobs[{later}].name"),
@@ -278,7 +282,10 @@ impl FlowGraph {
                 first,
             });
         }
-        let (out_start, outs) = order::dependents(jobs, &dep_start, &deps);
+        let (out_start, outs, problem) = order::dependents(jobs, &dep_start, &deps);
+        if problem {
+            check(&names, &deps, &dep_start, &written)?;
+        }
         let edges = Edges {
             dep_start,
             deps,
@@ -287,7 +294,7 @@ impl FlowGraph {
         };
         let sorted = match order::topological(&edges) {
             Ok(sorted) => sorted,
-            Err(remaining) => return Err(cycle::cycles(&edges, &names, &remaining)),
+            Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
         };
         Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),
@@ -464,7 +471,7 @@ fn check<'w, N: Name>(
                     name: name_of(names, i),
                 });
             }
-            let repeated = if many {
+            let repeat = if many {
                 seen.get_mut(target as usize)
                     .is_some_and(|mark| std::mem::replace(mark, stamp) == stamp)
             } else {
@@ -472,7 +479,7 @@ fn check<'w, N: Name>(
                     .get(..j)
                     .is_some_and(|before| before.contains(&target))
             };
-            if repeated {
+            if repeat {
                 // Equal positions are equal names: the index holds each name once.
                 let first = targets
                     .iter()

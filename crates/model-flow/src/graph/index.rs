@@ -91,7 +91,25 @@ impl NameIndex {
             .get(position)
             .map_or(&[][..], |n| n.as_ref().as_bytes());
         let key = Key::of(name);
-        match self.find(names, key, name, self.hash(key, name)) {
+        let home = self.home(self.hash(key, name));
+        // Most names are short and their first bucket has room: placed or found there
+        // without the general probe (a call and its result through memory, about half
+        // an insert's instructions).
+        if name.len() <= INLINE
+            && key != EMPTY
+            && let Some(bucket) = self.buckets.get_mut(home)
+            && let Some(place) = bucket.keys.iter().position(|&k| k == key || k == EMPTY)
+            && let (Some(k), Some(p)) =
+                (bucket.keys.get_mut(place), bucket.positions.get_mut(place))
+        {
+            if *k == key {
+                return Err(*p as usize);
+            }
+            *k = key;
+            *p = position as u32;
+            return Ok(());
+        }
+        match self.find_from(names, key, name, home) {
             Ok(first) => Err(first as usize),
             Err((bucket, place)) => {
                 if let Some(bucket) = self.buckets.get_mut(bucket)
@@ -171,32 +189,35 @@ impl NameIndex {
             *first = self.buckets.get(pending.home).map_or(EMPTY, |b| b.keys[0]);
         }
         let mut found = [UNKNOWN; BATCH];
-        for ((position, pending), &first) in found.iter_mut().zip(batch).zip(&firsts) {
+        for ((position, pending), &k0) in found.iter_mut().zip(batch).zip(&firsts) {
             let Pending { name, key, home } = *pending;
-            // An empty name (text that is no job name) or an empty bucket: no such job.
-            let Some(bucket) = self
-                .buckets
-                .get(home)
-                .filter(|_| key != EMPTY && first != EMPTY)
-            else {
+            // An empty name (text that is no job name): no such job.
+            let Some(bucket) = self.buckets.get(home).filter(|_| key != EMPTY) else {
                 continue;
             };
-            let [k0, k1, k2] = bucket.keys;
-            let place = if k0 == key {
-                0
-            } else if k1 == key {
-                1
-            } else if k2 == key {
-                2
+            let [_, k1, k2] = bucket.keys;
+            let [p0, p1, p2] = bucket.positions;
+            // The first place holding the key, chosen without a branch a place (which
+            // place holds a name is as good as random, so each branch would miss often).
+            let mut at = UNKNOWN;
+            if k2 == key {
+                at = p2;
+            }
+            if k1 == key {
+                at = p1;
+            }
+            if k0 == key {
+                at = p0;
+            }
+            *position = if at != UNKNOWN && name.len() <= INLINE {
+                at
+            } else if at == UNKNOWN && k2 == EMPTY {
+                // A bucket with room holds every name of its hash that is indexed.
+                UNKNOWN
             } else {
-                WIDTH
-            };
-            *position = match bucket.positions.get(place) {
-                Some(&at) if name.len() <= INLINE || same_rest(names, at, name) => at,
-                // A long name of the same key, or a full bucket: the name may be further on.
-                Some(_) => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
-                None if k2 != EMPTY => self.find_from(names, key, name, home).unwrap_or(UNKNOWN),
-                None => UNKNOWN,
+                // A long name (its rest to compare), or a full bucket: the name may be
+                // further on.
+                self.find_from(names, key, name, home).unwrap_or(UNKNOWN)
             };
         }
         deps.extend_from_slice(found.get(..batch.len()).unwrap_or_default());

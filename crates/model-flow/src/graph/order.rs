@@ -2,7 +2,7 @@
 //! declared ready job from a three-level bitmap of positions), with each job's level.
 
 use super::Edges;
-use crate::limits::MAX_FLOW_JOBS;
+use crate::limits::{MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
 
 /// The result of sorting every job: the order (nothing when it is declaration order) and
 /// every job's level.
@@ -12,9 +12,20 @@ pub(super) struct Sorted {
 }
 
 /// The dependents of each of `jobs` jobs as a compressed list: `(out_start, outs)`, each
-/// job's dependents ascending. Each job's end is counted first, and then the jobs are
-/// placed from the last, each in front of those after it, so the ends become the starts.
-pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u32>, Vec<u32>) {
+/// job's dependents ascending, and whether some job's dependencies have a problem. Each
+/// job's end is counted first, and then the jobs are placed from the last, each in front
+/// of those after it, so the ends become the starts.
+///
+/// The placing sees every problem `check` looks for in passing, for a compare or two a
+/// dependency (where a pass of its own cost about 15 instructions one): an unknown name
+/// (no list to go in), the job itself, more than `MAX_JOB_DEPENDENCIES`, and a repeat (a
+/// job that lists a dependency twice is placed twice in a row in its list). Then the
+/// caller runs `check`, which finds the first problem in declaration order.
+pub(super) fn dependents(
+    jobs: usize,
+    dep_start: &[u32],
+    deps: &[u32],
+) -> (Vec<u32>, Vec<u32>, bool) {
     let mut out_start = vec![0u32; jobs + 1];
     for &d in deps {
         if let Some(count) = out_start.get_mut(d as usize) {
@@ -27,21 +38,35 @@ pub(super) fn dependents(jobs: usize, dep_start: &[u32], deps: &[u32]) -> (Vec<u
         *slot = end;
     }
     let mut outs = vec![0u32; deps.len()];
+    let mut problem = false;
     for (i, bounds) in dep_start.windows(2).enumerate().rev() {
         let (from, to) = match *bounds {
             [from, to] => (from as usize, to as usize),
             _ => (0, 0),
         };
-        for &d in deps.get(from..to).unwrap_or_default() {
-            if let Some(next) = out_start.get_mut(d as usize) {
-                *next -= 1;
-                if let Some(slot) = outs.get_mut(*next as usize) {
-                    *slot = i as u32;
-                }
+        let targets = deps.get(from..to).unwrap_or_default();
+        let job = i as u32;
+        problem |= targets.len() > MAX_JOB_DEPENDENCIES;
+        for &d in targets {
+            problem |= d == job;
+            let Some(next) = out_start.get_mut(d as usize) else {
+                // Unknown.
+                problem = true;
+                continue;
+            };
+            *next -= 1;
+            let at = *next as usize;
+            if let Some(slot) = outs.get_mut(at) {
+                *slot = job;
+            }
+            // The place after is this job's when it is a repeat, or when it starts the
+            // next job's list (which this job may have been placed in first).
+            if outs.get(at + 1) == Some(&job) && targets.iter().filter(|&&t| t == d).count() > 1 {
+                problem = true;
             }
         }
     }
-    (out_start, outs)
+    (out_start, outs, problem)
 }
 
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the

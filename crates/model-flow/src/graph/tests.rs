@@ -116,6 +116,55 @@ fn a_repeat_is_found_among_many_dependencies() {
 }
 
 #[test]
+fn the_first_repeat_is_reported_before_later_problems() {
+    // Repeats are found while the dependents are placed, after the other checks: the
+    // reported problem must still be the first in declaration order.
+    let table: &[(Jobs<'_>, &str)] = &[
+        // Two repeats: the earlier job's, though the placing meets the later one first.
+        (
+            &[("a", &[]), ("b", &["a", "a"]), ("c", &["b", "a", "b"])],
+            r#"jobs[1].dependsOn[1]: "a" is already listed at dependsOn[0]"#,
+        ),
+        // A repeat before an unknown name, a self-dependency and a duplicate name.
+        (
+            &[("a", &[]), ("b", &["a", "a"]), ("c", &["x"])],
+            r#"jobs[1].dependsOn[1]: "a" is already listed at dependsOn[0]"#,
+        ),
+        (
+            &[("a", &[]), ("b", &["a", "a"]), ("c", &["c"])],
+            r#"jobs[1].dependsOn[1]: "a" is already listed at dependsOn[0]"#,
+        ),
+        (
+            &[("a", &[]), ("b", &["a", "a"]), ("a", &[])],
+            r#"jobs[1].dependsOn[1]: "a" is already listed at dependsOn[0]"#,
+        ),
+        // And after them.
+        (
+            &[("a", &[]), ("c", &["x"]), ("b", &["a", "a"])],
+            r#"jobs[1].dependsOn[0]: unknown job "x""#,
+        ),
+        (
+            &[("a", &[]), ("a", &[]), ("b", &["a", "a"])],
+            r#"jobs[1].name: duplicate job name "a", first at jobs[0]"#,
+        ),
+    ];
+    for (jobs, want) in table {
+        assert_eq!(error(jobs), *want, "{jobs:?}");
+    }
+}
+
+#[test]
+fn a_job_placed_next_to_itself_is_no_repeat() {
+    // "c" is the last dependent of "a" and the first of "b", whose lists are side by side:
+    // placed in "b" first, then at the end of "a", it is next to itself once, and that is
+    // no repeat.
+    let g = graph(&[("a", &[]), ("b", &[]), ("c", &["b", "a"])]).unwrap();
+    assert_eq!(names(&g, g.dependents(0)), ["c"]);
+    assert_eq!(names(&g, g.dependents(1)), ["c"]);
+    assert_eq!(names(&g, g.order()), ["a", "b", "c"]);
+}
+
+#[test]
 fn error_kinds_and_paths() {
     let err = graph(&[("a", &["a"])]).unwrap_err();
     assert!(matches!(err, FlowError::SelfDependency { .. }));
@@ -223,6 +272,25 @@ fn the_shortest_cycle_through_the_first_job_is_shown() {
     assert_eq!(
         g.unwrap_err().to_string(),
         "jobs[0].dependsOn[0]: jobs form a cycle: a -> c -> d -> a"
+    );
+}
+
+#[test]
+fn of_two_shortest_cycles_the_one_a_search_from_the_first_job_meets_first_is_shown() {
+    // s -> x1 -> z -> e -> s and s -> x2 -> y -> e -> s are both shortest. A search from s
+    // takes its dependents in order (x1 before x2), so it reaches z before y and e from z,
+    // though y is declared before z.
+    let g = graph(&[
+        ("s", &["e"]),
+        ("y", &["x2"]),
+        ("z", &["x1"]),
+        ("x1", &["s"]),
+        ("x2", &["s"]),
+        ("e", &["y", "z"]),
+    ]);
+    assert_eq!(
+        g.unwrap_err().to_string(),
+        "jobs[0].dependsOn[0]: jobs form a cycle: s -> x1 -> z -> e -> s"
     );
 }
 

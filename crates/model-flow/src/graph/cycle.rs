@@ -214,6 +214,51 @@ fn shortest_cycle<N: Name>(
     ))
 }
 
+/// One side of [`two_way`]'s search taking a step: the mark it gives the jobs it reaches,
+/// the mark of the other side's last layer, and whether the other side is still at the
+/// start.
+struct Side {
+    reached: u32,
+    other: u32,
+    other_at_start: bool,
+}
+
+impl Side {
+    /// Takes one layer: each job of `jobs[layer]` looks at its neighbours (`next`, the
+    /// dependents going forward, the dependencies going back); a job of the group not yet
+    /// reached joins `jobs` with [`reached`](Self::reached), and a job of the other side's
+    /// last layer is where the sides meet (marked [`MEETING`]), as is the start when the
+    /// other side has not left it. Whether the sides met.
+    fn layer<'g>(
+        &self,
+        jobs: &mut Vec<u32>,
+        layer: std::ops::Range<usize>,
+        next: impl Fn(usize) -> &'g [u32],
+        mark: &mut [u32],
+        start: u32,
+        group: u32,
+    ) -> bool {
+        let mut met = false;
+        for at in layer {
+            let job = jobs.get(at).copied().unwrap_or(start);
+            for &other in next(job as usize) {
+                if other == start {
+                    met |= self.other_at_start;
+                } else if let Some(m) = mark.get_mut(other as usize) {
+                    if *m == group {
+                        *m = self.reached;
+                        jobs.push(other);
+                    } else if *m == self.other {
+                        *m = MEETING;
+                        met = true;
+                    }
+                }
+            }
+        }
+        met
+    }
+}
+
 /// [`shortest_cycle`]'s search: the cycle's jobs from `start` back to it, or nothing when
 /// no cycle goes through `start`. Leaves its marks on the jobs it puts in `forward` and
 /// `backward` (which it clears first, and starts with `start`).
@@ -243,42 +288,36 @@ fn two_way(
         if last_forward <= last_backward {
             let from = layers.last().copied().unwrap_or(0);
             let to = forward.len();
-            for at in from..to {
-                let job = forward.get(at).copied().unwrap_or(start);
-                for &next in graph.outs_of(job as usize) {
-                    if next == start {
-                        met |= back == 0;
-                    } else if let Some(m) = mark.get_mut(next as usize) {
-                        if *m == group {
-                            *m = FORWARD | (ahead + 1);
-                            forward.push(next);
-                        } else if *m == BACKWARD | back {
-                            *m = MEETING;
-                            met = true;
-                        }
-                    }
-                }
-            }
+            let side = Side {
+                reached: FORWARD | (ahead + 1),
+                other: BACKWARD | back,
+                other_at_start: back == 0,
+            };
+            met = side.layer(
+                forward,
+                from..to,
+                |job| graph.outs_of(job),
+                mark,
+                start,
+                group,
+            );
             layers.push(to);
             ahead += 1;
         } else {
             let to = backward.len();
-            for at in behind..to {
-                let job = backward.get(at).copied().unwrap_or(start);
-                for &dep in graph.deps_of(job as usize) {
-                    if dep == start {
-                        met |= ahead == 0;
-                    } else if let Some(m) = mark.get_mut(dep as usize) {
-                        if *m == group {
-                            *m = BACKWARD | (back + 1);
-                            backward.push(dep);
-                        } else if *m == FORWARD | ahead {
-                            *m = MEETING;
-                            met = true;
-                        }
-                    }
-                }
-            }
+            let side = Side {
+                reached: BACKWARD | (back + 1),
+                other: FORWARD | ahead,
+                other_at_start: ahead == 0,
+            };
+            met = side.layer(
+                backward,
+                behind..to,
+                |job| graph.deps_of(job),
+                mark,
+                start,
+                group,
+            );
             behind = to;
             back += 1;
         }

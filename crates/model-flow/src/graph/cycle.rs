@@ -214,38 +214,49 @@ fn shortest_cycle<N: Name>(
     ))
 }
 
-/// One side of [`two_way`]'s search taking a step: the mark it gives the jobs it reaches,
-/// the mark of the other side's last layer, and whether the other side is still at the
-/// start.
+/// One side of [`two_way`]'s search taking a step: the search's start and group, the mark
+/// it gives the jobs it reaches, and the mark of the other side's last layer.
 struct Side {
+    start: u32,
+    group: u32,
     reached: u32,
     other: u32,
-    other_at_start: bool,
 }
 
 impl Side {
+    /// The side that marks the jobs it reaches `reached`, against the other side's last
+    /// layer, marked `other`.
+    const fn new((start, group): (u32, u32), reached: u32, other: u32) -> Self {
+        Self {
+            start,
+            group,
+            reached,
+            other,
+        }
+    }
+
     /// Takes one layer: each job of `jobs[layer]` looks at its neighbours (`next`, the
     /// dependents going forward, the dependencies going back); a job of the group not yet
     /// reached joins `jobs` with [`reached`](Self::reached), and a job of the other side's
     /// last layer is where the sides meet (marked [`MEETING`]), as is the start when the
-    /// other side has not left it. Whether the sides met.
+    /// other side has not left it (its last layer is the start's own mark, step 0).
+    /// Whether the sides met.
     fn layer<'g>(
         &self,
         jobs: &mut Vec<u32>,
         layer: std::ops::Range<usize>,
         next: impl Fn(usize) -> &'g [u32],
         mark: &mut [u32],
-        start: u32,
-        group: u32,
     ) -> bool {
+        let other_at_start = self.other & !(FORWARD | BACKWARD) == 0;
         let mut met = false;
         for at in layer {
-            let job = jobs.get(at).copied().unwrap_or(start);
+            let job = jobs.get(at).copied().unwrap_or(self.start);
             for &other in next(job as usize) {
-                if other == start {
-                    met |= self.other_at_start;
+                if other == self.start {
+                    met |= other_at_start;
                 } else if let Some(m) = mark.get_mut(other as usize) {
-                    if *m == group {
+                    if *m == self.group {
                         *m = self.reached;
                         jobs.push(other);
                     } else if *m == self.other {
@@ -288,36 +299,14 @@ fn two_way(
         if last_forward <= last_backward {
             let from = layers.last().copied().unwrap_or(0);
             let to = forward.len();
-            let side = Side {
-                reached: FORWARD | (ahead + 1),
-                other: BACKWARD | back,
-                other_at_start: back == 0,
-            };
-            met = side.layer(
-                forward,
-                from..to,
-                |job| graph.outs_of(job),
-                mark,
-                start,
-                group,
-            );
+            let side = Side::new((start, group), FORWARD | (ahead + 1), BACKWARD | back);
+            met = side.layer(forward, from..to, |job| graph.outs_of(job), mark);
             layers.push(to);
             ahead += 1;
         } else {
             let to = backward.len();
-            let side = Side {
-                reached: BACKWARD | (back + 1),
-                other: FORWARD | ahead,
-                other_at_start: ahead == 0,
-            };
-            met = side.layer(
-                backward,
-                behind..to,
-                |job| graph.deps_of(job),
-                mark,
-                start,
-                group,
-            );
+            let side = Side::new((start, group), BACKWARD | (back + 1), FORWARD | ahead);
+            met = side.layer(backward, behind..to, |job| graph.deps_of(job), mark);
             behind = to;
             back += 1;
         }

@@ -92,6 +92,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     SCHEDULES,
     ACTIVE_STATES,
     checks::CHECK_LISTS,
+    plans::TASK_INDEX_APART,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -621,6 +622,7 @@ pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
 }
 
 mod checks;
+mod plans;
 
 #[cfg(test)]
 mod tests;

@@ -129,3 +129,43 @@ fn a_flow_stored_as_a_document_moves_into_rows() {
             .unwrap();
     });
 }
+
+/// The plan PostgreSQL caches for a claim's read of the runner's places (`claim.rs`'s
+/// statement, to the letter) on a database whose `attempts` has no statistics yet, with the
+/// indexes the test leaves.
+fn places_plan(client: &mut Client) -> String {
+    client
+        .batch_execute("SET plan_cache_mode = force_generic_plan; SET enable_seqscan = off")
+        .unwrap();
+    let rows = client
+        .query(
+            "EXPLAIN SELECT runner_slot FROM attempts WHERE tenant = $1 AND runner = $2 AND \
+             (state = 'leased' OR state = 'running' OR state = 'cancelling')",
+            &[&"tenant", &"runner"],
+        )
+        .unwrap();
+    rows.iter()
+        .map(|row| row.get::<_, String>(0))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_runners_places_are_read_on_the_runner_index_and_never_by_tenant_alone() {
+    let Some(backend) = postgres("places_plan") else {
+        return;
+    };
+    drop(backend.open());
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    let plan = places_plan(&mut client);
+    assert!(plan.contains("attempts_active_runner_uq"), "{plan}");
+    // Without the runner index, the index of one active attempt per task must offer
+    // nothing: keyed by tenant first, it read every active attempt of the tenant for each
+    // claim.
+    client
+        .batch_execute("BEGIN; DROP INDEX attempts_active_runner_uq")
+        .unwrap();
+    let plan = places_plan(&mut client);
+    client.batch_execute("ROLLBACK").unwrap();
+    assert!(!plan.contains("attempts_active_task_uq"), "{plan}");
+}

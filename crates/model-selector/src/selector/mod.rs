@@ -16,6 +16,7 @@ mod order;
 mod parse;
 #[cfg(test)]
 mod tests;
+mod text;
 mod view;
 
 use std::fmt;
@@ -34,7 +35,7 @@ use crate::{
     error::SelectorError,
     labels::Labels,
     limits::MAX_REQUIREMENTS,
-    packed::{Head, Span, same_bytes},
+    packed::{Head, Span},
     requirement::SelectorRequirement,
 };
 
@@ -84,7 +85,7 @@ use crate::{
 /// ```
 #[derive(Clone, Default)]
 pub struct LabelSelector {
-    arena: String,
+    arena: text::Text,
     reqs: Vec<Req>,
     values: Vec<Span>,
     /// [`Head`]s, in one vector (a selector one vector smaller to build, move and drop):
@@ -172,17 +173,6 @@ impl LabelSelector {
 
     pub(crate) fn arena(&self) -> &str {
         &self.arena
-    }
-
-    /// Whether a `matchLabels` entry on the key whose bytes are `key` and whose [`Head`] is
-    /// `head` is among the requirements.
-    #[inline]
-    fn has_label(&self, head: &Head, key: &[u8]) -> bool {
-        self.reqs.iter().any(|r| {
-            r.kind == Kind::Label
-                && r.key_head == *head
-                && (!head.is_long() || same_bytes(r.key.bytes_in(self.arena.as_bytes()), key))
-        })
     }
 }
 

@@ -117,7 +117,7 @@ impl<'a> Parser<'a> {
             self.spaces();
             let (at, end) = self.key()?;
             self.out.begin_at(at, end - at, Kind::DoesNotExist);
-            self.out.end();
+            self.out.end_in(self.input.as_bytes());
             return Ok(());
         }
         let (at, end) = self.key()?;
@@ -182,7 +182,7 @@ impl<'a> Parser<'a> {
                 self.list()?;
             }
         }
-        self.out.end();
+        self.out.end_in(self.input.as_bytes());
         Ok(())
     }
 

@@ -397,3 +397,33 @@ fn inline_and_heap_text_read_alike() {
         }
     }
 }
+
+/// Serialization writes `matchLabels` and `matchExpressions` only when there are some, for
+/// text kept in the selector and in a `String` alike.
+#[test]
+fn json_has_the_parts_there_are() {
+    let long = format!("x{}", "y".repeat(super::text::INLINE));
+    let cases = [
+        (String::new(), "{}".to_owned()),
+        ("a=b".to_owned(), r#"{"matchLabels":{"a":"b"}}"#.to_owned()),
+        (
+            "!a".to_owned(),
+            r#"{"matchExpressions":[{"key":"a","operator":"DoesNotExist"}]}"#.to_owned(),
+        ),
+        (
+            "!c,a=b".to_owned(),
+            r#"{"matchLabels":{"a":"b"},"matchExpressions":[{"key":"c","operator":"DoesNotExist"}]}"#
+                .to_owned(),
+        ),
+        (
+            format!("{long}=v,k in (b,a)"),
+            format!(
+                r#"{{"matchLabels":{{"{long}":"v"}},"matchExpressions":[{{"key":"k","operator":"In","values":["a","b"]}}]}}"#
+            ),
+        ),
+    ];
+    for (text, json) in cases {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(serde_json::to_string(&sel).unwrap(), json, "{text}");
+    }
+}

@@ -56,15 +56,25 @@ impl Compiler {
         }
     }
 
-    /// A compiler whose arena is `input`, for strings that are slices of it
-    /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
+    /// A compiler whose arena will be `input` ([`Compiler::set_text`] for short input), for
+    /// strings that are slices of it ([`Compiler::begin_at`], [`Compiler::value_at`]): one
+    /// copy instead of one per string.
     #[inline(always)]
     pub(crate) fn over(input: &str, reqs: usize) -> Self {
         Self::with(LabelSelector {
-            arena: Text::copy_of(input),
+            arena: Text::for_input(input),
             reqs: Vec::with_capacity(reqs),
             ..LabelSelector::default()
         })
+    }
+
+    /// Copies `input` into the arena of a compiler made by [`Compiler::over`] when it is
+    /// kept in place (a longer one is there already).
+    #[inline(always)]
+    pub(crate) fn set_text(&mut self, input: &str) {
+        if let Text::Inline { .. } = self.sel.arena {
+            self.sel.arena.set(input);
+        }
     }
 
     /// Starts a requirement on `key`.

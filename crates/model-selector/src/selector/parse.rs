@@ -89,6 +89,8 @@ fn key_end(bytes: &[u8], mut at: usize) -> usize {
 
 impl<'a> Parser<'a> {
     fn selector(mut self) -> Result<LabelSelector, SelectorError> {
+        // The text copied where it stays: the parser is not moved after this.
+        self.out.set_text(self.input);
         self.spaces();
         if self.peek().is_none() {
             return Ok(LabelSelector::new());

@@ -27,20 +27,44 @@ impl Default for Text {
 
 impl Text {
     /// A copy of `input`, in place when it fits.
-    #[inline]
+    #[cfg(test)]
     pub(super) fn copy_of(input: &str) -> Self {
-        let n = input.len();
-        if n <= INLINE {
-            let mut bytes = [0_u8; INLINE];
-            if let Some(dst) = bytes.get_mut(..n) {
-                dst.copy_from_slice(input.as_bytes());
-                return Self::Inline {
-                    len: n as u8,
-                    bytes,
-                };
+        let mut text = Self::for_input(input);
+        text.set(input);
+        text
+    }
+
+    /// A copy of `input` in a `String` when it is over [`INLINE`] bytes, else empty text
+    /// kept in place, which [`Text::set`] fills.
+    #[inline(always)]
+    pub(super) fn for_input(input: &str) -> Self {
+        if input.len() <= INLINE {
+            Self::Inline {
+                len: 0,
+                bytes: [0; INLINE],
             }
+        } else {
+            Self::Heap(input.to_owned())
         }
-        Self::Heap(input.to_owned())
+    }
+
+    /// Replaces the text with a copy of `input`, where the text is: in place when it is
+    /// kept in place and `input` fits. The parser calls it once its compiler is where it
+    /// stays, so the bytes are not copied in and then moved (reads of bytes just written,
+    /// at other offsets and widths than the writes, wait for the writes).
+    #[inline(always)]
+    pub(super) fn set(&mut self, input: &str) {
+        let n = input.len();
+        match self {
+            Self::Inline { len, bytes } => match bytes.get_mut(..n) {
+                Some(dst) => {
+                    dst.copy_from_slice(input.as_bytes());
+                    *len = n as u8;
+                }
+                None => *self = Self::Heap(input.to_owned()),
+            },
+            Self::Heap(s) => input.clone_into(s),
+        }
     }
 
     /// The text's bytes, without the UTF-8 check of [`Deref`].

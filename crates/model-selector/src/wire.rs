@@ -179,8 +179,7 @@ impl Serialize for MatchExpressions<'_> {
 /// left out when empty.
 impl Serialize for LabelSelector {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let has_labels = self.match_labels().next().is_some();
-        let has_expressions = self.match_expressions().next().is_some();
+        let (has_labels, has_expressions) = self.has_parts();
         let mut map = serializer
             .serialize_map(Some(usize::from(has_labels) + usize::from(has_expressions)))?;
         if has_labels {

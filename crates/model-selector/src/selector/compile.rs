@@ -6,11 +6,12 @@ use super::{
     LabelSelector,
     compiled::{FAST_VALUES, Form, HASH_ABOVE, Kind, NO_HEADS, NO_VALUE, Req, ValueHash},
     matching::parse_i64,
+    text::Text,
 };
 use crate::{
     error::SelectorError,
     limits::{MAX_REQUIREMENTS, MAX_VALUES},
-    packed::{Head, Span, fingerprint, key_hash, word},
+    packed::{Head, Span, fingerprint, key_hash, same_bytes, word},
 };
 
 pub(crate) fn too_many_requirements() -> SelectorError {
@@ -55,19 +56,30 @@ impl Compiler {
         }
     }
 
-    /// A compiler whose arena is `input`, for strings that are slices of it
-    /// ([`Compiler::begin_at`], [`Compiler::value_at`]): one copy instead of one per string.
+    /// A compiler whose arena will be `input` ([`Compiler::set_text`] for short input), for
+    /// strings that are slices of it ([`Compiler::begin_at`], [`Compiler::value_at`]): one
+    /// copy instead of one per string.
+    #[inline(always)]
     pub(crate) fn over(input: &str, reqs: usize) -> Self {
         Self::with(LabelSelector {
-            arena: input.to_owned(),
+            arena: Text::for_input(input),
             reqs: Vec::with_capacity(reqs),
             ..LabelSelector::default()
         })
     }
 
+    /// Copies `input` into the arena of a compiler made by [`Compiler::over`] when it is
+    /// kept in place (a longer one is there already).
+    #[inline(always)]
+    pub(crate) fn set_text(&mut self, input: &str) {
+        if let Text::Inline { .. } = self.sel.arena {
+            self.sel.arena.set(input);
+        }
+    }
+
     /// Starts a requirement on `key`.
     pub(crate) fn begin(&mut self, key: &str, kind: Kind) {
-        let key = Span::push(&mut self.sel.arena, key);
+        let key = self.sel.arena.push(key);
         self.begin_span(key, kind);
     }
 
@@ -96,7 +108,7 @@ impl Compiler {
         if self.is_integer() {
             self.bound = parse_i64(value.as_bytes()).unwrap_or(0);
         } else {
-            let span = Span::push(&mut self.sel.arena, value);
+            let span = self.sel.arena.push(value);
             self.value_span(span);
         }
     }
@@ -140,13 +152,20 @@ impl Compiler {
     /// Ends the current requirement: decides how [`LabelSelector::matches`] tests it (after
     /// sorting and deduplicating a list's values, out of line) and stores it, in one write.
     /// A second `matchLabels` entry on a key becomes `In` (a map holds one value per key).
-    #[inline]
     pub(crate) fn end(&mut self) {
-        let arena = self.sel.arena.as_bytes();
+        let arena = std::mem::take(&mut self.sel.arena);
+        self.end_in(arena.as_bytes());
+        self.sel.arena = arena;
+    }
+
+    /// [`Compiler::end`] with the arena's bytes given: the parser's input, which the arena
+    /// is a copy of (no test of where the arena keeps them, once per requirement).
+    #[inline]
+    pub(crate) fn end_in(&mut self, arena: &[u8]) {
         let key = self.key.bytes_in(arena);
         let key_head = Head::of(key);
         let mut kind = self.kind;
-        if kind == Kind::Label && self.sel.has_label(&key_head, key) {
+        if kind == Kind::Label && has_label(&self.sel.reqs, arena, &key_head, key) {
             kind = Kind::In;
         }
         let hash = key_hash(&key_head, key);
@@ -168,7 +187,7 @@ impl Compiler {
                     key: self.key,
                     heads: NO_HEADS,
                 });
-                return self.list();
+                return self.list(arena);
             }
             // One value (or none: Exists, DoesNotExist), compared by its head.
             _ => match self.values.first() {
@@ -207,19 +226,13 @@ impl Compiler {
     /// [`HASH_ABOVE`]) or by the general test. The list is the last requirement, which
     /// [`Compiler::end`] has stored.
     #[inline(never)]
-    fn list(&mut self) {
+    fn list(&mut self, arena: &[u8]) {
         let len = self.len;
         let sel = &mut self.sel;
         let Some(req) = sel.reqs.last_mut() else {
             return;
         };
-        list_into(
-            req,
-            len,
-            sel.arena.as_bytes(),
-            &mut sel.values,
-            &mut sel.heads,
-        );
+        list_into(req, len, arena, &mut sel.values, &mut sel.heads);
         if req.key_head.is_long() {
             req.form = Form::Slow;
         }
@@ -239,6 +252,17 @@ impl Compiler {
         }
         sel
     }
+}
+
+/// Whether a `matchLabels` entry on the key whose bytes are `key` and whose [`Head`] is
+/// `head` is among `reqs`, whose strings are in `arena`.
+#[inline]
+fn has_label(reqs: &[Req], arena: &[u8], head: &Head, key: &[u8]) -> bool {
+    reqs.iter().any(|r| {
+        r.kind == Kind::Label
+            && r.key_head == *head
+            && (!head.is_long() || same_bytes(r.key.bytes_in(arena), key))
+    })
 }
 
 /// [`Compiler::list`] on `req` and the selector's `values` and `heads` (which hold both the
@@ -410,17 +434,7 @@ fn two_values(req: &mut Req, arena: &[u8]) -> bool {
         pair(req, arena);
         return false;
     }
-    let item = |v: Span| {
-        let bytes = v.bytes_in(arena);
-        let first = Head::first_word(bytes);
-        let fp = if bytes.len() <= 8 {
-            first
-        } else {
-            fingerprint(&Head::of(bytes), bytes)
-        };
-        (first.swap_bytes(), fp, v)
-    };
-    let (a, b) = (item(v0), item(v1));
+    let (a, b) = (item(v0, arena), item(v1, arena));
     let (a, b) = if after(&a, &b, arena) { (b, a) } else { (a, b) };
     if same(&a, &b, arena) {
         req.len = 1;
@@ -440,6 +454,20 @@ fn two_values(req: &mut Req, arena: &[u8]) -> bool {
         Form::Slow
     };
     long
+}
+
+/// A value of a short list as [`two_values`] orders and compares it. Inline: as a closure
+/// it was a call per value (some 10 instructions each of a two-value list's parse).
+#[inline(always)]
+fn item(v: Span, arena: &[u8]) -> Item {
+    let bytes = v.bytes_in(arena);
+    let first = Head::first_word(bytes);
+    let fp = if bytes.len() <= 8 {
+        first
+    } else {
+        fingerprint(&Head::of(bytes), bytes)
+    };
+    (first.swap_bytes(), fp, v)
 }
 
 /// [`two_values`] for two values of at most 16 bytes, one over 8: ordered and compared by

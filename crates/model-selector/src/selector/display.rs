@@ -8,26 +8,24 @@ use super::{
 };
 
 impl LabelSelector {
-    /// The canonical rendering of one requirement.
-    pub(crate) fn fmt_req(&self, req: &Req, f: &mut dyn fmt::Write) -> fmt::Result {
-        let key = req.key.get(&self.arena);
+    /// The canonical rendering of one requirement, whose strings are in `arena` (the
+    /// selector's arena as a `str`, checked once for a whole selector, not per string).
+    pub(crate) fn fmt_req_in(&self, arena: &str, req: &Req, f: &mut dyn fmt::Write) -> fmt::Result {
+        let key = req.key.get(arena);
         let list = |f: &mut dyn fmt::Write| -> fmt::Result {
             f.write_str(" (")?;
             for (i, v) in self.req_values(req).iter().enumerate() {
                 if i > 0 {
                     f.write_str(",")?;
                 }
-                write_value(f, v.get(&self.arena))?;
+                write_value(f, v.get(arena))?;
             }
             f.write_str(")")
         };
         match req.kind {
             Kind::Label => {
                 write!(f, "{key}=")?;
-                let value = self
-                    .req_values(req)
-                    .first()
-                    .map_or("", |v| v.get(&self.arena));
+                let value = self.req_values(req).first().map_or("", |v| v.get(arena));
                 write_value(f, value)
             }
             Kind::In => {
@@ -38,7 +36,7 @@ impl LabelSelector {
                 // One excluded value is written as kubectl writes it.
                 [value] => {
                     write!(f, "{key}!=")?;
-                    write_value(f, value.get(&self.arena))
+                    write_value(f, value.get(arena))
                 }
                 _ => {
                     write!(f, "{key} notin")?;
@@ -56,11 +54,12 @@ impl LabelSelector {
 /// The canonical string syntax (see [`LabelSelector`]); the empty selector prints nothing.
 impl fmt::Display for LabelSelector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let arena: &str = &self.arena;
         for (i, req) in self.ordered().enumerate() {
             if i > 0 {
                 f.write_str(",")?;
             }
-            self.fmt_req(req, f)?;
+            self.fmt_req_in(arena, req, f)?;
         }
         Ok(())
     }

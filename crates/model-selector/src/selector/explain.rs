@@ -104,9 +104,10 @@ impl LabelSelector {
         let arena = labels.arena();
         let mut failures = Vec::new();
         let mut expression = 0;
+        let own = self.arena();
         for req in self.ordered() {
-            let found = labels.find(req.hash, &req.key_head, req.key, self.arena());
-            let key = req.key.get(self.arena());
+            let found = labels.find(req.hash, &req.key_head, req.key, own);
+            let key = req.key.get(own);
             let path = if req.kind == Kind::Label {
                 format!("matchLabels[{key:?}]")
             } else {
@@ -137,7 +138,7 @@ impl LabelSelector {
                 }
             };
             let mut requirement = String::new();
-            let _ = self.fmt_req(req, &mut requirement);
+            let _ = self.fmt_req_in(own, req, &mut requirement);
             failures.push(RequirementFailure {
                 path,
                 requirement,

@@ -142,9 +142,10 @@ impl LabelSelector {
             return self.matches_searching(labels);
         };
         let arena = labels.arena();
+        let own = self.arena.as_bytes();
         self.reqs.get(from..).unwrap_or(&[]).iter().all(|req| {
             if req.form == Form::Slow {
-                let found = labels.find(req.hash, &req.key_head, req.key, &self.arena);
+                let found = lookup.find(req.hash, &req.key_head, req.key, own);
                 return self.test(req, found, arena);
             }
             let outcome = match lookup.probe(req.hash, &req.key_head) {
@@ -204,8 +205,10 @@ impl LabelSelector {
     #[inline(never)]
     fn matches_searching(&self, labels: &Labels) -> bool {
         let arena = labels.arena();
+        // The arena as a `str` once (its UTF-8 check), not per requirement.
+        let own: &str = &self.arena;
         self.reqs.iter().all(|req| {
-            let found = labels.search(req.key, &self.arena);
+            let found = labels.search(req.key, own);
             self.test(req, found, arena)
         })
     }

@@ -16,6 +16,7 @@ mod order;
 mod parse;
 #[cfg(test)]
 mod tests;
+mod text;
 mod view;
 
 use std::fmt;
@@ -34,7 +35,7 @@ use crate::{
     error::SelectorError,
     labels::Labels,
     limits::MAX_REQUIREMENTS,
-    packed::{Head, Span, same_bytes},
+    packed::{Head, Span},
     requirement::SelectorRequirement,
 };
 
@@ -84,7 +85,7 @@ use crate::{
 /// ```
 #[derive(Clone, Default)]
 pub struct LabelSelector {
-    arena: String,
+    arena: text::Text,
     reqs: Vec<Req>,
     values: Vec<Span>,
     /// [`Head`]s, in one vector (a selector one vector smaller to build, move and drop):
@@ -151,38 +152,37 @@ impl LabelSelector {
 
     /// The `matchLabels` entries in key order.
     pub fn match_labels(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
-        self.ordered().filter(|r| r.kind == Kind::Label).map(|r| {
-            let value = self
-                .req_values(r)
-                .first()
-                .map_or("", |v| v.get(&self.arena));
-            (r.key.get(&self.arena), value)
-        })
+        let arena: &str = &self.arena;
+        self.ordered()
+            .filter(|r| r.kind == Kind::Label)
+            .map(move |r| {
+                let value = self.req_values(r).first().map_or("", |v| v.get(arena));
+                (r.key.get(arena), value)
+            })
     }
 
     /// The `matchExpressions` in canonical order.
     pub fn match_expressions(&self) -> impl Iterator<Item = RequirementView<'_>> + '_ {
+        let arena: &str = &self.arena;
         self.ordered()
             .filter(|r| r.kind != Kind::Label)
-            .map(|req| RequirementView {
+            .map(move |req| RequirementView {
                 selector: self,
                 req,
+                arena,
             })
+    }
+
+    /// Whether there are `matchLabels` entries and whether there are `matchExpressions`,
+    /// without putting the requirements in order or reading a string.
+    pub(crate) fn has_parts(&self) -> (bool, bool) {
+        let labels = self.reqs.iter().any(|r| r.kind == Kind::Label);
+        let expressions = self.reqs.iter().any(|r| r.kind != Kind::Label);
+        (labels, expressions)
     }
 
     pub(crate) fn arena(&self) -> &str {
         &self.arena
-    }
-
-    /// Whether a `matchLabels` entry on the key whose bytes are `key` and whose [`Head`] is
-    /// `head` is among the requirements.
-    #[inline]
-    fn has_label(&self, head: &Head, key: &[u8]) -> bool {
-        self.reqs.iter().any(|r| {
-            r.kind == Kind::Label
-                && r.key_head == *head
-                && (!head.is_long() || same_bytes(r.key.bytes_in(self.arena.as_bytes()), key))
-        })
     }
 }
 
@@ -194,16 +194,18 @@ impl fmt::Debug for LabelSelector {
 
 impl PartialEq for LabelSelector {
     fn eq(&self, other: &Self) -> bool {
+        // Strings compared as bytes: no UTF-8 check of either arena.
+        let (mine, theirs) = (self.arena.as_bytes(), other.arena.as_bytes());
         self.reqs.len() == other.reqs.len()
             && self.ordered().zip(other.ordered()).all(|(a, b)| {
                 a.kind == b.kind
                     && a.bound() == b.bound()
-                    && a.key.get(&self.arena) == b.key.get(&other.arena)
+                    && a.key.bytes_in(mine) == b.key.bytes_in(theirs)
                     && self
                         .req_values(a)
                         .iter()
-                        .map(|v| v.get(&self.arena))
-                        .eq(other.req_values(b).iter().map(|v| v.get(&other.arena)))
+                        .map(|v| v.bytes_in(mine))
+                        .eq(other.req_values(b).iter().map(|v| v.bytes_in(theirs)))
             })
     }
 }

@@ -29,16 +29,19 @@ impl LabelSelector {
     }
 
     /// Canonical comparison of two requirements of this selector.
+    /// Strings compare as bytes (the order of `str`), without the UTF-8 check of the arena
+    /// as a `str`.
     pub(super) fn cmp_reqs(&self, a: &Req, b: &Req) -> Ordering {
+        let arena = self.arena.as_bytes();
         a.key
-            .get(&self.arena)
-            .cmp(b.key.get(&self.arena))
+            .bytes_in(arena)
+            .cmp(b.key.bytes_in(arena))
             .then(a.kind.cmp(&b.kind))
             .then_with(|| {
                 let (va, vb) = (self.req_values(a), self.req_values(b));
                 va.iter()
-                    .map(|v| v.get(&self.arena))
-                    .cmp(vb.iter().map(|v| v.get(&self.arena)))
+                    .map(|v| v.bytes_in(arena))
+                    .cmp(vb.iter().map(|v| v.bytes_in(arena)))
             })
             .then(a.bound().cmp(&b.bound()))
     }

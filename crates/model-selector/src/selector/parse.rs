@@ -89,6 +89,8 @@ fn key_end(bytes: &[u8], mut at: usize) -> usize {
 
 impl<'a> Parser<'a> {
     fn selector(mut self) -> Result<LabelSelector, SelectorError> {
+        // The text copied where it stays: the parser is not moved after this.
+        self.out.set_text(self.input);
         self.spaces();
         if self.peek().is_none() {
             return Ok(LabelSelector::new());
@@ -117,7 +119,7 @@ impl<'a> Parser<'a> {
             self.spaces();
             let (at, end) = self.key()?;
             self.out.begin_at(at, end - at, Kind::DoesNotExist);
-            self.out.end();
+            self.out.end_in(self.input.as_bytes());
             return Ok(());
         }
         let (at, end) = self.key()?;
@@ -182,7 +184,7 @@ impl<'a> Parser<'a> {
                 self.list()?;
             }
         }
-        self.out.end();
+        self.out.end_in(self.input.as_bytes());
         Ok(())
     }
 

@@ -355,3 +355,75 @@ fn in_and_not_in(listed: &[&String]) -> (String, LabelSelector, LabelSelector) {
     let not_in = format!("k notin ({list})").parse().unwrap();
     (list, in_list, not_in)
 }
+
+/// Parsed text of up to [`INLINE`](super::text::INLINE) bytes is kept in the selector, longer
+/// text in a `String`: selectors on both sides of the boundary read back the same strings,
+/// print, clone, compare and match alike.
+#[test]
+fn inline_and_heap_text_read_alike() {
+    use crate::Labels;
+    let inline = super::text::INLINE;
+    for len in inline - 3..=inline + 3 {
+        // "k=" and a value making the text `len` bytes, then the same in a list.
+        let value = "v".repeat(len - 2);
+        for text in [format!("k={value}"), format!("k in (a,{})", &value[7..])] {
+            assert_eq!(text.len(), len);
+            let sel: LabelSelector = text.parse().unwrap();
+            let listed = value
+                .get(if text.contains('(') { 7.. } else { 0.. })
+                .unwrap();
+            let built = LabelSelector::from_parts(
+                &Labels::new(),
+                &[crate::SelectorRequirement::new(
+                    "k",
+                    crate::SelectorOperator::In,
+                    vec!["a".to_owned(), listed.to_owned()],
+                )
+                .unwrap()],
+            )
+            .unwrap();
+            if text.contains('(') {
+                assert_eq!(sel, built, "{text}");
+                assert_eq!(sel.to_string(), text);
+            } else {
+                assert_eq!(sel.match_labels().collect::<Vec<_>>(), [("k", listed)]);
+                assert_eq!(sel.to_string(), text);
+            }
+            let copy = sel.clone();
+            assert_eq!(copy, sel);
+            assert_eq!(copy.to_string(), text);
+            let labels = Labels::from_pairs([("k", listed)]).unwrap();
+            assert!(sel.matches(&labels) && copy.matches(&labels), "{text}");
+        }
+    }
+}
+
+/// Serialization writes `matchLabels` and `matchExpressions` only when there are some, for
+/// text kept in the selector and in a `String` alike.
+#[test]
+fn json_has_the_parts_there_are() {
+    let long = format!("x{}", "y".repeat(super::text::INLINE));
+    let cases = [
+        (String::new(), "{}".to_owned()),
+        ("a=b".to_owned(), r#"{"matchLabels":{"a":"b"}}"#.to_owned()),
+        (
+            "!a".to_owned(),
+            r#"{"matchExpressions":[{"key":"a","operator":"DoesNotExist"}]}"#.to_owned(),
+        ),
+        (
+            "!c,a=b".to_owned(),
+            r#"{"matchLabels":{"a":"b"},"matchExpressions":[{"key":"c","operator":"DoesNotExist"}]}"#
+                .to_owned(),
+        ),
+        (
+            format!("{long}=v,k in (b,a)"),
+            format!(
+                r#"{{"matchLabels":{{"{long}":"v"}},"matchExpressions":[{{"key":"k","operator":"In","values":["a","b"]}}]}}"#
+            ),
+        ),
+    ];
+    for (text, json) in cases {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(serde_json::to_string(&sel).unwrap(), json, "{text}");
+    }
+}

@@ -13,12 +13,14 @@ use crate::{operator::SelectorOperator, requirement::SelectorRequirement};
 pub struct RequirementView<'a> {
     pub(super) selector: &'a LabelSelector,
     pub(super) req: &'a Req,
+    /// The selector's arena as a `str`, checked once for all the views of a selector.
+    pub(super) arena: &'a str,
 }
 
 impl<'a> RequirementView<'a> {
     /// The label key.
     pub fn key(&self) -> &'a str {
-        self.req.key.get(&self.selector.arena)
+        self.req.key.get(self.arena)
     }
 
     /// The operator.
@@ -28,7 +30,7 @@ impl<'a> RequirementView<'a> {
 
     /// The values of `In` and `NotIn`, sorted and distinct (empty for other operators).
     pub fn values(&self) -> impl ExactSizeIterator<Item = &'a str> + 'a {
-        let arena: &'a str = &self.selector.arena;
+        let arena = self.arena;
         self.selector
             .req_values(self.req)
             .iter()
@@ -63,6 +65,6 @@ impl fmt::Debug for RequirementView<'_> {
 /// The requirement in string syntax, e.g. `gpu in (a100,h100)`.
 impl fmt::Display for RequirementView<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.selector.fmt_req(self.req, f)
+        self.selector.fmt_req_in(self.arena, self.req, f)
     }
 }

@@ -80,6 +80,22 @@ pub(super) struct NameIndex {
     buckets: Vec<Bucket>,
 }
 
+/// Names waiting to be indexed together ([`NameIndex::stage`]): each with its key and
+/// first bucket, from position `start` on.
+#[derive(Default)]
+pub(super) struct Staged<'n> {
+    pending: [(&'n [u8], Key, usize); BATCH],
+    len: usize,
+    start: usize,
+}
+
+impl Staged<'_> {
+    /// Whether a batch is staged: then [`NameIndex::insert_staged`] before the next.
+    pub(super) fn is_full(&self) -> bool {
+        self.len == BATCH
+    }
+}
+
 impl NameIndex {
     /// An empty index with room for `names` names (at most `MAX_FLOW_JOBS`).
     pub(super) fn with_capacity(names: usize) -> Self {
@@ -93,27 +109,70 @@ impl NameIndex {
     /// given twice, as `(later, first)` positions.
     pub(super) fn new<N: AsRef<str>>(names: &[N]) -> (Self, Option<(usize, usize)>) {
         let mut index = Self::with_capacity(names.len());
+        let mut staged = Staged::default();
         let mut duplicate = None;
-        for position in 0..names.len() {
-            if let Err(first) = index.insert(names, position) {
-                duplicate = duplicate.or(Some((position, first)));
+        for name in names {
+            if staged.is_full() {
+                duplicate = duplicate.or(index.insert_staged(names, &mut staged));
             }
+            index.stage(&mut staged, name.as_ref().as_bytes());
         }
+        duplicate = duplicate.or(index.insert_staged(names, &mut staged));
         (index, duplicate)
     }
 
-    /// Indexes the name at `position` among `names` (at most as many as the index has room
-    /// for), or gives the position of the same name indexed before.
-    pub(super) fn insert<N: AsRef<str>>(
-        &mut self,
-        names: &[N],
-        position: usize,
-    ) -> Result<(), usize> {
-        let name = names
-            .get(position)
-            .map_or(&[][..], |n| n.as_ref().as_bytes());
+    /// Stages the next name (at the position after the last one staged) for
+    /// [`NameIndex::insert_staged`], with its key and first bucket. Room for one more name
+    /// is the caller's to make ([`Staged::is_full`]).
+    pub(super) fn stage<'n>(&self, staged: &mut Staged<'n>, name: &'n [u8]) {
         let key = Key::of(name);
         let home = self.home(self.hash(key, name));
+        if let Some(slot) = staged.pending.get_mut(staged.len) {
+            *slot = (name, key, home);
+            staged.len += 1;
+        }
+    }
+
+    /// Indexes the staged names, at their positions among `names` (at most as many as the
+    /// index has room for), and empties `staged`; returns the first of them given before,
+    /// as `(later, first)` positions.
+    ///
+    /// First each name's first bucket is read, in a loop of nothing but those loads: they
+    /// are independent, so their cache misses overlap, and the inserts after find their
+    /// buckets in the cache. One after the other, each insert waited for its own miss
+    /// (about a fifth of the wall time of a flow of 100,000 jobs).
+    pub(super) fn insert_staged<N: AsRef<str>>(
+        &mut self,
+        names: &[N],
+        staged: &mut Staged<'_>,
+    ) -> Option<(usize, usize)> {
+        let mut touched = 0u64;
+        for &(_, _, home) in staged.pending.iter().take(staged.len) {
+            touched ^= self.buckets.get(home).map_or(0, |b| b.keys[0].0[0]);
+        }
+        // The loads are kept (their values are used), not their result.
+        std::hint::black_box(touched);
+        let mut duplicate = None;
+        for (offset, &(name, key, home)) in staged.pending.iter().take(staged.len).enumerate() {
+            let position = staged.start + offset;
+            if let Err(first) = self.insert(names, (position, name), key, home) {
+                duplicate = duplicate.or(Some((position, first)));
+            }
+        }
+        staged.start += staged.len;
+        staged.len = 0;
+        duplicate
+    }
+
+    /// Indexes `name`, at `position` among `names`, whose key is `key` and first bucket
+    /// `home`, or gives the position of the same name indexed before.
+    fn insert<N: AsRef<str>>(
+        &mut self,
+        names: &[N],
+        (position, name): (usize, &[u8]),
+        key: Key,
+        home: usize,
+    ) -> Result<(), usize> {
         // Most names are short and their first bucket has room: placed or found there
         // without the general probe (a call and its result through memory, about half
         // an insert's instructions).

@@ -237,7 +237,10 @@ impl NameIndex {
         let mut len = 0;
         let mut count = 0u32;
         ends.push(0);
-        for list in lists {
+        for (at, list) in lists.iter().enumerate() {
+            if at % LISTS_AHEAD == 0 {
+                touch_lists(lists.get(at + LISTS_AHEAD..).unwrap_or_default());
+            }
             let mut rest = list.as_bytes();
             while let Some((&size, after)) = rest.split_first() {
                 let Some((name, next)) = after.split_at_checked(usize::from(size)) else {
@@ -391,6 +394,23 @@ impl std::fmt::Debug for NameIndex {
             .field("buckets", &self.buckets.len())
             .finish_non_exhaustive()
     }
+}
+
+/// Lists [`NameIndex::get_all`] reads ahead of the one it resolves.
+const LISTS_AHEAD: usize = 8;
+
+/// Reads the first and last byte of each of the first [`LISTS_AHEAD`] of `lists`, in a
+/// loop of nothing but those loads: each list is an allocation of its own (a cache miss
+/// away), and the loads are independent, so their misses overlap instead of each list's
+/// parse waiting for its own (about a quarter of `get_all`'s samples).
+fn touch_lists(lists: &[&str]) {
+    let mut touched = 0u8;
+    for list in lists.iter().take(LISTS_AHEAD) {
+        let bytes = list.as_bytes();
+        touched ^= bytes.first().copied().unwrap_or(0) ^ bytes.last().copied().unwrap_or(0);
+    }
+    // The loads are kept (their values are used), not their result.
+    std::hint::black_box(touched);
 }
 
 /// Bytes of a name its key holds.

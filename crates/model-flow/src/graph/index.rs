@@ -190,6 +190,32 @@ impl NameIndex {
             *p = position as u32;
             return Ok(());
         }
+        if name.len() <= INLINE && key != EMPTY {
+            // A full first bucket: the same on through the buckets after, to the first
+            // place holding the name or free.
+            let len = self.buckets.len();
+            let mut at = home;
+            for _ in 1..len {
+                at += 1;
+                if at == len {
+                    at = 0;
+                }
+                let Some(bucket) = self.buckets.get_mut(at) else {
+                    break;
+                };
+                if let Some(place) = bucket.keys.iter().position(|&k| k == key || k == EMPTY)
+                    && let (Some(k), Some(p)) =
+                        (bucket.keys.get_mut(place), bucket.positions.get_mut(place))
+                {
+                    if *k == key {
+                        return Err(*p as usize);
+                    }
+                    *k = key;
+                    *p = position as u32;
+                    return Ok(());
+                }
+            }
+        }
         match self.find_from(names, key, name, home) {
             Ok(first) => Err(first as usize),
             Err((bucket, place)) => {

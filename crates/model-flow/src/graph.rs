@@ -8,7 +8,7 @@ mod order;
 
 use model_ids::JobName;
 
-use self::index::{NameIndex, UNKNOWN};
+use self::index::{NameIndex, Staged, UNKNOWN};
 
 use model_ids::text::shorten;
 
@@ -173,22 +173,27 @@ impl FlowGraph {
         let mut lists = Vec::with_capacity(expected);
         let mut total = 0usize;
         let mut index = NameIndex::with_capacity(expected);
+        let mut staged = Staged::default();
         let mut duplicate = None;
         let mut indexed = true;
         for (name, list, rule) in jobs {
             let position = names.len();
+            if staged.is_full() {
+                duplicate = duplicate.or(index.insert_staged(&names, &mut staged));
+            }
             names.push(name);
             rules.push(rule);
             lists.push(list.as_encoded());
             total = total.saturating_add(list.len());
             if position < expected {
-                if let Err(first) = index.insert(&names, position) {
-                    duplicate = duplicate.or(Some((position, first)));
-                }
+                index.stage(&mut staged, name.as_str().as_bytes());
             } else {
                 // More jobs than the iterator announced: indexed again below.
                 indexed = false;
             }
+        }
+        if indexed {
+            duplicate = duplicate.or(index.insert_staged(&names, &mut staged));
         }
         if !indexed && names.len() <= MAX_FLOW_JOBS {
             (index, duplicate) = NameIndex::new(&names);

@@ -78,13 +78,13 @@ impl Text {
 
     /// Appends `s` and returns where it went (in a `String` from then on).
     pub(super) fn push(&mut self, s: &str) -> Span {
-        if let Self::Inline { .. } = self {
-            *self = Self::Heap(String::from(&**self));
+        if let Self::Heap(arena) = self {
+            return Span::push(arena, s);
         }
-        match self {
-            Self::Heap(arena) => Span::push(arena, s),
-            Self::Inline { .. } => Span::new(0, 0),
-        }
+        let mut arena = String::from(&**self);
+        let span = Span::push(&mut arena, s);
+        *self = Self::Heap(arena);
+        span
     }
 }
 

@@ -145,16 +145,68 @@ fn thread_cpu_ns() -> u64 {
         .unwrap_or(0)
 }
 
+/// Nanoseconds of CPU this machine's `postgres` processes have run, with the children they
+/// have reaped (a backend that exits is counted in the postmaster's), read from `/proc`
+/// with Linux's clock tick of 10 ms; 0 elsewhere. The throwaway server of `cargo xtask
+/// with-postgres` runs here, so this is its CPU.
+fn postgres_cpu_ns() -> u64 {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut ticks = 0u64;
+    for entry in entries.flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ...`: utime, stime, cutime and cstime are the 12th to 15th
+        // fields after the name.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        if !head.ends_with("(postgres") {
+            continue;
+        }
+        ticks += rest
+            .split_whitespace()
+            .skip(11)
+            .take(4)
+            .filter_map(|field| field.parse::<u64>().ok())
+            .sum::<u64>();
+    }
+    ticks * 10_000_000
+}
+
+/// The server's CPU since `before` ([`postgres_cpu_ns`]), in microseconds for each of
+/// `ops` operations, read after a pause so that the backends of the connections the run
+/// closed are reaped and counted.
+fn server_us_since(before: u64, ops: f64) -> f64 {
+    std::thread::sleep(Duration::from_millis(200));
+    let spent = postgres_cpu_ns().saturating_sub(before);
+    spent as f64 / 1e3 / ops.max(1.0)
+}
+
 /// What a measurement counted: operations per second of wall time, and the microseconds of
 /// CPU the workers' threads spent per operation (a figure the load of a shared machine
-/// disturbs less; for PostgreSQL it leaves out the server's own work).
+/// disturbs less; for PostgreSQL it leaves out the server's own work), with the count of
+/// operations, and for PostgreSQL the microseconds of CPU the server spent per operation
+/// ([`server_us_since`]; NaN where there is no server).
 #[derive(Clone, Copy)]
 struct Rate {
     per_second: f64,
     cpu_us: f64,
+    ops: f64,
+    server_us: f64,
 }
 
 impl Rate {
+    /// Nothing measured.
+    const NONE: Self = Self {
+        per_second: f64::NAN,
+        cpu_us: f64::NAN,
+        ops: f64::NAN,
+        server_us: f64::NAN,
+    };
+
     /// Runs `workers` threads until the deadline; each returns its operations and CPU.
     fn measure(workers: usize, run: impl Fn(usize) -> usize + Sync) -> Self {
         let started = Instant::now();
@@ -177,6 +229,8 @@ impl Rate {
         Self {
             per_second: done as f64 / started.elapsed().as_secs_f64(),
             cpu_us: cpu_ns as f64 / 1e3 / done.max(1) as f64,
+            ops: done as f64,
+            server_us: f64::NAN,
         }
     }
 }
@@ -188,7 +242,8 @@ fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bo
     import(&mut store, QUEUED, QUEUED);
     let stop = AtomicBool::new(false);
     let deadline = Instant::now() + seconds();
-    Rate::measure(workers, |worker| {
+    let server_before = postgres_cpu_ns();
+    let mut rate = Rate::measure(workers, |worker| {
         let mut store = open();
         let mut rng = SeededRandom::new(worker as u64);
         let now = t0() + TimeDelta::days(1);
@@ -231,7 +286,9 @@ fn throughput<S: Store>(open: &(dyn Fn() -> S + Sync), workers: usize, whole: bo
             count += 1;
         }
         count
-    })
+    });
+    rate.server_us = server_us_since(server_before, rate.ops);
+    rate
 }
 
 /// Claims measured behind each depth.
@@ -368,10 +425,11 @@ fn sqlite_ceiling(path: &Path, workers: usize, queued: bool) -> Rate {
 }
 
 /// PostgreSQL's ceiling: pgbench's simple-update transactions per second (`-N`, prepared
-/// statements) with `workers` clients.
-fn pgbench(url: &str, workers: usize) -> Option<f64> {
+/// statements) with `workers` clients, and the server's CPU a transaction.
+fn pgbench(url: &str, workers: usize) -> Option<Rate> {
     let secs = seconds().as_secs().to_string();
     let clients = workers.to_string();
+    let server_before = postgres_cpu_ns();
     let output = Command::new("pgbench")
         .args([
             "-n", "-N", "-M", "prepared", "-c", &clients, "-j", &clients, "-T", &secs, url,
@@ -380,17 +438,28 @@ fn pgbench(url: &str, workers: usize) -> Option<f64> {
         .map_err(|error| eprintln!("pgbench did not run: {error}"))
         .ok()?;
     let text = String::from_utf8_lossy(&output.stdout);
-    let tps = text.lines().find_map(|line| {
-        line.strip_prefix("tps = ")?
-            .split_whitespace()
-            .next()?
-            .parse()
-            .ok()
-    });
-    if tps.is_none() {
+    let number = |prefix: &str| -> Option<f64> {
+        text.lines().find_map(|line| {
+            line.strip_prefix(prefix)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+    };
+    let (Some(tps), Some(ops)) = (
+        number("tps = "),
+        number("number of transactions actually processed: "),
+    ) else {
         eprintln!("pgbench: {text}{}", String::from_utf8_lossy(&output.stderr));
-    }
-    tps
+        return None;
+    };
+    Some(Rate {
+        per_second: tps,
+        cpu_us: f64::NAN,
+        ops,
+        server_us: server_us_since(server_before, ops),
+    })
 }
 
 /// Milliseconds of a page of 100: the median and the 99th percentile of 200 reads.
@@ -453,12 +522,14 @@ fn list_pages(store: &mut impl Store, engine: &str) {
 /// One line of the throughput table.
 fn row(engine: &str, name: &str, workers: usize, rate: Rate, ceiling: Rate) {
     println!(
-        "| {engine} | {name} | {workers} | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} |",
+        "| {engine} | {name} | {workers} | {:.0} | {:.0} | {:.2} | {:.1} | {:.1} | {:.1} | {:.1} |",
         rate.per_second,
         ceiling.per_second,
         rate.per_second / ceiling.per_second,
         rate.cpu_us,
         ceiling.cpu_us,
+        rate.server_us,
+        ceiling.server_us,
     );
 }
 
@@ -467,9 +538,9 @@ fn main() {
     let dir = store_files::dir();
     let path = dir.join("store.db");
     println!(
-        "| engine | measurement | workers | per second | ceiling per second | ratio | CPU µs per op | ceiling CPU µs |"
+        "| engine | measurement | workers | per second | ceiling per second | ratio | CPU µs per op | ceiling CPU µs | server CPU µs per op | ceiling server CPU µs |"
     );
-    println!("|---|---|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let fresh_sqlite = || {
         remove(&path);
         drop(SqliteStore::open(&path).unwrap());
@@ -488,17 +559,18 @@ fn main() {
             );
             ceiling
         } else {
-            Rate {
-                per_second: f64::NAN,
-                cpu_us: f64::NAN,
-            }
+            Rate::NONE
         };
         for (name, whole) in [("claims", false), ("whole attempts", true)] {
             if !measured(if whole { "whole" } else { "claims" }) {
                 continue;
             }
             fresh_sqlite();
-            let rate = throughput(&open_sqlite, workers, whole);
+            // SQLite has no server: its work is the workers' own CPU.
+            let rate = Rate {
+                server_us: f64::NAN,
+                ..throughput(&open_sqlite, workers, whole)
+            };
             row("SQLite", name, workers, rate, ceiling);
         }
     }
@@ -528,20 +600,17 @@ fn main() {
         let open_pg = || PostgresStore::connect(&store_url).unwrap();
         for workers in workers() {
             let ceiling = if ready && measured("ceiling") {
-                pgbench(url, workers).unwrap_or(f64::NAN)
+                pgbench(url, workers)
             } else {
-                f64::NAN
-            };
+                None
+            }
+            .unwrap_or(Rate::NONE);
             for (name, whole) in [("claims", false), ("whole attempts", true)] {
                 if !measured(if whole { "whole" } else { "claims" }) {
                     continue;
                 }
                 fresh_pg(&mut admin);
                 let rate = throughput(&open_pg, workers, whole);
-                let ceiling = Rate {
-                    per_second: ceiling,
-                    cpu_us: f64::NAN,
-                };
                 row("PostgreSQL", name, workers, rate, ceiling);
             }
         }

@@ -192,7 +192,9 @@ impl NameIndex {
         }
         if name.len() <= INLINE && key != EMPTY {
             // A full first bucket: the same on through the buckets after, to the first
-            // place holding the name or free.
+            // place holding the name or free. The walk is written out here and in
+            // `after`: one iterator over the buckets after `home` for both cost 0.6 to
+            // 1.6 M instructions a flow of 100,000 jobs (docs/performance.md).
             let len = self.buckets.len();
             let mut at = home;
             for _ in 1..len {

@@ -39,7 +39,10 @@
 //!   schedule's unfinished actions.
 //!
 //! The check-lists step (`schema/checks.rs`) writes the `CHECK`s of `tasks.phase` and
-//! `attempts.state` with `OR`, as the active-states step did the partial indexes.
+//! `attempts.state` with `OR`, as the active-states step did the partial indexes. The
+//! task-index-apart step (`schema/plans.rs`) narrows the index of one active attempt per
+//! task; the unchecked-rows step (`schema/rules.rs`) drops the `CHECK`s of `tasks` and
+//! `attempts` on PostgreSQL, where they are built again at every write.
 
 use taskmodel::task::Task;
 
@@ -93,6 +96,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     ACTIVE_STATES,
     checks::CHECK_LISTS,
     plans::TASK_INDEX_APART,
+    rules::UNCHECKED_ROWS,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -623,6 +627,7 @@ pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
 
 mod checks;
 mod plans;
+mod rules;
 
 #[cfg(test)]
 mod tests;

@@ -67,6 +67,24 @@ fn postgres(name: &str) -> Option<Postgres> {
 
 conformance!(postgres);
 
+/// The `CHECK`s `tasks` and `attempts` had on PostgreSQL before schema version 11 dropped
+/// them, by their names (the lists in the form before version 9): with
+/// [`suite::TO_VERSION_3`], a database as an earlier version left it.
+const CHECKS_BEFORE_VERSION_11: &str = "
+ALTER TABLE tasks
+    ADD CONSTRAINT tasks_phase_check CHECK (phase IN ('pending', 'running', 'succeeded', 'failed', 'timeout', 'canceled', 'exhausted')),
+    ADD CONSTRAINT tasks_resource_version_check CHECK (resource_version >= 1),
+    ADD CONSTRAINT tasks_attempt_check CHECK (attempt >= 0),
+    ADD CONSTRAINT tasks_check CHECK (generation BETWEEN 1 AND resource_version),
+    ADD CONSTRAINT tasks_check1 CHECK ((phase = 'pending') = (queued_ns IS NOT NULL)),
+    ADD CONSTRAINT tasks_check2 CHECK ((phase IN ('pending', 'running')) = (finished_ns IS NULL)),
+    ADD CONSTRAINT tasks_check3 CHECK (expires_ns IS NULL OR finished_ns IS NOT NULL);
+ALTER TABLE attempts
+    ADD CONSTRAINT attempts_attempt_check CHECK (attempt >= 1),
+    ADD CONSTRAINT attempts_runner_slot_check CHECK (runner_slot >= 0),
+    ADD CONSTRAINT attempts_state_check CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired'));
+";
+
 #[test]
 fn a_database_of_a_newer_schema_is_refused() {
     let Some(backend) = postgres("newer_schema") else {
@@ -91,6 +109,7 @@ fn a_database_of_a_newer_schema_is_refused() {
     drop(store);
     let mut client = Client::connect(&backend.url, NoTls).unwrap();
     client.batch_execute(suite::TO_VERSION_3).unwrap();
+    client.batch_execute(CHECKS_BEFORE_VERSION_11).unwrap();
     client
         .batch_execute("DROP TABLE flow_jobs; DROP TABLE flows; DROP TABLE actions; UPDATE schema_version SET version = 1")
         .unwrap();
@@ -102,6 +121,7 @@ fn a_database_of_a_newer_schema_is_refused() {
     backend.open().import(&suite::tenant(), &tasks).unwrap();
     let mut client = Client::connect(&backend.url, NoTls).unwrap();
     client.batch_execute(suite::TO_VERSION_3).unwrap();
+    client.batch_execute(CHECKS_BEFORE_VERSION_11).unwrap();
     let mut store = backend.open();
     let columns: Vec<(String, String, String)> = client
         .query(
@@ -168,4 +188,99 @@ fn a_runners_places_are_read_on_the_runner_index_and_never_by_tenant_alone() {
     let plan = places_plan(&mut client);
     client.batch_execute("ROLLBACK").unwrap();
     assert!(!plan.contains("attempts_active_task_uq"), "{plan}");
+}
+
+/// Rows of `tasks` and of `attempts` that break the rules the tables' `CHECK`s stated up to
+/// schema version 10 (SQLite still has them; PostgreSQL dropped them in version 11).
+fn rows_breaking_the_rules(client: &mut Client) -> (i64, i64) {
+    let tasks = client
+        .query_one(
+            "SELECT count(*) FROM tasks WHERE (phase IN ('pending', 'running', 'succeeded', \
+             'failed', 'timeout', 'canceled', 'exhausted') AND resource_version >= 1 \
+             AND generation BETWEEN 1 AND resource_version AND attempt >= 0 \
+             AND (phase = 'pending') = (queued_ns IS NOT NULL) \
+             AND (phase IN ('pending', 'running')) = (finished_ns IS NULL) \
+             AND (expires_ns IS NULL OR finished_ns IS NOT NULL)) IS NOT TRUE",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    let attempts = client
+        .query_one(
+            "SELECT count(*) FROM attempts WHERE (attempt >= 1 AND runner_slot >= 0 \
+             AND state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', \
+             'timeout', 'canceled', 'expired')) IS NOT TRUE",
+            &[],
+        )
+        .unwrap()
+        .get(0);
+    (tasks, attempts)
+}
+
+/// A conformance scenario on PostgreSQL.
+type Scenario = fn(&Postgres);
+
+#[test]
+fn the_rows_every_scenario_leaves_keep_the_rules_the_dropped_checks_stated() {
+    let scenarios: [(&str, Scenario); 8] = [
+        (
+            "expiry",
+            suite::lease_expiry_requeues_then_exhausts_at_the_retry_limit,
+        ),
+        (
+            "cancelling",
+            suite::in_flight_cancel_goes_cancelling_then_canceled,
+        ),
+        (
+            "cancel_race",
+            suite::cancel_racing_result_converges_and_never_loses_the_cancel,
+        ),
+        (
+            "late_result",
+            suite::expiry_racing_a_late_result_never_resurrects,
+        ),
+        (
+            "idempotent",
+            suite::duplicate_start_heartbeat_and_result_are_idempotent,
+        ),
+        ("restart", suite::a_restart_is_not_claimed_before_it_is_due),
+        (
+            "gc",
+            suite::gc_deletes_expired_tasks_in_batches_with_their_attempts_and_logs,
+        ),
+        ("flow", suite::a_diamond_flow_runs_in_order),
+    ];
+    for (name, scenario) in scenarios {
+        let Some(backend) = postgres(&format!("rules_{name}")) else {
+            return;
+        };
+        scenario(&backend);
+        let mut client = Client::connect(&backend.url, NoTls).unwrap();
+        let written: i64 = client
+            .query_one("SELECT count(*) FROM tasks", &[])
+            .unwrap()
+            .get(0);
+        assert!(written > 0, "{name}: the scenario left no task to check");
+        assert_eq!(rows_breaking_the_rules(&mut client), (0, 0), "{name}");
+        // The queries find rows that break a rule: a pending task with no queue time, an
+        // attempt of a state no model has (when the scenario left attempts).
+        let attempts: i64 = client
+            .query_one("SELECT count(*) FROM attempts", &[])
+            .unwrap()
+            .get(0);
+        client
+            .batch_execute(
+                "BEGIN; UPDATE tasks SET phase = 'pending', queued_ns = NULL \
+                 WHERE id = (SELECT min(id) FROM tasks); \
+                 UPDATE attempts SET state = 'lost' \
+                 WHERE ctid = (SELECT min(ctid) FROM attempts)",
+            )
+            .unwrap();
+        assert_eq!(
+            rows_breaking_the_rules(&mut client),
+            (1, attempts.min(1)),
+            "{name}"
+        );
+        client.batch_execute("ROLLBACK").unwrap();
+    }
 }

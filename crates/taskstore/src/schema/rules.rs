@@ -3,9 +3,9 @@
 //!
 //! PostgreSQL builds each `CHECK` of a table again from its stored text (parsed, simplified
 //! and compiled) at every statement that writes the table, and a claim writes both tables:
-//! the ten `CHECK`s cost about a fifth of the server's CPU a claim at 16 workers (the
-//! store bench, 2026-11-28). SQLite compiles them once into each prepared statement, where
-//! they cost next to nothing.
+//! building its ten `CHECK`s (`ExecConstraints`) was about 8% of the server's CPU in a
+//! profile of the 16-worker claim bench (2026-11-28). SQLite compiles them once into each
+//! prepared statement.
 //!
 //! The rules they stated still hold on both engines: the store writes these columns only
 //! from a task or attempt the model has validated, and a PostgreSQL test runs the

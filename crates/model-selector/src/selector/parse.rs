@@ -108,7 +108,8 @@ impl<'a> Parser<'a> {
                 Some(_) => return Err(self.expected("',' or end of input")),
             }
         }
-        Ok(self.out.finish())
+        // At most MAX_REQUIREMENTS: Parser::requirement counts them.
+        Ok(self.out.finish_counted())
     }
 
     fn requirement(&mut self) -> Result<(), SelectorError> {

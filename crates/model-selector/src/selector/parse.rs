@@ -235,7 +235,9 @@ impl<'a> Parser<'a> {
 
     /// `( value [, value]* )`, after `in` or `notin`, where a value may be written as
     /// nothing, as Kubernetes reads it: `()` and `( )` hold the empty value, `(a,)` and
-    /// `(, a)` hold `a` and the empty value.
+    /// `(, a)` hold `a` and the empty value. Out of line: lists other than two tight values
+    /// ([`Parser::two_values`]) are rarer, and inline it crowded the common path's registers.
+    #[inline(never)]
     fn list(&mut self) -> Result<(), SelectorError> {
         self.spaces();
         if self.peek() != Some(b'(') {

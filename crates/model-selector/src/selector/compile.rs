@@ -14,6 +14,8 @@ use crate::{
     packed::{Head, Span, fingerprint, key_hash, same_bytes, word},
 };
 
+mod direct;
+
 pub(crate) fn too_many_requirements() -> SelectorError {
     SelectorError::TooMany {
         path: String::new(),
@@ -221,101 +223,6 @@ impl Compiler {
         });
     }
 
-    /// Stores a requirement of one value (`value`) or none (`Exists`, `DoesNotExist`) on
-    /// `key`, both already in the arena, whose bytes `arena` is: [`Compiler::begin_at`],
-    /// [`Compiler::value_at`] and [`Compiler::end_in`] in one step, from values in registers
-    /// (the parser's common requirements; no state of the compiler written and read back).
-    #[inline(always)]
-    pub(crate) fn single(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
-        let key_bytes = key.bytes_in(arena);
-        let key_head = Head::of(key_bytes);
-        let kind = if kind == Kind::Label && has_label(&self.sel.reqs, arena, &key_head, key_bytes)
-        {
-            Kind::In
-        } else {
-            kind
-        };
-        let hash = key_hash(&key_head, key_bytes);
-        let (form, fps, len, values) = match value {
-            Some(v) => {
-                let head = Head::of(v.bytes_in(arena));
-                let form = if head.is_long() {
-                    Form::Slow
-                } else {
-                    Form::One
-                };
-                (form, head.0, 1, [v, NO_VALUE, NO_VALUE, NO_VALUE])
-            }
-            None => (Form::One, [0; FAST_VALUES], 0, [NO_VALUE; FAST_VALUES]),
-        };
-        // Keys over 32 bytes need their bytes compared past the head.
-        let form = if key_head.is_long() { Form::Slow } else { form };
-        self.sel.reqs.push(Req {
-            hash,
-            form,
-            mask: kind.mask() | form.mask_bit(),
-            kind,
-            len,
-            start: 0,
-            key_head,
-            fps,
-            values,
-            key,
-            heads: NO_HEADS,
-        });
-    }
-
-    /// Stores an `In` or `NotIn` requirement on `key` with the two values `a` and `b` (in
-    /// the order written), all already in the arena, whose bytes `arena` is:
-    /// [`Compiler::begin_at`], two [`Compiler::value_at`] and [`Compiler::end_in`] in one
-    /// step (the parser's most common list), the requirement finished where it is stored.
-    #[inline(always)]
-    pub(crate) fn two(&mut self, arena: &[u8], key: Span, kind: Kind, a: Span, b: Span) {
-        if a.len > 8 || b.len > 8 {
-            // Fingerprints that are hashes, or a Form::Pair: the general way.
-            self.begin_span(key, kind);
-            self.values = [a, b, NO_VALUE, NO_VALUE];
-            self.len = 2;
-            return self.end_in(arena);
-        }
-        let key_bytes = key.bytes_in(arena);
-        let key_head = Head::of(key_bytes);
-        let hash = key_hash(&key_head, key_bytes);
-        // Values of at most 8 bytes: each one's first word is its fingerprint, and their
-        // byte order is that of the words read big-endian (what `two_values` decides).
-        let (wa, wb) = (
-            Head::first_word(a.bytes_in(arena)),
-            Head::first_word(b.bytes_in(arena)),
-        );
-        let ((lo, w_lo), (hi, w_hi)) = if wa.swap_bytes() > wb.swap_bytes() {
-            ((b, wb), (a, wa))
-        } else {
-            ((a, wa), (b, wb))
-        };
-        let (form, len, values, fps) = if w_lo == w_hi && lo.len == hi.len {
-            // The same value twice: one value, compared by its head (these words).
-            (Form::One, 1, [lo, hi, NO_VALUE, NO_VALUE], [w_lo, 0, 0, 0])
-        } else {
-            // Past the second, copies of the first, so Form::Four compares all four.
-            (Form::Four, 2, [lo, hi, lo, lo], [w_lo, w_hi, w_lo, w_lo])
-        };
-        // Keys over 32 bytes need their bytes compared past the head.
-        let form = if key_head.is_long() { Form::Slow } else { form };
-        self.sel.reqs.push(Req {
-            hash,
-            form,
-            mask: kind.mask() | form.mask_bit(),
-            kind,
-            len,
-            start: 0,
-            key_head,
-            fps,
-            values,
-            key,
-            heads: NO_HEADS,
-        });
-    }
-
     /// [`Compiler::end`] for a list of two values or more: sorted and deduplicated, then
     /// compared by fingerprints (up to [`FAST_VALUES`]), through a perfect hash (more than
     /// [`HASH_ABOVE`]) or by the general test. The list is the last requirement, which
@@ -361,7 +268,7 @@ impl Compiler {
 /// `head` is among `reqs`, whose strings are in `arena`.
 /// A plain loop, inline: as `any` it was a call even for no requirements (the first).
 #[inline(always)]
-fn has_label(reqs: &[Req], arena: &[u8], head: &Head, key: &[u8]) -> bool {
+pub(super) fn has_label(reqs: &[Req], arena: &[u8], head: &Head, key: &[u8]) -> bool {
     for r in reqs {
         if r.kind == Kind::Label
             && r.key_head == *head

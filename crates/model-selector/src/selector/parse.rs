@@ -12,7 +12,7 @@ use super::{
 use crate::{
     error::SelectorError,
     limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
-    name::{are_alnum, check_key, check_value, is_name_byte, is_prefix},
+    name::{are_alnum, check_key, check_value, is_name_byte, is_name_prefix},
     packed::Span,
 };
 
@@ -320,7 +320,7 @@ impl<'a> Parser<'a> {
                 end = key_end(bytes, end);
                 false
             } else {
-                is_prefix(bytes.get(start..name - 1).unwrap_or(&[]))
+                is_name_prefix(bytes.get(start..name - 1).unwrap_or(&[]))
                     && is_short_name(bytes.get(name..end).unwrap_or(&[]))
             }
         } else {

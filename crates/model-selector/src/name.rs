@@ -109,6 +109,20 @@ fn is_edge(b: Option<&u8>) -> bool {
 /// Out of line, so that a parser's scanning loops keep their registers.
 #[inline(never)]
 pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
+    prefix_by(prefix, window_ok)
+}
+
+/// [`is_prefix`] of a run of name bytes (`[A-Za-z0-9._-]`), as the parser's scan has read a
+/// key's prefix: among those only `A`-`Z` and `_` are not prefix bytes, one range to test
+/// ([`name_window_ok`]) instead of the three that make up the prefix bytes.
+#[inline(never)]
+pub(crate) fn is_name_prefix(prefix: &[u8]) -> bool {
+    prefix_by(prefix, name_window_ok)
+}
+
+/// The prefix check with `ok` deciding each 8-byte window.
+#[inline(always)]
+fn prefix_by(prefix: &[u8], ok: impl Fn(u64) -> bool) -> bool {
     let n = prefix.len();
     if n > MAX_PREFIX_LEN || !is_edge(prefix.first()) || !is_edge(prefix.last()) {
         return false;
@@ -116,9 +130,7 @@ pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
     if n < 8 {
         // Padded with 'a', which is valid and beside which anything is.
         let pad = u64::MAX << (8 * n);
-        return window_ok(
-            crate::packed::Head::first_word(prefix) | (pad & (BYTES * u64::from(b'a'))),
-        );
+        return ok(crate::packed::Head::first_word(prefix) | (pad & (BYTES * u64::from(b'a'))));
     }
     let word = |at: usize| {
         prefix
@@ -126,13 +138,13 @@ pub(crate) fn is_prefix(prefix: &[u8]) -> bool {
             .and_then(<[u8]>::first_chunk::<8>)
             .map_or(0, |w| u64::from_le_bytes(*w))
     };
-    let mut ok = true;
+    let mut all = true;
     let mut at = 0;
     while at + 8 < n {
-        ok &= window_ok(word(at));
+        all &= ok(word(at));
         at += 7;
     }
-    ok & window_ok(word(n - 8))
+    all & ok(word(n - 8))
 }
 
 /// A `u64` with each byte 1: times a byte, that byte in every lane.
@@ -159,6 +171,17 @@ fn window_ok(x: u64) -> bool {
     // A byte marked in one mask whose next byte is marked in the other.
     let beside = ((dot << 8) & sep) | ((sep << 8) & dot);
     valid == BYTES * 128 && beside == 0
+}
+
+/// [`window_ok`] for 8 name bytes: none of them `A`-`Z` or `_` (the name bytes from 0x41
+/// to 0x5f), and no `.` beside a `.` or `-`.
+#[inline(always)]
+fn name_window_ok(x: u64) -> bool {
+    let bad = between(x, 0x40, 0x60);
+    let sep = between(x, b'-' as u64 - 1, b'.' as u64 + 1);
+    let dot = between(x, b'.' as u64 - 1, b'.' as u64 + 1);
+    let beside = ((dot << 8) & sep) | ((sep << 8) & dot);
+    bad | beside == 0
 }
 
 fn check_prefix(prefix: &str) -> Result<(), &'static str> {

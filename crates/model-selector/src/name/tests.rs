@@ -2,7 +2,7 @@
 
 use proptest::prelude::*;
 
-use super::{MAX_PREFIX_LEN, is_prefix};
+use super::{MAX_PREFIX_LEN, is_name_prefix, is_prefix};
 
 /// DNS-1123 subdomain, as Kubernetes words it: dot-separated parts of lowercase letters,
 /// digits and '-', each starting and ending with a letter or digit, at most 253 bytes.
@@ -53,6 +53,10 @@ fn is_prefix_table() {
     ];
     for &(prefix, valid) in cases {
         assert_eq!(is_prefix(prefix.as_bytes()), valid, "{prefix:?}");
+        let name_bytes = prefix.bytes().all(super::is_name_byte);
+        if name_bytes {
+            assert_eq!(is_name_prefix(prefix.as_bytes()), valid, "name {prefix:?}");
+        }
         assert_eq!(reference(prefix.as_bytes()), valid, "reference {prefix:?}");
     }
     assert!(is_prefix(long(MAX_PREFIX_LEN).as_bytes()));
@@ -70,6 +74,13 @@ proptest! {
     #[test]
     fn is_prefix_agrees_with_the_rules_on_long_prefixes(prefix in "([a-c0-9]{1,6}[.\\-]){0,60}[a-z]{1,3}|[a-z.\\-]{0,300}") {
         prop_assert_eq!(is_prefix(prefix.as_bytes()), reference(prefix.as_bytes()));
+    }
+
+    /// The parser's check, on runs of name bytes (what it is given): uppercase letters and
+    /// `_` anywhere, dots and dashes beside each other, short and long.
+    #[test]
+    fn is_name_prefix_agrees_with_the_rules(prefix in "[a0.\\-]{0,20}|[a0.\\-]{0,10}[Z_][a0.\\-]{0,10}|([a-cY_0-9]{1,6}[.\\-]{1,2}){0,60}[a-zA_]{1,3}") {
+        prop_assert_eq!(is_name_prefix(prefix.as_bytes()), reference(prefix.as_bytes()));
     }
 
     #[test]

@@ -14,6 +14,8 @@ use crate::{
     packed::{Head, Span, fingerprint, key_hash, same_bytes, word},
 };
 
+mod direct;
+
 pub(crate) fn too_many_requirements() -> SelectorError {
     SelectorError::TooMany {
         path: String::new(),
@@ -239,6 +241,14 @@ impl Compiler {
         req.mask |= req.form.mask_bit();
     }
 
+    /// The selector of a compiler that has been given at most [`MAX_REQUIREMENTS`] (the
+    /// parser counts them): [`Compiler::finish`] without its test, so the selector is moved
+    /// once, not copied out and then moved.
+    #[inline(always)]
+    pub(crate) fn finish_counted(self) -> LabelSelector {
+        self.sel
+    }
+
     /// The selector. Requirements stay in the order they came in
     /// ([`LabelSelector::ordered`] sorts them when the order matters), unless there are
     /// more than callers allow. The compiler is taken apart where it is, not moved.
@@ -256,13 +266,18 @@ impl Compiler {
 
 /// Whether a `matchLabels` entry on the key whose bytes are `key` and whose [`Head`] is
 /// `head` is among `reqs`, whose strings are in `arena`.
-#[inline]
-fn has_label(reqs: &[Req], arena: &[u8], head: &Head, key: &[u8]) -> bool {
-    reqs.iter().any(|r| {
-        r.kind == Kind::Label
+/// A plain loop, inline: as `any` it was a call even for no requirements (the first).
+#[inline(always)]
+pub(super) fn has_label(reqs: &[Req], arena: &[u8], head: &Head, key: &[u8]) -> bool {
+    for r in reqs {
+        if r.kind == Kind::Label
             && r.key_head == *head
             && (!head.is_long() || same_bytes(r.key.bytes_in(arena), key))
-    })
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// [`Compiler::list`] on `req` and the selector's `values` and `heads` (which hold both the

@@ -12,7 +12,8 @@ use super::{
 use crate::{
     error::SelectorError,
     limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
-    name::{are_alnum, check_key, check_value, is_name_byte, is_prefix},
+    name::{are_alnum, check_key, check_value, is_name_byte, is_name_prefix},
+    packed::Span,
 };
 
 impl FromStr for LabelSelector {
@@ -107,27 +108,29 @@ impl<'a> Parser<'a> {
                 Some(_) => return Err(self.expected("',' or end of input")),
             }
         }
-        Ok(self.out.finish())
+        // At most MAX_REQUIREMENTS: Parser::requirement counts them.
+        Ok(self.out.finish_counted())
     }
 
     fn requirement(&mut self) -> Result<(), SelectorError> {
         if self.out.len() == MAX_REQUIREMENTS {
             return Err(too_many_requirements());
         }
+        let arena = self.input.as_bytes();
         if self.peek() == Some(b'!') {
             self.pos += 1;
             self.spaces();
             let (at, end) = self.key()?;
-            self.out.begin_at(at, end - at, Kind::DoesNotExist);
-            self.out.end_in(self.input.as_bytes());
+            let key = Span::new(at, end - at);
+            self.out.single(arena, key, Kind::DoesNotExist, None);
             return Ok(());
         }
         let (at, end) = self.key()?;
-        let key_len = end - at;
+        let key = Span::new(at, end - at);
         self.spaces();
         match self.peek() {
             None | Some(b',') => {
-                self.out.begin_at(at, key_len, Kind::Exists);
+                self.out.single(arena, key, Kind::Exists, None);
             }
             Some(b'=') => {
                 self.pos += 1;
@@ -136,9 +139,9 @@ impl<'a> Parser<'a> {
                 }
                 self.spaces();
                 let (value_at, value_end) = self.exact_value()?;
-                // A second entry on the same key becomes `In` (Compiler::end).
-                self.out.begin_at(at, key_len, Kind::Label);
-                self.out.value_at(value_at, value_end - value_at);
+                let value = Span::new(value_at, value_end - value_at);
+                // A second entry on the same key becomes `In` (Compiler::single).
+                self.out.single(arena, key, Kind::Label, Some(value));
             }
             Some(b'!') => {
                 self.pos += 1;
@@ -148,8 +151,8 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.spaces();
                 let (value_at, value_end) = self.exact_value()?;
-                self.out.begin_at(at, key_len, Kind::NotIn);
-                self.out.value_at(value_at, value_end - value_at);
+                let value = Span::new(value_at, value_end - value_at);
+                self.out.single(arena, key, Kind::NotIn, Some(value));
             }
             Some(op @ (b'>' | b'<')) => {
                 self.pos += 1;
@@ -161,15 +164,16 @@ impl<'a> Parser<'a> {
                     return Err(self.expected("an integer"));
                 }
                 let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
-                self.out.begin_at(at, key_len, kind);
+                self.out.begin_at(at, end - at, kind);
                 self.out.value_at(start, number.len());
+                self.out.end_in(arena);
             }
             Some(_) => {
                 let start = self.pos;
                 // The word's end, and the word compared as bytes (no string compare call).
-                let end = name_end(self.input.as_bytes(), start);
-                let word = self.input.as_bytes().get(start..end).unwrap_or(&[]);
-                self.pos = end;
+                let word_end = name_end(arena, start);
+                let word = arena.get(start..word_end).unwrap_or(&[]);
+                self.pos = word_end;
                 let kind = match word {
                     b"in" => Kind::In,
                     b"notin" => Kind::NotIn,
@@ -180,17 +184,60 @@ impl<'a> Parser<'a> {
                         ));
                     }
                 };
-                self.out.begin_at(at, key_len, kind);
-                self.list()?;
+                self.list_requirement(key, kind)?;
             }
         }
-        self.out.end_in(self.input.as_bytes());
         Ok(())
+    }
+
+    /// The list of an `in` or `notin` requirement on `key`, and the requirement stored. Out
+    /// of line, so that the loop over requirements keeps its registers.
+    #[inline(never)]
+    fn list_requirement(&mut self, key: Span, kind: Kind) -> Result<(), SelectorError> {
+        let arena = self.input.as_bytes();
+        if let Some((a, b)) = self.two_values() {
+            self.out.two(arena, key, kind, a, b);
+            return Ok(());
+        }
+        self.out
+            .begin_at(key.start as usize, key.len as usize, kind);
+        self.list()?;
+        self.out.end_in(arena);
+        Ok(())
+    }
+
+    /// `(a,b)` (spaces allowed before the parenthesis only), two valid values written tight,
+    /// the most common list: the two values, or `None` with the position unchanged, for
+    /// [`Parser::list`] to read whatever is there.
+    #[inline(always)]
+    fn two_values(&mut self) -> Option<(Span, Span)> {
+        let bytes = self.input.as_bytes();
+        let mut open = self.pos;
+        while bytes.get(open).is_some_and(u8::is_ascii_whitespace) {
+            open += 1;
+        }
+        if bytes.get(open) != Some(&b'(') {
+            return None;
+        }
+        let a = open + 1;
+        let a_end = name_end(bytes, a);
+        if bytes.get(a_end) != Some(&b',') || !is_short_name(bytes.get(a..a_end).unwrap_or(&[])) {
+            return None;
+        }
+        let b = a_end + 1;
+        let b_end = name_end(bytes, b);
+        if bytes.get(b_end) != Some(&b')') || !is_short_name(bytes.get(b..b_end).unwrap_or(&[])) {
+            return None;
+        }
+        self.pos = b_end + 1;
+        Some((Span::new(a, a_end - a), Span::new(b, b_end - b)))
     }
 
     /// `( value [, value]* )`, after `in` or `notin`, where a value may be written as
     /// nothing, as Kubernetes reads it: `()` and `( )` hold the empty value, `(a,)` and
-    /// `(, a)` hold `a` and the empty value.
+    /// `(, a)` hold `a` and the empty value. Out of line: lists other than two tight values
+    /// ([`Parser::two_values`]) are rarer, and inline it crowded the common path's registers.
+    #[inline(never)]
     fn list(&mut self) -> Result<(), SelectorError> {
         self.spaces();
         if self.peek() != Some(b'(') {
@@ -273,7 +320,7 @@ impl<'a> Parser<'a> {
                 end = key_end(bytes, end);
                 false
             } else {
-                is_prefix(bytes.get(start..name - 1).unwrap_or(&[]))
+                is_name_prefix(bytes.get(start..name - 1).unwrap_or(&[]))
                     && is_short_name(bytes.get(name..end).unwrap_or(&[]))
             }
         } else {

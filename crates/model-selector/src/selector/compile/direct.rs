@@ -1,0 +1,145 @@
+//! The parser's common requirements stored by [`Compiler`] in one step, from values in
+//! registers: no state of the compiler written for the requirement and read back.
+
+use super::{Compiler, has_label};
+use crate::{
+    packed::{Head, Span, key_hash},
+    selector::compiled::{FAST_VALUES, Form, Kind, NO_HEADS, NO_VALUE, Req},
+};
+
+impl Compiler {
+    /// Stores a requirement of one value (`value`) or none (`Exists`, `DoesNotExist`) on
+    /// `key`, both already in the arena, whose bytes `arena` is: [`Compiler::begin_at`],
+    /// [`Compiler::value_at`] and [`Compiler::end_in`] in one step, from values in registers
+    /// (the parser's common requirements; no state of the compiler written and read back).
+    #[inline(always)]
+    pub(crate) fn single(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
+        let key_bytes = key.bytes_in(arena);
+        let key_head = Head::of(key_bytes);
+        let kind = if kind == Kind::Label && has_label(&self.sel.reqs, arena, &key_head, key_bytes)
+        {
+            Kind::In
+        } else {
+            kind
+        };
+        let hash = key_hash(&key_head, key_bytes);
+        let (form, fps, len, values) = match value {
+            Some(v) => {
+                let head = Head::of(v.bytes_in(arena));
+                let form = if head.is_long() {
+                    Form::Slow
+                } else {
+                    Form::One
+                };
+                (form, head.0, 1, [v, NO_VALUE, NO_VALUE, NO_VALUE])
+            }
+            None => (Form::One, [0; FAST_VALUES], 0, [NO_VALUE; FAST_VALUES]),
+        };
+        // Keys over 32 bytes need their bytes compared past the head.
+        let form = if key_head.is_long() { Form::Slow } else { form };
+        self.sel.reqs.push(Req {
+            hash,
+            form,
+            mask: kind.mask() | form.mask_bit(),
+            kind,
+            len,
+            start: 0,
+            key_head,
+            fps,
+            values,
+            key,
+            heads: NO_HEADS,
+        });
+    }
+
+    /// Stores an `In` or `NotIn` requirement on `key` with the two values `a` and `b` (in
+    /// the order written), all already in the arena, whose bytes `arena` is:
+    /// [`Compiler::begin_at`], two [`Compiler::value_at`] and [`Compiler::end_in`] in one
+    /// step (the parser's most common list), the requirement finished where it is stored.
+    #[inline(always)]
+    pub(crate) fn two(&mut self, arena: &[u8], key: Span, kind: Kind, a: Span, b: Span) {
+        if a.len > 8 || b.len > 8 {
+            return self.two_long(arena, key, kind, a, b);
+        }
+        let key_bytes = key.bytes_in(arena);
+        let key_head = Head::of(key_bytes);
+        let hash = key_hash(&key_head, key_bytes);
+        // Values of at most 8 bytes: each one's first word is its fingerprint, and their
+        // byte order is that of the words read big-endian (what `two_values` decides).
+        let (wa, wb) = (
+            Head::first_word(a.bytes_in(arena)),
+            Head::first_word(b.bytes_in(arena)),
+        );
+        let ((lo, w_lo), (hi, w_hi)) = if wa.swap_bytes() > wb.swap_bytes() {
+            ((b, wb), (a, wa))
+        } else {
+            ((a, wa), (b, wb))
+        };
+        let (form, len, values, fps) = if w_lo == w_hi && lo.len == hi.len {
+            // The same value twice: one value, compared by its head (these words).
+            (Form::One, 1, [lo, hi, NO_VALUE, NO_VALUE], [w_lo, 0, 0, 0])
+        } else {
+            // Past the second, copies of the first, so Form::Four compares all four.
+            (Form::Four, 2, [lo, hi, lo, lo], [w_lo, w_hi, w_lo, w_lo])
+        };
+        // Keys over 32 bytes need their bytes compared past the head.
+        let form = if key_head.is_long() { Form::Slow } else { form };
+        self.sel.reqs.push(Req {
+            hash,
+            form,
+            mask: kind.mask() | form.mask_bit(),
+            kind,
+            len,
+            start: 0,
+            key_head,
+            fps,
+            values,
+            key,
+            heads: NO_HEADS,
+        });
+    }
+
+    /// [`Compiler::two`] for values over 8 bytes: a [`Form::Pair`] (or one value) for two
+    /// of at most 16 bytes, built from the values in registers as [`pair`](super::pair) builds it, else
+    /// (fingerprints that are hashes) the general way.
+    #[inline(never)]
+    fn two_long(&mut self, arena: &[u8], key: Span, kind: Kind, a: Span, b: Span) {
+        if a.len.max(b.len) > 16 {
+            self.begin_span(key, kind);
+            self.values = [a, b, NO_VALUE, NO_VALUE];
+            self.len = 2;
+            return self.end_in(arena);
+        }
+        let key_bytes = key.bytes_in(arena);
+        let key_head = Head::of(key_bytes);
+        let hash = key_hash(&key_head, key_bytes);
+        let ([a0, a1, ..], [b0, b1, ..]) =
+            (Head::of(a.bytes_in(arena)).0, Head::of(b.bytes_in(arena)).0);
+        let (ka, kb) = (
+            (a0.swap_bytes(), a1.swap_bytes()),
+            (b0.swap_bytes(), b1.swap_bytes()),
+        );
+        let (form, len, values, fps) = if ka == kb {
+            (Form::One, 1, [a, b, NO_VALUE, NO_VALUE], [a0, a1, 0, 0])
+        } else if ka < kb {
+            (Form::Pair, 2, [a, b, a, a], [a0, a1, b0, b1])
+        } else {
+            (Form::Pair, 2, [b, a, b, b], [b0, b1, a0, a1])
+        };
+        // Keys over 32 bytes need their bytes compared past the head.
+        let form = if key_head.is_long() { Form::Slow } else { form };
+        self.sel.reqs.push(Req {
+            hash,
+            form,
+            mask: kind.mask() | form.mask_bit(),
+            kind,
+            len,
+            start: 0,
+            key_head,
+            fps,
+            values,
+            key,
+            heads: NO_HEADS,
+        });
+    }
+}

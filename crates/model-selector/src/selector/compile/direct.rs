@@ -35,21 +35,7 @@ impl Compiler {
             }
             None => (Form::One, [0; FAST_VALUES], 0, [NO_VALUE; FAST_VALUES]),
         };
-        // Keys over 32 bytes need their bytes compared past the head.
-        let form = if key_head.is_long() { Form::Slow } else { form };
-        self.sel.reqs.push(Req {
-            hash,
-            form,
-            mask: kind.mask() | form.mask_bit(),
-            kind,
-            len,
-            start: 0,
-            key_head,
-            fps,
-            values,
-            key,
-            heads: NO_HEADS,
-        });
+        self.push_built(key, key_head, hash, kind, form, len, fps, values);
     }
 
     /// Stores an `In` or `NotIn` requirement on `key` with the two values `a` and `b` (in
@@ -82,21 +68,7 @@ impl Compiler {
             // Past the second, copies of the first, so Form::Four compares all four.
             (Form::Four, 2, [lo, hi, lo, lo], [w_lo, w_hi, w_lo, w_lo])
         };
-        // Keys over 32 bytes need their bytes compared past the head.
-        let form = if key_head.is_long() { Form::Slow } else { form };
-        self.sel.reqs.push(Req {
-            hash,
-            form,
-            mask: kind.mask() | form.mask_bit(),
-            kind,
-            len,
-            start: 0,
-            key_head,
-            fps,
-            values,
-            key,
-            heads: NO_HEADS,
-        });
+        self.push_built(key, key_head, hash, kind, form, len, fps, values);
     }
 
     /// [`Compiler::two`] for values over 8 bytes: a [`Form::Pair`] (or one value) for two
@@ -126,7 +98,28 @@ impl Compiler {
         } else {
             (Form::Pair, 2, [b, a, b, b], [b0, b1, a0, a1])
         };
-        // Keys over 32 bytes need their bytes compared past the head.
+        self.push_built(key, key_head, hash, kind, form, len, fps, values);
+    }
+
+    /// Pushes the requirement the one-step builders assembled: `form` as the values decide
+    /// it, made [`Form::Slow`] for a key over 32 bytes (its bytes are compared past the
+    /// head).
+    #[inline(always)]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the fields of one requirement, in registers"
+    )]
+    fn push_built(
+        &mut self,
+        key: Span,
+        key_head: Head,
+        hash: u64,
+        kind: Kind,
+        form: Form,
+        len: u8,
+        fps: [u64; FAST_VALUES],
+        values: [Span; FAST_VALUES],
+    ) {
         let form = if key_head.is_long() { Form::Slow } else { form };
         self.sel.reqs.push(Req {
             hash,

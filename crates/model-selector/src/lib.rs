@@ -90,8 +90,8 @@ pub use crate::{
     },
     labels::{Labels, LabelsIter},
     limits::{
-        MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS, MAX_VALUE_LEN,
-        MAX_VALUES,
+        MAX_KEY_LEN, MAX_LABELS, MAX_NAME_LEN, MAX_PREFIX_LEN, MAX_REQUIREMENTS,
+        MAX_SELECTOR_TEXT_LEN, MAX_VALUE_LEN, MAX_VALUES,
     },
     operator::SelectorOperator,
     requirement::SelectorRequirement,

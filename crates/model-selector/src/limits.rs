@@ -20,3 +20,9 @@ pub const MAX_REQUIREMENTS: usize = 64;
 
 /// Most values in one `In` or `NotIn` requirement.
 pub const MAX_VALUES: usize = 128;
+
+/// Most bytes in a selector's string syntax (1 MiB). The canonical text of any selector
+/// within the other limits is at most about 545 KB (64 requirements, each a key of
+/// [`MAX_KEY_LEN`] and 128 values of [`MAX_VALUE_LEN`]), so every selector this crate
+/// writes parses again; the rest is room for spaces.
+pub const MAX_SELECTOR_TEXT_LEN: usize = 1 << 20;

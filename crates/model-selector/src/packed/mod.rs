@@ -32,6 +32,22 @@ impl Span {
         }
     }
 
+    /// [`Span::new`] for offsets known to be under 2^32: the parser's, in a text of at most
+    /// [`MAX_SELECTOR_TEXT_LEN`](crate::MAX_SELECTOR_TEXT_LEN) bytes. Keeps the low 32 bits
+    /// (all of them there), with no test.
+    #[inline(always)]
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "callers' offsets are under 2^32 (a parsed text is at most 1 MiB)"
+    )]
+    pub(crate) fn in_text(start: usize, len: usize) -> Self {
+        debug_assert!(start <= u32::MAX as usize && len <= u32::MAX as usize);
+        Self {
+            start: start as u32,
+            len: len as u32,
+        }
+    }
+
     /// Appends `s` to `arena` and returns where it went.
     pub(crate) fn push(arena: &mut String, s: &str) -> Self {
         let start = arena.len();

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::{
     error::SelectorError,
-    limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_VALUES},
+    limits::{MAX_NAME_LEN, MAX_REQUIREMENTS, MAX_SELECTOR_TEXT_LEN, MAX_VALUES},
     name::{are_alnum, check_key, check_value, is_name_byte, is_name_prefix},
     packed::Span,
 };
@@ -24,8 +24,16 @@ impl FromStr for LabelSelector {
     /// # Errors
     ///
     /// [`SelectorError::Syntax`] with the byte position and what was expected, or
-    /// [`SelectorError::TooMany`] past [`MAX_REQUIREMENTS`] or [`MAX_VALUES`].
+    /// [`SelectorError::TooMany`] past [`MAX_REQUIREMENTS`] or [`MAX_VALUES`], or for a text
+    /// over [`MAX_SELECTOR_TEXT_LEN`] bytes (before any of it is read).
     fn from_str(input: &str) -> Result<Self, Self::Err> {
+        if input.len() > MAX_SELECTOR_TEXT_LEN {
+            return Err(SelectorError::TooMany {
+                path: String::new(),
+                what: "bytes of selector text",
+                limit: MAX_SELECTOR_TEXT_LEN,
+            });
+        }
         Parser {
             input,
             pos: 0,
@@ -121,12 +129,12 @@ impl<'a> Parser<'a> {
             self.pos += 1;
             self.spaces();
             let (at, end) = self.key()?;
-            let key = Span::new(at, end - at);
+            let key = Span::in_text(at, end - at);
             self.out.single(arena, key, Kind::DoesNotExist, None);
             return Ok(());
         }
         let (at, end) = self.key()?;
-        let key = Span::new(at, end - at);
+        let key = Span::in_text(at, end - at);
         self.spaces();
         match self.peek() {
             None | Some(b',') => {
@@ -139,7 +147,7 @@ impl<'a> Parser<'a> {
                 }
                 self.spaces();
                 let (value_at, value_end) = self.exact_value()?;
-                let value = Span::new(value_at, value_end - value_at);
+                let value = Span::in_text(value_at, value_end - value_at);
                 // A second entry on the same key becomes `In` (Compiler::single).
                 self.out.single(arena, key, Kind::Label, Some(value));
             }
@@ -151,7 +159,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 self.spaces();
                 let (value_at, value_end) = self.exact_value()?;
-                let value = Span::new(value_at, value_end - value_at);
+                let value = Span::in_text(value_at, value_end - value_at);
                 self.out.single(arena, key, Kind::NotIn, Some(value));
             }
             Some(op @ (b'>' | b'<')) => {
@@ -230,7 +238,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         self.pos = b_end + 1;
-        Some((Span::new(a, a_end - a), Span::new(b, b_end - b)))
+        Some((Span::in_text(a, a_end - a), Span::in_text(b, b_end - b)))
     }
 
     /// `( value [, value]* )`, after `in` or `notin`, where a value may be written as

@@ -4,6 +4,7 @@ use super::{
     LabelSelector,
     compiled::{Form, ONE, PAIR},
 };
+use crate::SelectorError;
 
 /// Selectors of every form: one value, none, lists of two to four short or long values, long
 /// lists, lists that deduplication leaves one value, keys and values over 32 bytes, `Gt`
@@ -426,4 +427,55 @@ fn json_has_the_parts_there_are() {
         let sel: LabelSelector = text.parse().unwrap();
         assert_eq!(serde_json::to_string(&sel).unwrap(), json, "{text}");
     }
+}
+
+/// The largest selector the limits allow: 64 `notin` requirements, each on a key of
+/// `MAX_KEY_LEN` bytes with 128 values of `MAX_VALUE_LEN`.
+fn largest_selector_text() -> String {
+    let prefix = format!(
+        "{}.{}.{}.{}",
+        "a".repeat(63),
+        "b".repeat(63),
+        "c".repeat(63),
+        "d".repeat(61)
+    );
+    let values: Vec<String> = (0..crate::MAX_VALUES)
+        .map(|j| format!("v{j:03}{}", "y".repeat(crate::MAX_VALUE_LEN - 4)))
+        .collect();
+    let values = values.join(",");
+    (0..crate::MAX_REQUIREMENTS)
+        .map(|i| {
+            let name = format!("k{i:02}{}", "x".repeat(crate::MAX_NAME_LEN - 3));
+            format!("{prefix}/{name} notin ({values})")
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+#[test]
+fn every_selector_text_fits_the_text_limit_and_one_byte_more_is_refused() {
+    let text = largest_selector_text();
+    let largest: LabelSelector = text.parse().unwrap();
+    let canonical = largest.to_string();
+    assert!(
+        canonical.len() <= crate::MAX_SELECTOR_TEXT_LEN,
+        "{}",
+        canonical.len()
+    );
+    // Padded with spaces to the limit it still parses, to the same selector.
+    let padded = format!(
+        "{canonical}{}",
+        " ".repeat(crate::MAX_SELECTOR_TEXT_LEN - canonical.len())
+    );
+    assert_eq!(padded.parse::<LabelSelector>().unwrap(), largest);
+    let over = format!("{padded} ");
+    let error = over.parse::<LabelSelector>().unwrap_err();
+    assert!(
+        matches!(
+            error,
+            SelectorError::TooMany { what: "bytes of selector text", limit, .. }
+                if limit == crate::MAX_SELECTOR_TEXT_LEN
+        ),
+        "{error}"
+    );
 }

@@ -271,7 +271,7 @@ fn the_rows_every_scenario_leaves_keep_the_rules_the_dropped_checks_stated() {
         client
             .batch_execute(
                 "BEGIN; UPDATE tasks SET phase = 'pending', queued_ns = NULL \
-                 WHERE id = (SELECT min(id) FROM tasks); \
+                 WHERE ctid = (SELECT min(ctid) FROM tasks); \
                  UPDATE attempts SET state = 'lost' \
                  WHERE ctid = (SELECT min(ctid) FROM attempts)",
             )

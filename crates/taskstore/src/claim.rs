@@ -18,6 +18,7 @@ use taskmodel::task::Task;
 
 use crate::columns::{clamped_nanos, read_task, task_keys};
 use crate::error::StoreError;
+use crate::floors::{QUEUE_ORDER, from_floor};
 use crate::pair::{AttemptWrite, current_attempt, refused, save};
 use crate::schema::active_attempt;
 use crate::store::MAX_CLAIM_SCAN;
@@ -49,7 +50,6 @@ const SIZES: usize = MAX_KINDS.next_power_of_two().trailing_zeros() as usize + 1
 /// each queued one.
 const QUEUE_FROM: &str =
     "FROM tasks t WHERE t.tenant = ?1 AND t.phase = 'pending' AND t.queued_ns <= ?2";
-const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
 
 /// Whether the slot of the head of the queue, `h`, has a running task (1, else 0), as a
 /// column: a scalar subquery probed for the one row the head's read returns, on the unique
@@ -68,6 +68,9 @@ struct Statements {
     /// reads the queue: only the one row it returns; the slot's question is asked of that
     /// row outside it, and locks nothing). Kinds from `?3`.
     head: Sql,
+    /// The same as [`head`](Self::head), read from the tenant's queue floor on
+    /// (`floors.rs`): the head on PostgreSQL.
+    floored: Sql,
     /// Up to `?6` tasks of priority `?3` after `(queued_ns, id)` = `(?4, ?5)`, without their
     /// documents and unlocked. Kinds from `?7`.
     same: Sql,
@@ -115,6 +118,16 @@ static STATEMENTS: LazyLock<Vec<Statements>> = LazyLock::new(|| {
                      t.queued_ns, t.id, t.slot, t.runner_selector, t.doc {QUEUE_FROM} \
                      AND {} {QUEUE_ORDER} LIMIT 1 {LOCK_HERE}) h",
                     kind_filter(3, n)
+                ))
+                .locking(Lock::SkipLocked),
+                floored: Sql::built(format!(
+                    "SELECT h.priority, h.queued_ns, h.id, h.slot, h.runner_selector, \
+                     {HEAD_BUSY}, h.doc FROM ({}) h",
+                    from_floor(
+                        "t.tenant, t.priority, t.queued_ns, t.id, t.slot, t.runner_selector, t.doc",
+                        &format!("AND t.queued_ns <= ?2 AND {}", kind_filter(3, n)),
+                        LOCK_HERE
+                    )
                 ))
                 .locking(Lock::SkipLocked),
                 same: Sql::built(format!(
@@ -180,7 +193,14 @@ pub(crate) fn claim(
             &RUNNER_PLACES,
             &[tenant.as_str().into(), request.runner.as_str().into()],
         ),
-        (&statements.head, &head_params),
+        (
+            if tx.keeps_queue_floors() {
+                &statements.floored
+            } else {
+                &statements.head
+            },
+            &head_params,
+        ),
     )?;
     let Some(place) = free_place(&places, request)? else {
         return Ok(None);

@@ -6,6 +6,7 @@ use taskmodel::ids::{TaskId, TenantId};
 use taskmodel::task::{Task, TaskRun};
 
 use crate::error::StoreError;
+use crate::floors::Position;
 use crate::tx::{Row, Value};
 
 /// A time as nanoseconds since 1970, exactly, for a column whose order must be the model's
@@ -125,6 +126,29 @@ pub(crate) fn task_keys(task: &Task) -> Result<TaskKeys, StoreError> {
     ])
 }
 
+/// Where in queue order the task `id` with keys `keys` waits: `None` unless it is pending.
+pub(crate) fn queue_position(keys: &TaskKeys, id: &str) -> Option<Position> {
+    let [
+        _,
+        _,
+        Value::Text(phase),
+        _,
+        _,
+        _,
+        Value::Int(priority),
+        Value::Int(queued_ns),
+        ..,
+    ] = keys
+    else {
+        return None;
+    };
+    (phase == "pending").then(|| Position {
+        priority: *priority,
+        queued_ns: *queued_ns,
+        id: id.to_owned(),
+    })
+}
+
 /// The `kind_name` column of `task` (see [`task_keys`]).
 pub(crate) fn kind_name(task: &Task) -> Value {
     task.spec()
@@ -144,6 +168,11 @@ impl TaskColumns {
             keys: task_keys(task)?,
             doc,
         })
+    }
+
+    /// The keys.
+    pub(crate) fn keys(&self) -> &TaskKeys {
+        &self.keys
     }
 
     /// The keys, then the document.

@@ -27,6 +27,7 @@ mod claim;
 mod columns;
 mod engine;
 mod error;
+mod floors;
 mod flows;
 mod gc;
 mod group;
@@ -46,6 +47,7 @@ mod values;
 
 pub use crate::{
     error::StoreError,
+    floors::DEFAULT_QUEUE_FLOOR_INTERVAL,
     flows::{FlowCursor, FlowJobStatus, FlowSummary, StoredFlow},
     gc::{MAX_GC_BATCH, MAX_GC_VIEW},
     group::MAX_CLAIM_GROUP,

@@ -9,9 +9,10 @@ use taskmodel::task::{Task, TaskError, TaskRun};
 
 use crate::columns::{
     TASK_COLUMN_NAMES, TASK_KEYS, TaskColumns, TaskKeys, attempt_values, int, owner_values,
-    read_attempt, read_task, task_keys,
+    queue_position, read_attempt, read_task, task_keys,
 };
 use crate::error::StoreError;
+use crate::floors::{self, Position};
 use crate::tx::{Lock, Paired, Sql, Tx, Value};
 
 const SELECT_TASK: Sql = Sql::new("SELECT doc FROM tasks WHERE tenant = ?1 AND id = ?2");
@@ -126,11 +127,21 @@ pub(crate) fn insert_tasks(
     tenant: &TenantId,
     tasks: &[Task],
 ) -> Result<(), StoreError> {
+    let floors = tx.keeps_queue_floors();
+    // The first of the new pending tasks in queue order, for the tenant's queue floor.
+    let mut first: Option<Position> = None;
     for chunk in tasks.chunks(INSERT_ROWS) {
         let mut rows = Vec::with_capacity(chunk.len());
         for task in chunk {
+            let columns = TaskColumns::of(task)?;
+            if floors
+                && let Some(position) = queue_position(columns.keys(), task.id().as_str())
+                && first.as_ref().is_none_or(|first| position.before(first))
+            {
+                first = Some(position);
+            }
             let mut row = vec![tenant.as_str().into(), task.id().as_str().into()];
-            row.extend(TaskColumns::of(task)?.into_values());
+            row.extend(columns.into_values());
             rows.push(row);
         }
         if tx
@@ -168,7 +179,10 @@ pub(crate) fn insert_tasks(
             tx.execute(&insert("task_owners", &columns, rows.len()), &rows.concat())?;
         }
     }
-    Ok(())
+    match first {
+        Some(position) => floors::lower(tx, tenant, position),
+        None => Ok(()),
+    }
 }
 
 /// `INSERT INTO table (columns) VALUES (?1, ...), ...` for `rows` rows.
@@ -280,6 +294,14 @@ pub(crate) fn save(
         reason: reason.to_owned(),
     };
     let (keys, doc) = TaskColumns::of(task)?.into_parts();
+    // A task made pending, or moved in the queue, may be before the tenant's queue floor.
+    if tx.keeps_queue_floors()
+        && let Some(position) = queue_position(&keys, task.id().as_str())
+        && before.and_then(|before| queue_position(before, task.id().as_str()))
+            != Some(position.clone())
+    {
+        floors::lower(tx, tenant, position)?;
+    }
     let mut params = vec![tenant.as_str().into(), task.id().as_str().into()];
     let mut changed_keys: Changed = 0;
     for (index, value) in keys.into_iter().enumerate() {

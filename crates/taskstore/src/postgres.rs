@@ -9,6 +9,7 @@
 
 use std::collections::HashMap;
 use std::future::{Future, poll_fn};
+use std::num::NonZeroU32;
 use std::pin::pin;
 use std::task::Poll;
 
@@ -18,15 +19,22 @@ use tokio_postgres::tls::NoTlsStream;
 use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Connection, NoTls, Socket, Statement};
 
+use taskmodel::ids::TenantId;
+
 use crate::claim;
 use crate::engine::Engine;
 use crate::error::StoreError;
+use crate::floors::{self, DEFAULT_QUEUE_FLOOR_INTERVAL};
 use crate::schema::{VERSION_TABLE, pending};
 use crate::tx::{LOCK_HERE, Lock, Paired, Row, Sql, Tx, Value};
 use crate::values::{ClaimRequest, Claimed};
 
 /// Prepared statements kept per connection before the cache starts over.
 const STATEMENT_CACHE: usize = 256;
+
+/// The most tenants one connection counts claims of for their queue floors before the
+/// counts start over.
+const FLOOR_TENANTS: usize = 256;
 
 /// The advisory lock key that serializes migrations of one database.
 const MIGRATION_LOCK: i64 = 0x7461_736b_7374_6f72; // "taskstor"
@@ -44,9 +52,19 @@ const BEGIN_READ: &str = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY";
 /// different tasks instead of waiting for each other. Reads run in a read-only
 /// `REPEATABLE READ` transaction (one snapshot for a whole listing). One value holds one
 /// connection: give each thread its own.
+///
+/// A claim reads the queue from the tenant's queue floor on: a position no pending task is
+/// before, which writes that make a task pending lower and claiming connections move up
+/// every so many claims ([`set_queue_floor_interval`](Self::set_queue_floor_interval)), so
+/// that a claim does not step over the index entries of every task claimed since the last
+/// vacuum (`docs/ARCHITECTURE.md`, "Queue floors").
 pub struct PostgresStore {
     link: Link,
     statements: Statements,
+    /// Claims between two tries to move a tenant's floor up.
+    floor_interval: NonZeroU32,
+    /// This connection's claims of each tenant since its last try.
+    floor_claims: HashMap<TenantId, u32>,
 }
 
 /// The connection's prepared statements by lock and text (looked up by the borrowed text,
@@ -176,9 +194,44 @@ impl PostgresStore {
                 connection: Some(open),
             },
             statements: HashMap::new(),
+            floor_interval: NonZeroU32::new(DEFAULT_QUEUE_FLOOR_INTERVAL)
+                .unwrap_or(NonZeroU32::MIN),
+            floor_claims: HashMap::new(),
         };
         store.migrate()?;
         Ok(store)
+    }
+
+    /// Sets how many of its claims of one tenant this connection makes between two tries to
+    /// move the tenant's queue floor up to its first pending task (by default
+    /// [`DEFAULT_QUEUE_FLOOR_INTERVAL`]). A try is a small transaction after the claim's;
+    /// it does nothing while a transaction that makes one of the tenant's tasks pending is
+    /// open, and its failure leaves the floor where it was (the claim has committed, and
+    /// its answer stands). Between two tries, a claim's read of the queue steps over at
+    /// most the index entries of the claims made since the last one; 1 tries after every
+    /// claim.
+    pub fn set_queue_floor_interval(&mut self, claims: NonZeroU32) {
+        self.floor_interval = claims;
+    }
+
+    /// Counts a claim of `tenant`: whether this one is due to try moving its floor up.
+    fn floor_due(&mut self, tenant: &TenantId) -> bool {
+        if let Some(count) = self.floor_claims.get_mut(tenant) {
+            *count += 1;
+            if *count >= self.floor_interval.get() {
+                *count = 0;
+                return true;
+            }
+            return false;
+        }
+        if self.floor_claims.len() >= FLOOR_TENANTS {
+            self.floor_claims.clear();
+        }
+        if self.floor_interval.get() == 1 {
+            return true;
+        }
+        self.floor_claims.insert(tenant.clone(), 1);
+        false
     }
 
     /// Applies the migrations the database lacks, in one transaction.
@@ -216,7 +269,9 @@ impl PostgresStore {
         commit_with_pair: bool,
         f: impl FnOnce(&mut PostgresTx<'_>) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
-        let Self { link, statements } = self;
+        let Self {
+            link, statements, ..
+        } = self;
         let mut tx = PostgresTx {
             link,
             statements,
@@ -271,9 +326,15 @@ impl Engine for PostgresStore {
         request: &ClaimRequest,
         now: chrono::DateTime<chrono::Utc>,
     ) -> Result<Option<Claimed>, StoreError> {
-        self.transaction(BEGIN_WRITE, true, |tx| {
+        let claimed = self.transaction(BEGIN_WRITE, true, |tx| {
             claim::claim(tx, tenant, request, now)
-        })
+        })?;
+        if claimed.is_some() && self.floor_due(tenant) {
+            // The claim has committed: a failed try leaves the floor lower than it could be,
+            // which is allowed, and a connection that ended fails the next call.
+            let _ = self.transaction(BEGIN_WRITE, false, |tx| floors::advance(tx, tenant));
+        }
+        Ok(claimed)
     }
 }
 
@@ -406,6 +467,10 @@ fn unique_violation(error: &tokio_postgres::Error) -> bool {
 }
 
 impl Tx for PostgresTx<'_> {
+    fn keeps_queue_floors(&self) -> bool {
+        true
+    }
+
     fn analyze(&mut self, table: &'static str) -> Result<(), StoreError> {
         self.batch(&format!("ANALYZE {table}"))
     }

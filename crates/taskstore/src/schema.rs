@@ -97,6 +97,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     checks::CHECK_LISTS,
     plans::TASK_INDEX_APART,
     rules::UNCHECKED_ROWS,
+    floors::QUEUE_FLOORS,
 ];
 
 /// The finished-actions step: an index over finished actions by last update, the order
@@ -626,6 +627,7 @@ pub(crate) fn pending(found: i64) -> Result<&'static [Migration], StoreError> {
 }
 
 mod checks;
+mod floors;
 mod plans;
 mod rules;
 

@@ -207,6 +207,12 @@ pub(crate) trait Tx {
         }
     }
 
+    /// Whether writes keep the queue floors of `floors.rs` (PostgreSQL, whose index entries
+    /// of claimed tasks stay until a vacuum; not SQLite, which removes them at once).
+    fn keeps_queue_floors(&self) -> bool {
+        false
+    }
+
     /// Refreshes the planner's statistics of `table` after a bulk load, where the engine
     /// needs it: PostgreSQL plans a fresh table it has not analyzed as if it held a few
     /// rows (a sort of the whole queue instead of a walk of its index); SQLite's planner

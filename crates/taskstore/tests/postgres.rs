@@ -10,6 +10,8 @@
 
 mod suite;
 
+use std::num::NonZeroU32;
+
 use postgres::{Client, NoTls};
 use suite::Backend;
 use taskstore::{PostgresStore, Store, StoreError};
@@ -24,8 +26,12 @@ struct Postgres {
 
 impl Backend for Postgres {
     type Store = PostgresStore;
+    /// A connection that tries to move the queue floor up after every claim, so the suite
+    /// runs with floors as high as they go.
     fn open(&self) -> PostgresStore {
-        PostgresStore::connect(&self.url).unwrap()
+        let mut store = PostgresStore::connect(&self.url).unwrap();
+        store.set_queue_floor_interval(NonZeroU32::MIN);
+        store
     }
 }
 
@@ -85,6 +91,10 @@ ALTER TABLE attempts
     ADD CONSTRAINT attempts_state_check CHECK (state IN ('leased', 'running', 'cancelling', 'succeeded', 'failed', 'timeout', 'canceled', 'expired'));
 ";
 
+/// What schema version 12 added on PostgreSQL, undone: with [`suite::TO_VERSION_3`], a
+/// database as an earlier version left it.
+const FLOORS_BEFORE_VERSION_12: &str = "DROP TABLE queue_floors;";
+
 #[test]
 fn a_database_of_a_newer_schema_is_refused() {
     let Some(backend) = postgres("newer_schema") else {
@@ -110,6 +120,7 @@ fn a_database_of_a_newer_schema_is_refused() {
     let mut client = Client::connect(&backend.url, NoTls).unwrap();
     client.batch_execute(suite::TO_VERSION_3).unwrap();
     client.batch_execute(CHECKS_BEFORE_VERSION_11).unwrap();
+    client.batch_execute(FLOORS_BEFORE_VERSION_12).unwrap();
     client
         .batch_execute("DROP TABLE flow_jobs; DROP TABLE flows; DROP TABLE actions; UPDATE schema_version SET version = 1")
         .unwrap();
@@ -122,6 +133,7 @@ fn a_database_of_a_newer_schema_is_refused() {
     let mut client = Client::connect(&backend.url, NoTls).unwrap();
     client.batch_execute(suite::TO_VERSION_3).unwrap();
     client.batch_execute(CHECKS_BEFORE_VERSION_11).unwrap();
+    client.batch_execute(FLOORS_BEFORE_VERSION_12).unwrap();
     let mut store = backend.open();
     let columns: Vec<(String, String, String)> = client
         .query(
@@ -283,4 +295,71 @@ fn the_rows_every_scenario_leaves_keep_the_rules_the_dropped_checks_stated() {
         );
         client.batch_execute("ROLLBACK").unwrap();
     }
+}
+
+/// The tenant's queue floor as `queue_floors` holds it: priority, `queued_ns`, id.
+fn floor(client: &mut Client) -> Option<(i64, i64, String)> {
+    client
+        .query_opt(
+            "SELECT priority, queued_ns, id FROM queue_floors WHERE tenant = $1",
+            &[&suite::tenant().as_str()],
+        )
+        .unwrap()
+        .map(|row| (row.get(0), row.get(1), row.get(2)))
+}
+
+/// Where task `name` queued at `at(ms)` with `priority` waits, as a floor.
+fn floor_at(priority: i64, ms: i64, name: &str) -> Option<(i64, i64, String)> {
+    let ns = suite::at(ms).timestamp_nanos_opt().unwrap();
+    Some((priority, ns, name.to_owned()))
+}
+
+#[test]
+fn the_queue_floor_moves_up_after_claims_and_down_to_a_task_before_it() {
+    let Some(backend) = postgres("queue_floor") else {
+        return;
+    };
+    let mut client = Client::connect(&backend.url, NoTls).unwrap();
+    // The suite's connections try to move the floor after every claim.
+    let mut store = backend.open();
+    let tasks: Vec<_> = (0..10)
+        .map(|n| suite::queued_at(&format!("q{n:02}"), 0, 100 + n))
+        .collect();
+    store.import(&suite::tenant(), &tasks).unwrap();
+    assert_eq!(floor(&mut client), None, "no floor before a claim");
+    assert_eq!(suite::next(&mut store, 0).as_deref(), Some("q00"));
+    assert_eq!(floor(&mut client), floor_at(0, 101, "q01"));
+    for lease in 1..4 {
+        suite::next(&mut store, lease).unwrap();
+    }
+    assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
+    // A task before the floor lowers it, in the transaction that queues it.
+    store
+        .create(
+            &suite::tenant(),
+            &suite::queued_at("urgent", 5, 500),
+            suite::at(500),
+        )
+        .unwrap();
+    assert_eq!(floor(&mut client), floor_at(5, 500, "urgent"));
+    store
+        .create(
+            &suite::tenant(),
+            &suite::queued_at("later", 0, 900),
+            suite::at(900),
+        )
+        .unwrap();
+    assert_eq!(
+        floor(&mut client),
+        floor_at(5, 500, "urgent"),
+        "a task after it"
+    );
+    assert_eq!(suite::next(&mut store, 4).as_deref(), Some("urgent"));
+    assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
+    // A connection with the default interval leaves the floor for its first claims.
+    let mut default = PostgresStore::connect(&backend.url).unwrap();
+    assert_eq!(suite::next(&mut default, 5).as_deref(), Some("q04"));
+    assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
+    assert_eq!(suite::next(&mut store, 6).as_deref(), Some("q05"));
+    assert_eq!(floor(&mut client), floor_at(0, 106, "q06"));
 }

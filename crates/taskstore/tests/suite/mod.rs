@@ -15,6 +15,7 @@ mod fixtures;
 mod flow_reads;
 mod flows;
 mod gc;
+mod queue_head;
 mod races;
 mod retention;
 mod rules;
@@ -30,6 +31,7 @@ pub use fixtures::*;
 pub use flow_reads::*;
 pub use flows::*;
 pub use gc::*;
+pub use queue_head::*;
 pub use races::*;
 pub use retention::*;
 pub use rules::*;
@@ -52,6 +54,8 @@ macro_rules! conformance {
             a_conflicting_result_is_a_conflict,
             a_terminal_task_rejects_every_change,
             queue_order_is_deterministic,
+            a_task_queued_before_the_rest_is_claimed_next_after_many_claims,
+            tasks_created_while_others_claim_are_each_claimed_once,
             log_lines_deduplicate_by_attempt_and_sequence,
             keyset_pages_return_each_lasting_task_once_under_churn,
             pages_equal_the_reference_evaluation,

@@ -1,4 +1,4 @@
-//! Measures taskstore on both engines in one run: claims and whole attempts (claim, start, result) per second with 1, 4 and 16 workers, beside each engine's own ceiling at the same client count (SQLite: a bare single-row update loop in this process; PostgreSQL: pgbench's simple-update), list pages of 100 from 1,000,000 tasks; and the time of one claim behind thousands of queued tasks the runner does not fit (other kinds, selectors its labels do not match, or nothing it fits at all).
+//! Measures taskstore on both engines in one run: claims and whole attempts (claim, start, result) per second with 1, 4 and 16 workers, beside each engine's own ceiling at the same client count (SQLite: a bare single-row update loop in this process; PostgreSQL: pgbench's simple-update), list pages of 100 from 1,000,000 tasks; the time of one claim behind thousands of queued tasks the runner does not fit (other kinds, selectors its labels do not match, or nothing it fits at all); and on PostgreSQL the time of one claim behind the index entries of tasks claimed since the last vacuum.
 //!
 //! PostgreSQL is measured when `TASKSTORE_POSTGRES_URL` names a server (`cargo xtask
 //! with-postgres cargo bench -p benches --bench store` starts a throwaway one and puts
@@ -8,7 +8,7 @@
 //! `TASKSTORE_BENCH_DIR` where the SQLite files go (default `target/bench-store`) and
 //! `TASKSTORE_BENCH_ENGINES` the engines measured (default `sqlite,postgresql`),
 //! `TASKSTORE_BENCH_ONLY` the measurements (a comma list of `ceiling`, `claims`, `whole`,
-//! `deep`, `list`; default all) and
+//! `deep`, `stale`, `list`; default all) and
 //! `TASKSTORE_BENCH_DEEP` the depths of the claims behind tasks the runner does not fit
 //! (default `1500,99000`: the deeper one, with the 30 tasks the runner fits behind it, stays within
 //! `MAX_CLAIM_SCAN`; empty skips them).
@@ -384,6 +384,54 @@ fn deep_claims<S: Store>(engine: &str, depth: usize, fresh: &mut dyn FnMut() -> 
     }
 }
 
+/// Claims measured behind the entries of claimed tasks.
+const STALE_CLAIMS: usize = 200;
+
+/// PostgreSQL: the time of one claim (median, 90th percentile and slowest of
+/// [`STALE_CLAIMS`], by one connection with the store's default floor interval) behind the
+/// queue index entries `depth` claimed tasks leave until a vacuum. The tasks are made
+/// running by one `UPDATE`, which leaves the same dead entries `depth` claims would, with
+/// autovacuum off for the table; the connection starts without a floor, as one that has
+/// not claimed yet.
+fn stale_claims(admin: &mut postgres::Client, store: &mut PostgresStore, depth: usize) {
+    let tasks: Vec<Task> = (0..depth + STALE_CLAIMS)
+        .map(|n| task(n, depth + STALE_CLAIMS))
+        .collect();
+    for chunk in tasks.chunks(MAX_IMPORT) {
+        store.import(&tenant(), chunk).unwrap();
+    }
+    admin
+        .batch_execute(&format!(
+            "ALTER TABLE bench_store.tasks SET (autovacuum_enabled = off); \
+             UPDATE bench_store.tasks SET phase = 'running', queued_ns = NULL \
+             WHERE id IN (SELECT id FROM bench_store.tasks ORDER BY priority DESC, queued_ns, id LIMIT {depth})"
+        ))
+        .unwrap();
+    let now = t0() + TimeDelta::days(1);
+    let mut times: Vec<f64> = (0..STALE_CLAIMS)
+        .map(|n| {
+            let request = ClaimRequest::new(
+                RunnerId::new(format!("stale{n}")).unwrap(),
+                Labels::new(),
+                KindSet::ALL,
+                LeaseId::new(n as u64),
+                now + TimeDelta::minutes(5),
+            );
+            let started = Instant::now();
+            store.claim(&tenant(), &request, now).unwrap().unwrap();
+            started.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    let first = times[0];
+    times.sort_by(f64::total_cmp);
+    println!(
+        "| PostgreSQL | claim behind {depth} claimed since the last vacuum | {:.3} ms | 90th percentile {:.3} ms | slowest {:.3} ms | first {first:.3} ms |",
+        times[STALE_CLAIMS / 2],
+        times[STALE_CLAIMS * 9 / 10],
+        times[STALE_CLAIMS - 1],
+    );
+}
+
 /// SQLite's ceiling: `workers` threads, each with its own connection (the store's
 /// settings), updating one random row per `BEGIN IMMEDIATE` transaction. With `queued`,
 /// the writers first take one lock of this process, as the store's writers of one file do,
@@ -619,6 +667,10 @@ fn main() {
                 fresh_pg(&mut admin);
                 open_pg()
             });
+        }
+        for depth in depths().into_iter().filter(|_| measured("stale")) {
+            fresh_pg(&mut admin);
+            stale_claims(&mut admin, &mut open_pg(), depth);
         }
         fresh_pg(&mut admin);
         list_pages(&mut open_pg(), "PostgreSQL");

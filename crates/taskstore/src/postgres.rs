@@ -207,14 +207,15 @@ impl PostgresStore {
     /// [`DEFAULT_QUEUE_FLOOR_INTERVAL`]). A try is a small transaction after the claim's;
     /// it does nothing while a transaction that makes one of the tenant's tasks pending is
     /// open, and its failure leaves the floor where it was (the claim has committed, and
-    /// its answer stands). Between two tries, a claim's read of the queue steps over at
-    /// most the index entries of the claims made since the last one; 1 tries after every
-    /// claim.
+    /// its answer stands). The first claim of a tenant on a connection tries too. Between
+    /// two tries, a claim's read of the queue steps over at most the index entries of the
+    /// claims made since the last one; 1 tries after every claim.
     pub fn set_queue_floor_interval(&mut self, claims: NonZeroU32) {
         self.floor_interval = claims;
     }
 
-    /// Counts a claim of `tenant`: whether this one is due to try moving its floor up.
+    /// Counts a claim of `tenant`: whether this one is due to try moving its floor up (the
+    /// first of the tenant's claims on this connection, then every interval's).
     fn floor_due(&mut self, tenant: &TenantId) -> bool {
         if let Some(count) = self.floor_claims.get_mut(tenant) {
             *count += 1;
@@ -224,14 +225,13 @@ impl PostgresStore {
             }
             return false;
         }
+        // A tenant's first claim on this connection tries at once: a connection that
+        // starts (or a tenant it has not claimed for) may find the floor far behind.
         if self.floor_claims.len() >= FLOOR_TENANTS {
             self.floor_claims.clear();
         }
-        if self.floor_interval.get() == 1 {
-            return true;
-        }
-        self.floor_claims.insert(tenant.clone(), 1);
-        false
+        self.floor_claims.insert(tenant.clone(), 0);
+        true
     }
 
     /// Applies the migrations the database lacks, in one transaction.

@@ -356,10 +356,13 @@ fn the_queue_floor_moves_up_after_claims_and_down_to_a_task_before_it() {
     );
     assert_eq!(suite::next(&mut store, 4).as_deref(), Some("urgent"));
     assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
-    // A connection with the default interval leaves the floor for its first claims.
+    // A connection with the default interval moves the floor after its first claim, then
+    // leaves it for the interval's claims.
     let mut default = PostgresStore::connect(&backend.url).unwrap();
     assert_eq!(suite::next(&mut default, 5).as_deref(), Some("q04"));
-    assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
-    assert_eq!(suite::next(&mut store, 6).as_deref(), Some("q05"));
-    assert_eq!(floor(&mut client), floor_at(0, 106, "q06"));
+    assert_eq!(floor(&mut client), floor_at(0, 105, "q05"));
+    assert_eq!(suite::next(&mut default, 6).as_deref(), Some("q05"));
+    assert_eq!(floor(&mut client), floor_at(0, 105, "q05"));
+    assert_eq!(suite::next(&mut store, 7).as_deref(), Some("q06"));
+    assert_eq!(floor(&mut client), floor_at(0, 107, "q07"));
 }

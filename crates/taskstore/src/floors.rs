@@ -45,7 +45,7 @@ pub const DEFAULT_QUEUE_FLOOR_INTERVAL: u32 = 64;
 /// share a lock, which only makes an advance skip more often.
 macro_rules! floor_lock {
     () => {
-        "(1902537842, hashtext(current_schema() || '/' || ?1))"
+        "(1902537842, hashtext(COALESCE(current_schema(), '') || '/' || ?1))"
     };
 }
 

@@ -240,6 +240,13 @@ pub(crate) fn key_hash(head: &Head, key: &[u8]) -> u64 {
     mix(h)
 }
 
+/// [`key_hash`] of a key of at most 8 bytes whose [`Head`]'s first word is `word` and whose
+/// length is `len`.
+#[inline(always)]
+pub(crate) fn short_key_hash(word: u64, len: u32) -> u64 {
+    mix(word ^ u64::from(len))
+}
+
 /// The lowest byte of the [`fingerprint`] of a value over 8 bytes. No word of a shorter
 /// value has it (its lowest byte is the value's first, printable, or zero for the empty
 /// value), so a fingerprint says which kind it is, and equal fingerprints of short values

@@ -162,20 +162,7 @@ impl<'a> Parser<'a> {
                 let value = Span::in_text(value_at, value_end - value_at);
                 self.out.single(arena, key, Kind::NotIn, Some(value));
             }
-            Some(op @ (b'>' | b'<')) => {
-                self.pos += 1;
-                self.spaces();
-                let start = self.pos;
-                let number = self.token(|b| is_value_byte(b) || b == b'+');
-                if number.parse::<i64>().is_err() {
-                    self.pos = start;
-                    return Err(self.expected("an integer"));
-                }
-                let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
-                self.out.begin_at(at, end - at, kind);
-                self.out.value_at(start, number.len());
-                self.out.end_in(arena);
-            }
+            Some(op @ (b'>' | b'<')) => self.compare_requirement(key, op)?,
             Some(_) => {
                 let start = self.pos;
                 // The word's end, and the word compared as bytes (no string compare call).
@@ -195,6 +182,27 @@ impl<'a> Parser<'a> {
                 self.list_requirement(key, kind)?;
             }
         }
+        Ok(())
+    }
+
+    /// `k>5` or `k<5` (`op` is the operator) on `key`, the position at the operator. Out of
+    /// line: rare, and inline its general build crowded the common path's registers.
+    #[inline(never)]
+    fn compare_requirement(&mut self, key: Span, op: u8) -> Result<(), SelectorError> {
+        let arena = self.input.as_bytes();
+        self.pos += 1;
+        self.spaces();
+        let start = self.pos;
+        let number = self.token(|b| is_value_byte(b) || b == b'+');
+        if number.parse::<i64>().is_err() {
+            self.pos = start;
+            return Err(self.expected("an integer"));
+        }
+        let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
+        self.out
+            .begin_at(key.start as usize, key.len as usize, kind);
+        self.out.value_at(start, number.len());
+        self.out.end_in(arena);
         Ok(())
     }
 

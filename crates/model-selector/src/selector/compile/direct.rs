@@ -3,9 +3,22 @@
 
 use super::{Compiler, has_label};
 use crate::{
-    packed::{Head, Span, key_hash},
+    packed::{Head, Span, key_hash, short_key_hash},
     selector::compiled::{FAST_VALUES, Form, Kind, NO_HEADS, NO_VALUE, Req},
 };
+
+/// A key's [`Head`] and [`key_hash`]: for a key of at most 8 bytes its first word and zeros,
+/// and the hash of that word, without [`Head::of`]'s tests of the length.
+#[inline(always)]
+fn short_or_long_head(key: Span, key_bytes: &[u8]) -> (Head, u64) {
+    if key.len <= 8 {
+        let word = Head::first_word(key_bytes);
+        (Head([word, 0, 0, 0]), short_key_hash(word, key.len))
+    } else {
+        let head = Head::of(key_bytes);
+        (head, key_hash(&head, key_bytes))
+    }
+}
 
 impl Compiler {
     /// Stores a requirement of one value (`value`) or none (`Exists`, `DoesNotExist`) on
@@ -48,8 +61,7 @@ impl Compiler {
             return self.two_long(arena, key, kind, a, b);
         }
         let key_bytes = key.bytes_in(arena);
-        let key_head = Head::of(key_bytes);
-        let hash = key_hash(&key_head, key_bytes);
+        let (key_head, hash) = short_or_long_head(key, key_bytes);
         // Values of at most 8 bytes: each one's first word is its fingerprint, and their
         // byte order is that of the words read big-endian (what `two_values` decides).
         let (wa, wb) = (

@@ -325,7 +325,7 @@ impl Head {
     /// The head of `s`: each word loaded whole, or the last partial one read from the
     /// string's last 8 bytes (or, under 8 bytes, by [`short_word`]); no loop, no copy, and
     /// the words past the string's end are zero without reading anything.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn of(s: &[u8]) -> Self {
         let n = s.len();
         let mut words = [part(s, 0), 0, 0, 0];

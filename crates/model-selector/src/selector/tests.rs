@@ -479,3 +479,21 @@ fn every_selector_text_fits_the_text_limit_and_one_byte_more_is_refused() {
         "{error}"
     );
 }
+
+/// A second `k=v` becomes `k in (v)` only on the same key: keys of at most 8 bytes are
+/// compared by their first word and the second (zero), so a longer key that starts with the
+/// same 8 bytes, or a requirement of another kind on the key, leaves it a `matchLabels` entry.
+#[test]
+fn a_second_equality_is_in_only_on_the_same_key() {
+    for (text, printed, labels) in [
+        ("abcdefgh=1,abcdefgh=2", "abcdefgh=1,abcdefgh in (2)", 1),
+        ("abcdefghij=1,abcdefgh=2", "abcdefgh=2,abcdefghij=1", 2),
+        ("abcdefgh=1,abcdefghij=2", "abcdefgh=1,abcdefghij=2", 2),
+        ("abcdefgh!=1,abcdefgh=2", "abcdefgh=2,abcdefgh!=1", 1),
+        ("abcdefgh,abcdefgh=2", "abcdefgh=2,abcdefgh", 1),
+    ] {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(sel.to_string(), printed, "{text}");
+        assert_eq!(sel.match_labels().count(), labels, "{text}");
+    }
+}

@@ -20,6 +20,19 @@ fn short_or_long_head(key: Span, key_bytes: &[u8]) -> (Head, u64) {
     }
 }
 
+/// Whether a `matchLabels` entry on the key of at most 8 bytes whose [`Head`]'s first word is
+/// `word` is among `reqs`: [`has_label`] for such a key, whose head is that word and zeros
+/// (a key over 8 bytes has a second word that is not zero: keys have no zero byte).
+#[inline(always)]
+fn has_short_label(reqs: &[Req], word: u64) -> bool {
+    for r in reqs {
+        if r.kind == Kind::Label && r.key_head.0[0] == word && r.key_head.0[1] == 0 {
+            return true;
+        }
+    }
+    false
+}
+
 impl Compiler {
     /// Stores a requirement of one value (`value`) or none (`Exists`, `DoesNotExist`) on
     /// `key`, both already in the arena, whose bytes `arena` is: [`Compiler::begin_at`],
@@ -27,6 +40,42 @@ impl Compiler {
     /// (the parser's common requirements; no state of the compiler written and read back).
     #[inline(always)]
     pub(crate) fn single(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
+        if key.len > 8 || value.is_some_and(|v| v.len > 8) {
+            return self.single_long(arena, key, kind, value);
+        }
+        // A key and a value of at most 8 bytes: each head is its first word and zeros.
+        let word = Head::first_word(key.bytes_in(arena));
+        let kind = if kind == Kind::Label && has_short_label(&self.sel.reqs, word) {
+            Kind::In
+        } else {
+            kind
+        };
+        let (fps, len, values) = match value {
+            Some(v) => (
+                [Head::first_word(v.bytes_in(arena)), 0, 0, 0],
+                1,
+                [v, NO_VALUE, NO_VALUE, NO_VALUE],
+            ),
+            None => ([0; FAST_VALUES], 0, [NO_VALUE; FAST_VALUES]),
+        };
+        self.sel.reqs.push(Req {
+            hash: short_key_hash(word, key.len),
+            form: Form::One,
+            mask: kind.mask() | Form::One.mask_bit(),
+            kind,
+            len,
+            start: 0,
+            key_head: Head([word, 0, 0, 0]),
+            fps,
+            values,
+            key,
+            heads: NO_HEADS,
+        });
+    }
+
+    /// [`Compiler::single`] for a key or a value over 8 bytes.
+    #[inline(always)]
+    fn single_long(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
         let key_bytes = key.bytes_in(arena);
         let key_head = Head::of(key_bytes);
         let kind = if kind == Kind::Label && has_label(&self.sel.reqs, arena, &key_head, key_bytes)

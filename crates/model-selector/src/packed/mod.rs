@@ -351,6 +351,22 @@ impl Head {
         part(s, 0)
     }
 
+    /// [`Head::first_word`] of the string at `s`, of at most 8 bytes, in `arena`: one 8-byte
+    /// load from the string's start with the bytes past it cleared, when the arena has 8
+    /// bytes from there (no slice of the string, no tests of its length), else
+    /// [`Head::first_word`].
+    #[inline(always)]
+    pub(crate) fn short_word_in(arena: &[u8], s: Span) -> u64 {
+        let keep = u64::MAX.checked_shr(64 - 8 * s.len).unwrap_or(0);
+        match arena
+            .get(s.start as usize..)
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(w) => u64::from_le_bytes(*w) & keep,
+            None => Self::first_word(s.bytes_in(arena)),
+        }
+    }
+
     /// Whether the two heads are equal: 32 bytes compared at once.
     #[inline(always)]
     pub(crate) fn same(&self, other: &Self) -> bool {

@@ -497,3 +497,38 @@ fn a_second_equality_is_in_only_on_the_same_key() {
         assert_eq!(sel.match_labels().count(), labels, "{text}");
     }
 }
+
+/// Empty values and values of up to 8 bytes written where more text follows (their first
+/// word is read from the text and cleared past them) match exactly themselves.
+#[test]
+fn short_values_amid_text_match_exactly() {
+    let sel: LabelSelector = "x=,y!=,z=a,w in (ab,abcdefgh),v=abcdefgh,u"
+        .parse()
+        .unwrap();
+    let base = [
+        ("x", ""),
+        ("y", "b"),
+        ("z", "a"),
+        ("w", "ab"),
+        ("v", "abcdefgh"),
+        ("u", "1"),
+    ];
+    let labels = |changed: Option<(&str, &str)>| {
+        let pairs = base.map(|(k, v)| match changed {
+            Some((ck, cv)) if ck == k => (k, cv),
+            _ => (k, v),
+        });
+        crate::Labels::from_pairs(pairs).unwrap()
+    };
+    assert!(sel.matches(&labels(None)));
+    for changed in [
+        ("x", "a"),
+        ("y", ""),
+        ("z", "ab"),
+        ("w", "a"),
+        ("v", "abcdefg"),
+    ] {
+        assert!(!sel.matches(&labels(Some(changed))), "{changed:?}");
+    }
+    assert!(sel.matches(&labels(Some(("w", "abcdefgh")))));
+}

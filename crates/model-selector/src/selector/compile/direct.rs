@@ -10,9 +10,9 @@ use crate::{
 /// A key's [`Head`] and [`key_hash`]: for a key of at most 8 bytes its first word and zeros,
 /// and the hash of that word, without [`Head::of`]'s tests of the length.
 #[inline(always)]
-fn short_or_long_head(key: Span, key_bytes: &[u8]) -> (Head, u64) {
+fn short_or_long_head(arena: &[u8], key: Span, key_bytes: &[u8]) -> (Head, u64) {
     if key.len <= 8 {
-        let word = Head::first_word(key_bytes);
+        let word = Head::short_word_in(arena, key);
         (Head([word, 0, 0, 0]), short_key_hash(word, key.len))
     } else {
         let head = Head::of(key_bytes);
@@ -44,7 +44,7 @@ impl Compiler {
             return self.single_long(arena, key, kind, value);
         }
         // A key and a value of at most 8 bytes: each head is its first word and zeros.
-        let word = Head::first_word(key.bytes_in(arena));
+        let word = Head::short_word_in(arena, key);
         let kind = if kind == Kind::Label && has_short_label(&self.sel.reqs, word) {
             Kind::In
         } else {
@@ -52,7 +52,7 @@ impl Compiler {
         };
         let (fps, len, values) = match value {
             Some(v) => (
-                [Head::first_word(v.bytes_in(arena)), 0, 0, 0],
+                [Head::short_word_in(arena, v), 0, 0, 0],
                 1,
                 [v, NO_VALUE, NO_VALUE, NO_VALUE],
             ),
@@ -110,13 +110,10 @@ impl Compiler {
             return self.two_long(arena, key, kind, a, b);
         }
         let key_bytes = key.bytes_in(arena);
-        let (key_head, hash) = short_or_long_head(key, key_bytes);
+        let (key_head, hash) = short_or_long_head(arena, key, key_bytes);
         // Values of at most 8 bytes: each one's first word is its fingerprint, and their
         // byte order is that of the words read big-endian (what `two_values` decides).
-        let (wa, wb) = (
-            Head::first_word(a.bytes_in(arena)),
-            Head::first_word(b.bytes_in(arena)),
-        );
+        let (wa, wb) = (Head::short_word_in(arena, a), Head::short_word_in(arena, b));
         let ((lo, w_lo), (hi, w_hi)) = if wa.swap_bytes() > wb.swap_bytes() {
             ((b, wb), (a, wa))
         } else {

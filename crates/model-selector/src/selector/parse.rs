@@ -164,21 +164,23 @@ impl<'a> Parser<'a> {
             }
             Some(op @ (b'>' | b'<')) => self.compare_requirement(key, op)?,
             Some(_) => {
-                let start = self.pos;
-                // The word's end, and the word compared as bytes (no string compare call).
-                let word_end = name_end(arena, start);
-                let word = arena.get(start..word_end).unwrap_or(&[]);
-                self.pos = word_end;
-                let kind = match word {
-                    b"in" => Kind::In,
-                    b"notin" => Kind::NotIn,
-                    _ => {
-                        self.pos = start;
-                        return Err(self.expected(
-                            "an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of input",
-                        ));
-                    }
+                // `in` or `notin` as a whole run of name bytes, compared where it is (no scan
+                // of the run for its end first).
+                let rest = arena.get(self.pos..).unwrap_or(&[]);
+                let is_word = |word: &[u8]| {
+                    rest.starts_with(word)
+                        && !rest.get(word.len()).is_some_and(|&b| is_name_byte(b))
                 };
+                let (kind, len) = if is_word(b"in") {
+                    (Kind::In, 2)
+                } else if is_word(b"notin") {
+                    (Kind::NotIn, 5)
+                } else {
+                    return Err(self.expected(
+                        "an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of input",
+                    ));
+                };
+                self.pos += len;
                 self.list_requirement(key, kind)?;
             }
         }

@@ -532,3 +532,34 @@ fn short_values_amid_text_match_exactly() {
     }
     assert!(sel.matches(&labels(Some(("w", "abcdefgh")))));
 }
+
+/// `in` and `notin` are operators only as whole words: a longer run of name bytes that
+/// starts with one is refused at its start, quoted whole; a parenthesis may follow at once.
+#[test]
+fn list_operators_are_whole_words() {
+    for (text, printed) in [
+        ("x in(a)", "x in (a)"),
+        ("x notin(a,b)", "x notin (a,b)"),
+        ("x in (a),y", "x in (a),y"),
+    ] {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(sel.to_string(), printed, "{text}");
+    }
+    for (text, word) in [
+        ("x inn (a)", "inn"),
+        ("x in_ (a)", "in_"),
+        ("x in.x (a)", "in.x"),
+        ("x notin1 (a)", "notin1"),
+        ("x notinx(a)", "notinx"),
+        ("x i (a)", "i"),
+        ("x note (a)", "note"),
+        ("x IN (a)", "IN"),
+    ] {
+        match text.parse::<LabelSelector>() {
+            Err(SelectorError::Syntax {
+                position: 2, found, ..
+            }) => assert_eq!(found, format!("\"{word}\""), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}

@@ -81,11 +81,19 @@ fn is_key_byte(b: u8) -> bool {
 /// and a word-at-a-time scan cost more per run than it saved per byte.
 #[inline(always)]
 fn name_end(bytes: &[u8], at: usize) -> usize {
+    at + name_run(bytes, at).len()
+}
+
+/// The run of name bytes that starts at `at` (empty past the end), as a slice of `bytes`, so
+/// that [`is_short_name`] reads its ends without testing the bounds again.
+#[inline(always)]
+fn name_run(bytes: &[u8], at: usize) -> &[u8] {
     let rest = bytes.get(at..).unwrap_or(&[]);
-    at + rest
+    let n = rest
         .iter()
         .position(|&b| !is_name_byte(b))
-        .unwrap_or(rest.len())
+        .unwrap_or(rest.len());
+    rest.get(..n).unwrap_or(rest)
 }
 
 /// Where the run of name bytes and `/` that starts at `at` ends.
@@ -330,7 +338,8 @@ impl<'a> Parser<'a> {
         // A name, or a prefix, '/' and a name: each run is scanned once for its end, then a
         // name's length and ends and a prefix's bytes and dots are checked (one pass over
         // the prefix); anything else takes the full rules (and their reason).
-        let mut end = name_end(bytes, start);
+        let run = name_run(bytes, start);
+        let mut end = start + run.len();
         let valid = if bytes.get(end) == Some(&b'/') {
             let name = end + 1;
             end = name_end(bytes, name);
@@ -342,7 +351,7 @@ impl<'a> Parser<'a> {
                     && is_short_name(bytes.get(name..end).unwrap_or(&[]))
             }
         } else {
-            is_short_name(bytes.get(start..end).unwrap_or(&[]))
+            is_short_name(run)
         };
         if valid {
             self.pos = end;
@@ -374,8 +383,8 @@ impl<'a> Parser<'a> {
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
-        let end = name_end(bytes, start);
-        let token = bytes.get(start..end).unwrap_or(&[]);
+        let token = name_run(bytes, start);
+        let end = start + token.len();
         if token.is_empty() {
             return Err(self.expected("a value"));
         }

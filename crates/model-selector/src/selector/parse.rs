@@ -324,14 +324,6 @@ impl<'a> Parser<'a> {
     /// comma or the end follows, as Kubernetes reads `x=` and `x=,y=`.
     #[inline(always)]
     fn exact_value(&mut self) -> Result<(usize, usize), SelectorError> {
-        let start = self.pos;
-        let run = name_run(self.input.as_bytes(), start);
-        if is_short_name(run) {
-            // A valid value, the common case, without the tests for the rest.
-            let end = start + run.len();
-            self.pos = end;
-            return Ok((start, end));
-        }
         match self.peek() {
             None | Some(b',') => Ok((self.pos, self.pos)),
             Some(_) => self.value(),

@@ -240,6 +240,13 @@ pub(crate) fn key_hash(head: &Head, key: &[u8]) -> u64 {
     mix(h)
 }
 
+/// [`key_hash`] of a key of at most 8 bytes whose [`Head`]'s first word is `word` and whose
+/// length is `len`.
+#[inline(always)]
+pub(crate) fn short_key_hash(word: u64, len: u32) -> u64 {
+    mix(word ^ u64::from(len))
+}
+
 /// The lowest byte of the [`fingerprint`] of a value over 8 bytes. No word of a shorter
 /// value has it (its lowest byte is the value's first, printable, or zero for the empty
 /// value), so a fingerprint says which kind it is, and equal fingerprints of short values
@@ -318,7 +325,7 @@ impl Head {
     /// The head of `s`: each word loaded whole, or the last partial one read from the
     /// string's last 8 bytes (or, under 8 bytes, by [`short_word`]); no loop, no copy, and
     /// the words past the string's end are zero without reading anything.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn of(s: &[u8]) -> Self {
         let n = s.len();
         let mut words = [part(s, 0), 0, 0, 0];
@@ -342,6 +349,22 @@ impl Head {
     #[inline(always)]
     pub(crate) fn first_word(s: &[u8]) -> u64 {
         part(s, 0)
+    }
+
+    /// [`Head::first_word`] of the string at `s`, of at most 8 bytes, in `arena`: one 8-byte
+    /// load from the string's start with the bytes past it cleared, when the arena has 8
+    /// bytes from there (no slice of the string, no tests of its length), else
+    /// [`Head::first_word`].
+    #[inline(always)]
+    pub(crate) fn short_word_in(arena: &[u8], s: Span) -> u64 {
+        let keep = u64::MAX.checked_shr(64 - 8 * s.len).unwrap_or(0);
+        match arena
+            .get(s.start as usize..)
+            .and_then(<[u8]>::first_chunk::<8>)
+        {
+            Some(w) => u64::from_le_bytes(*w) & keep,
+            None => Self::first_word(s.bytes_in(arena)),
+        }
     }
 
     /// Whether the two heads are equal: 32 bytes compared at once.

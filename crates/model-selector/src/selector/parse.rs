@@ -81,11 +81,19 @@ fn is_key_byte(b: u8) -> bool {
 /// and a word-at-a-time scan cost more per run than it saved per byte.
 #[inline(always)]
 fn name_end(bytes: &[u8], at: usize) -> usize {
+    at + name_run(bytes, at).len()
+}
+
+/// The run of name bytes that starts at `at` (empty past the end), as a slice of `bytes`, so
+/// that [`is_short_name`] reads its ends without testing the bounds again.
+#[inline(always)]
+fn name_run(bytes: &[u8], at: usize) -> &[u8] {
     let rest = bytes.get(at..).unwrap_or(&[]);
-    at + rest
+    let n = rest
         .iter()
         .position(|&b| !is_name_byte(b))
-        .unwrap_or(rest.len())
+        .unwrap_or(rest.len());
+    rest.get(..n).unwrap_or(rest)
 }
 
 /// Where the run of name bytes and `/` that starts at `at` ends.
@@ -162,39 +170,49 @@ impl<'a> Parser<'a> {
                 let value = Span::in_text(value_at, value_end - value_at);
                 self.out.single(arena, key, Kind::NotIn, Some(value));
             }
-            Some(op @ (b'>' | b'<')) => {
-                self.pos += 1;
-                self.spaces();
-                let start = self.pos;
-                let number = self.token(|b| is_value_byte(b) || b == b'+');
-                if number.parse::<i64>().is_err() {
-                    self.pos = start;
-                    return Err(self.expected("an integer"));
-                }
-                let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
-                self.out.begin_at(at, end - at, kind);
-                self.out.value_at(start, number.len());
-                self.out.end_in(arena);
-            }
+            Some(op @ (b'>' | b'<')) => self.compare_requirement(key, op)?,
             Some(_) => {
-                let start = self.pos;
-                // The word's end, and the word compared as bytes (no string compare call).
-                let word_end = name_end(arena, start);
-                let word = arena.get(start..word_end).unwrap_or(&[]);
-                self.pos = word_end;
-                let kind = match word {
-                    b"in" => Kind::In,
-                    b"notin" => Kind::NotIn,
-                    _ => {
-                        self.pos = start;
-                        return Err(self.expected(
-                            "an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of input",
-                        ));
-                    }
+                // `in` or `notin` as a whole run of name bytes, compared where it is (no scan
+                // of the run for its end first).
+                let rest = arena.get(self.pos..).unwrap_or(&[]);
+                let is_word = |word: &[u8]| {
+                    rest.starts_with(word)
+                        && !rest.get(word.len()).is_some_and(|&b| is_name_byte(b))
                 };
+                let (kind, len) = if is_word(b"in") {
+                    (Kind::In, 2)
+                } else if is_word(b"notin") {
+                    (Kind::NotIn, 5)
+                } else {
+                    return Err(self.expected(
+                        "an operator ('=', '==', '!=', 'in', 'notin', '>', '<'), ',' or end of input",
+                    ));
+                };
+                self.pos += len;
                 self.list_requirement(key, kind)?;
             }
         }
+        Ok(())
+    }
+
+    /// `k>5` or `k<5` (`op` is the operator) on `key`, the position at the operator. Out of
+    /// line: rare, and inline its general build crowded the common path's registers.
+    #[inline(never)]
+    fn compare_requirement(&mut self, key: Span, op: u8) -> Result<(), SelectorError> {
+        let arena = self.input.as_bytes();
+        self.pos += 1;
+        self.spaces();
+        let start = self.pos;
+        let number = self.token(|b| is_value_byte(b) || b == b'+');
+        if number.parse::<i64>().is_err() {
+            self.pos = start;
+            return Err(self.expected("an integer"));
+        }
+        let kind = if op == b'>' { Kind::Gt } else { Kind::Lt };
+        self.out
+            .begin_at(key.start as usize, key.len as usize, kind);
+        self.out.value_at(start, number.len());
+        self.out.end_in(arena);
         Ok(())
     }
 
@@ -320,7 +338,8 @@ impl<'a> Parser<'a> {
         // A name, or a prefix, '/' and a name: each run is scanned once for its end, then a
         // name's length and ends and a prefix's bytes and dots are checked (one pass over
         // the prefix); anything else takes the full rules (and their reason).
-        let mut end = name_end(bytes, start);
+        let run = name_run(bytes, start);
+        let mut end = start + run.len();
         let valid = if bytes.get(end) == Some(&b'/') {
             let name = end + 1;
             end = name_end(bytes, name);
@@ -332,7 +351,7 @@ impl<'a> Parser<'a> {
                     && is_short_name(bytes.get(name..end).unwrap_or(&[]))
             }
         } else {
-            is_short_name(bytes.get(start..end).unwrap_or(&[]))
+            is_short_name(run)
         };
         if valid {
             self.pos = end;
@@ -364,8 +383,8 @@ impl<'a> Parser<'a> {
             }
             return Err(self.expected("a value (only the empty value is quoted: \"\")"));
         }
-        let end = name_end(bytes, start);
-        let token = bytes.get(start..end).unwrap_or(&[]);
+        let token = name_run(bytes, start);
+        let end = start + token.len();
         if token.is_empty() {
             return Err(self.expected("a value"));
         }

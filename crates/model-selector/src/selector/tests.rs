@@ -479,3 +479,87 @@ fn every_selector_text_fits_the_text_limit_and_one_byte_more_is_refused() {
         "{error}"
     );
 }
+
+/// A second `k=v` becomes `k in (v)` only on the same key: keys of at most 8 bytes are
+/// compared by their first word and the second (zero), so a longer key that starts with the
+/// same 8 bytes, or a requirement of another kind on the key, leaves it a `matchLabels` entry.
+#[test]
+fn a_second_equality_is_in_only_on_the_same_key() {
+    for (text, printed, labels) in [
+        ("abcdefgh=1,abcdefgh=2", "abcdefgh=1,abcdefgh in (2)", 1),
+        ("abcdefghij=1,abcdefgh=2", "abcdefgh=2,abcdefghij=1", 2),
+        ("abcdefgh=1,abcdefghij=2", "abcdefgh=1,abcdefghij=2", 2),
+        ("abcdefgh!=1,abcdefgh=2", "abcdefgh=2,abcdefgh!=1", 1),
+        ("abcdefgh,abcdefgh=2", "abcdefgh=2,abcdefgh", 1),
+    ] {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(sel.to_string(), printed, "{text}");
+        assert_eq!(sel.match_labels().count(), labels, "{text}");
+    }
+}
+
+/// Empty values and values of up to 8 bytes written where more text follows (their first
+/// word is read from the text and cleared past them) match exactly themselves.
+#[test]
+fn short_values_amid_text_match_exactly() {
+    let sel: LabelSelector = "x=,y!=,z=a,w in (ab,abcdefgh),v=abcdefgh,u"
+        .parse()
+        .unwrap();
+    let base = [
+        ("x", ""),
+        ("y", "b"),
+        ("z", "a"),
+        ("w", "ab"),
+        ("v", "abcdefgh"),
+        ("u", "1"),
+    ];
+    let labels = |changed: Option<(&str, &str)>| {
+        let pairs = base.map(|(k, v)| match changed {
+            Some((ck, cv)) if ck == k => (k, cv),
+            _ => (k, v),
+        });
+        crate::Labels::from_pairs(pairs).unwrap()
+    };
+    assert!(sel.matches(&labels(None)));
+    for changed in [
+        ("x", "a"),
+        ("y", ""),
+        ("z", "ab"),
+        ("w", "a"),
+        ("v", "abcdefg"),
+    ] {
+        assert!(!sel.matches(&labels(Some(changed))), "{changed:?}");
+    }
+    assert!(sel.matches(&labels(Some(("w", "abcdefgh")))));
+}
+
+/// `in` and `notin` are operators only as whole words: a longer run of name bytes that
+/// starts with one is refused at its start, quoted whole; a parenthesis may follow at once.
+#[test]
+fn list_operators_are_whole_words() {
+    for (text, printed) in [
+        ("x in(a)", "x in (a)"),
+        ("x notin(a,b)", "x notin (a,b)"),
+        ("x in (a),y", "x in (a),y"),
+    ] {
+        let sel: LabelSelector = text.parse().unwrap();
+        assert_eq!(sel.to_string(), printed, "{text}");
+    }
+    for (text, word) in [
+        ("x inn (a)", "inn"),
+        ("x in_ (a)", "in_"),
+        ("x in.x (a)", "in.x"),
+        ("x notin1 (a)", "notin1"),
+        ("x notinx(a)", "notinx"),
+        ("x i (a)", "i"),
+        ("x note (a)", "note"),
+        ("x IN (a)", "IN"),
+    ] {
+        match text.parse::<LabelSelector>() {
+            Err(SelectorError::Syntax {
+                position: 2, found, ..
+            }) => assert_eq!(found, format!("\"{word}\""), "{text}"),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+}

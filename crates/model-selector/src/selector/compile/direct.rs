@@ -3,9 +3,35 @@
 
 use super::{Compiler, has_label};
 use crate::{
-    packed::{Head, Span, key_hash},
+    packed::{Head, Span, key_hash, short_key_hash},
     selector::compiled::{FAST_VALUES, Form, Kind, NO_HEADS, NO_VALUE, Req},
 };
+
+/// A key's [`Head`] and [`key_hash`]: for a key of at most 8 bytes its first word and zeros,
+/// and the hash of that word, without [`Head::of`]'s tests of the length.
+#[inline(always)]
+fn short_or_long_head(arena: &[u8], key: Span, key_bytes: &[u8]) -> (Head, u64) {
+    if key.len <= 8 {
+        let word = Head::short_word_in(arena, key);
+        (Head([word, 0, 0, 0]), short_key_hash(word, key.len))
+    } else {
+        let head = Head::of(key_bytes);
+        (head, key_hash(&head, key_bytes))
+    }
+}
+
+/// Whether a `matchLabels` entry on the key of at most 8 bytes whose [`Head`]'s first word is
+/// `word` is among `reqs`: [`has_label`] for such a key, whose head is that word and zeros
+/// (a key over 8 bytes has a second word that is not zero: keys have no zero byte).
+#[inline(always)]
+fn has_short_label(reqs: &[Req], word: u64) -> bool {
+    for r in reqs {
+        if r.kind == Kind::Label && r.key_head.0[0] == word && r.key_head.0[1] == 0 {
+            return true;
+        }
+    }
+    false
+}
 
 impl Compiler {
     /// Stores a requirement of one value (`value`) or none (`Exists`, `DoesNotExist`) on
@@ -14,6 +40,42 @@ impl Compiler {
     /// (the parser's common requirements; no state of the compiler written and read back).
     #[inline(always)]
     pub(crate) fn single(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
+        if key.len > 8 || value.is_some_and(|v| v.len > 8) {
+            return self.single_long(arena, key, kind, value);
+        }
+        // A key and a value of at most 8 bytes: each head is its first word and zeros.
+        let word = Head::short_word_in(arena, key);
+        let kind = if kind == Kind::Label && has_short_label(&self.sel.reqs, word) {
+            Kind::In
+        } else {
+            kind
+        };
+        let (fps, len, values) = match value {
+            Some(v) => (
+                [Head::short_word_in(arena, v), 0, 0, 0],
+                1,
+                [v, NO_VALUE, NO_VALUE, NO_VALUE],
+            ),
+            None => ([0; FAST_VALUES], 0, [NO_VALUE; FAST_VALUES]),
+        };
+        self.sel.reqs.push(Req {
+            hash: short_key_hash(word, key.len),
+            form: Form::One,
+            mask: kind.mask() | Form::One.mask_bit(),
+            kind,
+            len,
+            start: 0,
+            key_head: Head([word, 0, 0, 0]),
+            fps,
+            values,
+            key,
+            heads: NO_HEADS,
+        });
+    }
+
+    /// [`Compiler::single`] for a key or a value over 8 bytes.
+    #[inline(always)]
+    fn single_long(&mut self, arena: &[u8], key: Span, kind: Kind, value: Option<Span>) {
         let key_bytes = key.bytes_in(arena);
         let key_head = Head::of(key_bytes);
         let kind = if kind == Kind::Label && has_label(&self.sel.reqs, arena, &key_head, key_bytes)
@@ -48,14 +110,10 @@ impl Compiler {
             return self.two_long(arena, key, kind, a, b);
         }
         let key_bytes = key.bytes_in(arena);
-        let key_head = Head::of(key_bytes);
-        let hash = key_hash(&key_head, key_bytes);
+        let (key_head, hash) = short_or_long_head(arena, key, key_bytes);
         // Values of at most 8 bytes: each one's first word is its fingerprint, and their
         // byte order is that of the words read big-endian (what `two_values` decides).
-        let (wa, wb) = (
-            Head::first_word(a.bytes_in(arena)),
-            Head::first_word(b.bytes_in(arena)),
-        );
+        let (wa, wb) = (Head::short_word_in(arena, a), Head::short_word_in(arena, b));
         let ((lo, w_lo), (hi, w_hi)) = if wa.swap_bytes() > wb.swap_bytes() {
             ((b, wb), (a, wa))
         } else {

@@ -49,35 +49,35 @@ macro_rules! floor_lock {
     };
 }
 
-/// A tenant's floor columns, each as a scalar subquery (`?1` = tenant).
-const FLOOR_PRIORITY: &str = "(SELECT f.priority FROM queue_floors f WHERE f.tenant = ?1)";
-const FLOOR_QUEUED: &str = "(SELECT f.queued_ns FROM queue_floors f WHERE f.tenant = ?1)";
-const FLOOR_ID: &str = "(SELECT f.id FROM queue_floors f WHERE f.tenant = ?1)";
-
 /// The queue order of the index over pending tasks.
 pub(crate) const QUEUE_ORDER: &str = "ORDER BY t.priority DESC, t.queued_ns, t.id";
 
 /// The first row of `SELECT {columns} FROM tasks t WHERE t.tenant = ?1 AND t.phase =
-/// 'pending' {filter}` in queue order, from the tenant's floor on, with `lock` after each
-/// part (PostgreSQL's row lock clause, or nothing): the rest of the floor's priority from
-/// its position, then every lower priority, each a seek of the queue index. The subquery
-/// reads the same as one read from the start would when the invariant holds; without a
-/// floor row, the first part is empty and the second reads every priority (the store's
+/// 'pending' {filter}` in queue order, from the tenant's floor on, with `lock` in each part
+/// (PostgreSQL's row lock clause, or nothing): the rest of the floor's priority from its
+/// position, then every lower priority, each a seek of the queue index. The subquery reads
+/// the same as one read from the start would when the invariant holds; without a floor
+/// row, the first part is empty and the second reads every priority (the store's
 /// priorities are 32-bit, all below the default bound).
+///
+/// The floor is joined, not read by scalar subqueries: a statement's subqueries are all
+/// set up again each time PostgreSQL rechecks a row another transaction changed after the
+/// statement's snapshot (as concurrent claims do at the head of the queue), and five more
+/// of them cost the 16-worker claim bench more than the floor saved.
 pub(crate) fn from_floor(columns: &str, filter: &str, lock: &str) -> String {
     let part = |bound: &str| {
         format!(
-            "SELECT * FROM (SELECT {columns} FROM tasks t WHERE t.tenant = ?1 \
-             AND t.phase = 'pending' {filter} AND {bound} {QUEUE_ORDER} LIMIT 1 {lock})"
+            "CROSS JOIN LATERAL (SELECT {columns} FROM tasks t WHERE t.tenant = ?1 \
+             AND t.phase = 'pending' {filter} AND {bound} {QUEUE_ORDER} LIMIT 1 {lock}) s"
         )
     };
-    let same = part(&format!(
-        "t.priority = {FLOOR_PRIORITY} AND (t.queued_ns, t.id) >= ({FLOOR_QUEUED}, {FLOOR_ID})"
-    ));
-    let lower = part(&format!(
-        "t.priority < COALESCE({FLOOR_PRIORITY}, 9223372036854775807)"
-    ));
-    format!("{same} same UNION ALL {lower} lower LIMIT 1")
+    let same = part("t.priority = f.priority AND (t.queued_ns, t.id) >= (f.queued_ns, f.id)");
+    let lower = part("t.priority < f.priority");
+    format!(
+        "SELECT s.* FROM queue_floors f {same} WHERE f.tenant = ?1 UNION ALL \
+         SELECT s.* FROM (SELECT COALESCE(max(g.priority), 9223372036854775807) AS priority \
+         FROM queue_floors g WHERE g.tenant = ?1) f {lower} LIMIT 1"
+    )
 }
 
 /// Takes the tenant's floor lock shared (`?1` = tenant).

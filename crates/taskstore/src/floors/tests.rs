@@ -34,17 +34,17 @@ fn before_is_queue_order_higher_priority_then_earlier_then_smaller_id() {
 fn the_read_from_a_floor_seeks_its_priority_from_its_position_then_every_lower_one() {
     let text = from_floor("t.id", "AND t.queued_ns <= ?2", "/*lock*/");
     let (same, lower) = text.split_once(" UNION ALL ").unwrap();
-    assert!(same.contains(
-        "t.priority = (SELECT f.priority FROM queue_floors f WHERE f.tenant = ?1) \
-         AND (t.queued_ns, t.id) >= ((SELECT f.queued_ns FROM queue_floors f WHERE f.tenant = ?1), \
-         (SELECT f.id FROM queue_floors f WHERE f.tenant = ?1))"
-    ));
+    assert!(same.starts_with("SELECT s.* FROM queue_floors f CROSS JOIN LATERAL"));
+    assert!(same.contains("t.priority = f.priority AND (t.queued_ns, t.id) >= (f.queued_ns, f.id)"));
+    assert!(same.ends_with(" s WHERE f.tenant = ?1"));
     assert!(lower.contains(
-        "t.priority < COALESCE((SELECT f.priority FROM queue_floors f WHERE f.tenant = ?1), 9223372036854775807)"
+        "(SELECT COALESCE(max(g.priority), 9223372036854775807) AS priority \
+         FROM queue_floors g WHERE g.tenant = ?1) f CROSS JOIN LATERAL"
     ));
+    assert!(lower.contains("AND t.priority < f.priority ORDER BY"));
     for part in [same, lower] {
         assert!(part.contains("AND t.phase = 'pending' AND t.queued_ns <= ?2 AND "));
-        assert!(part.contains("ORDER BY t.priority DESC, t.queued_ns, t.id LIMIT 1 /*lock*/)"));
+        assert!(part.contains("ORDER BY t.priority DESC, t.queued_ns, t.id LIMIT 1 /*lock*/) s"));
     }
-    assert!(lower.ends_with(" lower LIMIT 1"));
+    assert!(lower.ends_with(" s LIMIT 1"));
 }

@@ -35,7 +35,9 @@ fn the_read_from_a_floor_seeks_its_priority_from_its_position_then_every_lower_o
     let text = from_floor("t.id", "AND t.queued_ns <= ?2", "/*lock*/");
     let (same, lower) = text.split_once(" UNION ALL ").unwrap();
     assert!(same.starts_with("SELECT s.* FROM queue_floors f CROSS JOIN LATERAL"));
-    assert!(same.contains("t.priority = f.priority AND (t.queued_ns, t.id) >= (f.queued_ns, f.id)"));
+    assert!(
+        same.contains("t.priority = f.priority AND (t.queued_ns, t.id) >= (f.queued_ns, f.id)")
+    );
     assert!(same.ends_with(" s WHERE f.tenant = ?1"));
     assert!(lower.contains(
         "(SELECT COALESCE(max(g.priority), 9223372036854775807) AS priority \

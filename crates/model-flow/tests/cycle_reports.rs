@@ -13,6 +13,9 @@ use model_flow::{FlowError, FlowGraph, JobNames, MAX_REPORTED_CYCLES, TriggerRul
 use model_ids::JobName;
 use proptest::prelude::*;
 
+mod common;
+use common::reaches;
+
 /// A graph of 2 to 60 jobs: `deps[i]` are the positions job `i` depends on. Most jobs
 /// depend on the one before (long chains) and on a few earlier ones; extra edges, in
 /// either direction (half of them a few jobs forward, for many small cycles), close cycles
@@ -54,23 +57,7 @@ fn graph() -> impl Strategy<Value = Vec<Vec<usize>>> {
 /// declared job and members, by first job.
 fn groups(deps: &[Vec<usize>]) -> Vec<(usize, Vec<usize>)> {
     let n = deps.len();
-    // reach[a][b]: b depends on a, through any number of steps.
-    let mut reach = vec![vec![false; n]; n];
-    for (i, ds) in deps.iter().enumerate() {
-        for &d in ds {
-            reach[d][i] = true;
-        }
-    }
-    for k in 0..n {
-        let through = reach[k].clone();
-        for row in &mut reach {
-            if row[k] {
-                for (cell, &onward) in row.iter_mut().zip(&through) {
-                    *cell |= onward;
-                }
-            }
-        }
-    }
+    let reach = reaches(deps);
     (0..n)
         .map(|i| {
             (

@@ -23,6 +23,9 @@ use model_ids::{FlowId, JobName, ScheduleId, TaskId, TenantId};
 use model_task::{RestartDecision, TaskEnv, TaskKind, TaskPhase, TaskSpec};
 use proptest::prelude::*;
 
+mod common;
+use common::reaches;
+
 /// A random flow: `deps[i]` are the positions job `i` depends on, `rules[i]` its rule.
 #[derive(Debug, Clone)]
 struct Shape {
@@ -115,28 +118,6 @@ fn reference_order(deps: &[Vec<usize>]) -> Vec<usize> {
         order.push(next);
     }
     order
-}
-
-/// Which jobs each job reaches through dependents (transitive closure, small graphs only).
-fn reaches(deps: &[Vec<usize>]) -> Vec<Vec<bool>> {
-    let n = deps.len();
-    let mut reach = vec![vec![false; n]; n];
-    for (i, ds) in deps.iter().enumerate() {
-        for &d in ds {
-            reach[d][i] = true;
-        }
-    }
-    for k in 0..n {
-        let through = reach[k].clone();
-        for row in &mut reach {
-            if row[k] {
-                for (cell, &onward) in row.iter_mut().zip(&through) {
-                    *cell |= onward;
-                }
-            }
-        }
-    }
-    reach
 }
 
 proptest! {

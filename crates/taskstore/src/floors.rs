@@ -163,17 +163,17 @@ static ADVANCE: LazyLock<String> = LazyLock::new(|| {
 });
 
 /// Moves `tenant`'s floor up to its first pending task, in a transaction of its own, if the
-/// floor lock is free; `Ok(false)` when it was not (a transaction that made a task pending
-/// is open), and the floor stays.
-pub(crate) fn advance(tx: &mut dyn Tx, tenant: &TenantId) -> Result<bool, StoreError> {
+/// floor lock is free; when it is not (a transaction that made a task pending is open), the
+/// floor stays.
+pub(crate) fn advance(tx: &mut dyn Tx, tenant: &TenantId) -> Result<(), StoreError> {
     let rows = tx.query(&TRY_LOCK, &[tenant.as_str().into()])?;
     // The lock's boolean answer, as 1 or 0.
     if rows.first().map(|row| row.int(0)).transpose()? != Some(1) {
-        return Ok(false);
+        return Ok(());
     }
     // A statement of its own: its snapshot is taken after the lock was granted.
     tx.execute(&Sql::new(ADVANCE.as_str()), &[tenant.as_str().into()])?;
-    Ok(true)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -297,8 +297,10 @@ pub(crate) fn save(
     // A task made pending, or moved in the queue, may be before the tenant's queue floor.
     if tx.keeps_queue_floors()
         && let Some(position) = queue_position(&keys, task.id().as_str())
-        && before.and_then(|before| queue_position(before, task.id().as_str()))
-            != Some(position.clone())
+        && before
+            .and_then(|before| queue_position(before, task.id().as_str()))
+            .as_ref()
+            != Some(&position)
     {
         floors::lower(tx, tenant, position)?;
     }

@@ -334,21 +334,18 @@ fn the_queue_floor_moves_up_after_claims_and_down_to_a_task_before_it() {
     }
     assert_eq!(floor(&mut client), floor_at(0, 104, "q04"));
     // A task before the floor lowers it, in the transaction that queues it.
-    store
-        .create(
-            &suite::tenant(),
-            &suite::queued_at("urgent", 5, 500),
-            suite::at(500),
-        )
-        .unwrap();
+    let mut create = |name: &str, priority: i32, ms: i64| {
+        store
+            .create(
+                &suite::tenant(),
+                &suite::queued_at(name, priority, ms),
+                suite::at(ms),
+            )
+            .unwrap();
+    };
+    create("urgent", 5, 500);
     assert_eq!(floor(&mut client), floor_at(5, 500, "urgent"));
-    store
-        .create(
-            &suite::tenant(),
-            &suite::queued_at("later", 0, 900),
-            suite::at(900),
-        )
-        .unwrap();
+    create("later", 0, 900);
     assert_eq!(
         floor(&mut client),
         floor_at(5, 500, "urgent"),

@@ -153,6 +153,59 @@ fn the_first_repeat_is_reported_before_later_problems() {
     }
 }
 
+/// A list's problem is reported before a cycle, whatever the problem and wherever the
+/// cycle: these flows are not in declaration order, so their cycles are found (and their
+/// lists' problems with them) before any dependents list is placed.
+#[test]
+fn a_problem_comes_before_a_cycle() {
+    // "b" and "c" form a cycle, declared out of order; each flow adds one problem.
+    let many: Vec<String> = (0..70).map(|i| format!("m{i}")).collect();
+    let mut jobs: Vec<(&str, Vec<&str>)> = vec![("b", vec!["c"]), ("c", vec!["b"])];
+    jobs.extend(many.iter().map(|m| (m.as_str(), Vec::new())));
+    let with = |job: usize, deps: &[&str]| {
+        let mut flow = jobs.clone();
+        if let Some((_, list)) = flow.get_mut(job) {
+            list.extend_from_slice(deps);
+        }
+        let flow: Vec<(&str, &[&str])> = flow.iter().map(|(n, d)| (*n, d.as_slice())).collect();
+        error(&flow)
+    };
+    let all: Vec<&str> = many.iter().map(String::as_str).collect();
+    let table: &[(usize, Vec<&str>, &str)] = &[
+        (1, vec!["x"], r#"jobs[1].dependsOn[1]: unknown job "x""#),
+        (
+            0,
+            vec!["b"],
+            r#"jobs[0].dependsOn[1]: job "b" depends on itself"#,
+        ),
+        (
+            2,
+            vec!["c", "c"],
+            r#"jobs[2].dependsOn[1]: "c" is already listed at dependsOn[0]"#,
+        ),
+        // A list past what is compared pair by pair, with a repeat at its end...
+        (
+            30,
+            [&all[..20], &["m0"]].concat(),
+            r#"jobs[30].dependsOn[20]: "m0" is already listed at dependsOn[0]"#,
+        ),
+        // ...and past what a 64-bit mask tells apart, with the job itself at its end.
+        (
+            1,
+            [&all[..], &["c"]].concat(),
+            r#"jobs[1].dependsOn[71]: job "c" depends on itself"#,
+        ),
+    ];
+    for (job, deps, want) in table {
+        assert_eq!(with(*job, deps), *want, "job {job} with {deps:?}");
+    }
+    // Without a problem, the cycle.
+    assert_eq!(
+        with(2, &["m1"]),
+        "jobs[0].dependsOn[0]: jobs form a cycle: b -> c -> b"
+    );
+}
+
 #[test]
 fn a_job_placed_next_to_itself_is_no_repeat() {
     // "c" is the last dependent of "a" and the first of "b", whose lists are side by side:

@@ -287,77 +287,28 @@ impl FlowGraph {
                 first,
             });
         }
-        // Declaration order is the order (as flows are mostly written): the dependents
-        // lists are placed with their checks in passing, and there is no sort.
-        if let Some(levels) = order::forward_levels(&dep_start, &deps) {
-            let (out_start, outs, problem) = order::dependents(jobs, &dep_start, &deps);
-            if problem {
-                check(&names, &deps, &dep_start, &written)?;
-            }
-            let edges = Edges {
-                dep_start,
-                deps,
-                out_start,
-                outs,
-            };
-            let sorted = order::Sorted {
-                order: Vec::new(),
-                levels,
-            };
-            return Ok(Self::built(names, rules, edges, index, sorted));
+        let (out_start, outs, problem) = order::dependents(jobs, &dep_start, &deps);
+        if problem {
+            check(&names, &deps, &dep_start, &written)?;
         }
-        let mut edges = Edges {
+        let edges = Edges {
             dep_start,
             deps,
-            out_start: Vec::new(),
-            outs: Vec::new(),
+            out_start,
+            outs,
         };
-        // A flow written in order but for a few dependencies (one in `MOSTLY_IN_ORDER` or
-        // fewer naming a later job) is first searched for a cycle along its dependencies
-        // (a depth-first search that stops at the first): one with a cycle is reported
-        // without its dependents lists placed and without a sort, its lists' problems
-        // seen while its groups are found. Most of such a flow's cycles go through its few
-        // later jobs, where the search soon meets them; in a flow in no order, the search
-        // would cost about a sort whether or not it finds one.
-        if order::mostly_in_order(&edges.dep_start, &edges.deps, MOSTLY_IN_ORDER)
-            && order::has_cycle(&edges.dep_start, &edges.deps)
-        {
-            let (groups, problem) = cycle::Groups::find(&edges);
-            if problem {
-                check(&names, &edges.deps, &edges.dep_start, &written)?;
-            }
-            return Err(groups.report(&mut edges, &names));
-        }
-        let (out_start, outs, problem) = order::dependents(jobs, &edges.dep_start, &edges.deps);
-        if problem {
-            check(&names, &edges.deps, &edges.dep_start, &written)?;
-        }
-        (edges.out_start, edges.outs) = (out_start, outs);
         let sorted = match order::topological(&edges) {
             Ok(sorted) => sorted,
-            Err(remaining) => {
-                return Err(cycle::Groups::among(&edges, remaining).report(&mut edges, &names));
-            }
+            Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
         };
-        Ok(Self::built(names, rules, edges, index, sorted))
-    }
-
-    /// The graph of valid jobs, from what [`FlowGraph::check_and_order`] found.
-    fn built<N: Name>(
-        names: Vec<N>,
-        rules: Vec<TriggerRule>,
-        edges: Edges,
-        index: NameIndex,
-        sorted: order::Sorted,
-    ) -> Self {
-        FlowGraph {
+        Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),
             rules,
             edges,
             index,
             order: sorted.order,
             levels: sorted.levels,
-        }
+        })
     }
 
     /// The number of jobs (at least one).
@@ -469,10 +420,6 @@ fn span<'a>(start: &[u32], items: &'a [u32], i: usize) -> &'a [u32] {
     let to = start.get(i + 1).map_or(0, |&s| s as usize);
     items.get(from..to).unwrap_or_default()
 }
-
-/// A flow at most one of whose dependencies in this many names a job declared after its
-/// own is searched for a cycle before it is sorted ([`FlowGraph::check_and_order`]).
-const MOSTLY_IN_ORDER: usize = 16;
 
 /// The name at `i` as text, for an error.
 fn name_of<N: Name>(names: &[N], i: usize) -> String {

@@ -1,10 +1,7 @@
-//! Property tests on random graphs with several cycles and long tails (chains of jobs leading
+//! Property test on random graphs with several cycles and long tails (chains of jobs leading
 //! into and out of them): the cycle error is exactly the one a plain reference gives, group
 //! by group in order of their first declared jobs, each with the shortest cycle through that
-//! job and, of the shortest, the one that takes at each step the first declared dependent;
-//! and a flow's error (a cycle, or a problem in a list beside one) is the same whether the
-//! flow is checked as one in no order or as one written in order but for a few jobs (a tail
-//! of jobs in order after it makes it one).
+//! job and, of the shortest, the one that takes at each step the first declared dependent.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -155,63 +152,4 @@ proptest! {
             .collect();
         prop_assert_eq!(shown, reference);
     }
-
-    #[test]
-    fn both_ways_of_checking_give_the_same_error(
-        deps in graph(),
-        problem in proptest::option::of((0usize..60, 0usize..3)),
-    ) {
-        let n = deps.len();
-        let names: Vec<JobName> = (0..n).map(|i| JobName::new(format!("j{i}")).unwrap()).collect();
-        let unknown = JobName::new("elsewhere").unwrap();
-        let mut lists: Vec<Vec<&JobName>> =
-            deps.iter().map(|ds| ds.iter().map(|&d| &names[d]).collect()).collect();
-        // A problem in one list: a repeat, the job itself, or a job the flow does not have.
-        if let Some((job, kind)) = problem {
-            let job = job % n;
-            let extra = match kind {
-                0 => lists[job].first().copied().unwrap_or(&names[(job + 1) % n]),
-                1 => &names[job],
-                _ => &unknown,
-            };
-            lists[job].push(extra);
-            if kind == 0 {
-                lists[job].push(extra);
-            }
-        }
-        let later: usize = lists
-            .iter()
-            .enumerate()
-            .map(|(i, l)| l.iter().filter(|d| names.iter().position(|n| n == **d).is_none_or(|p| p >= i)).count())
-            .sum();
-        let alone = error(&names, &lists);
-        // A tail of jobs in order, each after the one before: no cycle and no problem of
-        // its own, and enough dependencies that the flow counts as written in order.
-        let tail: Vec<JobName> = (0..16 * (later + 1))
-            .map(|i| JobName::new(format!("t{i}")).unwrap())
-            .collect();
-        let mut all_names = names.clone();
-        all_names.extend(tail.iter().cloned());
-        let mut all_lists = lists.clone();
-        all_lists.push(Vec::new());
-        all_lists.extend(tail.iter().take(tail.len() - 1).map(|t| vec![t]));
-        prop_assert_eq!(error(&all_names, &all_lists), alone);
-    }
-}
-
-/// The error of the flow of jobs `names`, job `i` depending on `lists[i]` (`None` for a
-/// valid flow), as text and as debug output.
-fn error(names: &[JobName], lists: &[Vec<&JobName>]) -> Option<String> {
-    let lists: Vec<JobNames> = lists
-        .iter()
-        .map(|l| JobNames::from_iter(l.iter().copied()))
-        .collect();
-    FlowGraph::new(
-        names
-            .iter()
-            .zip(&lists)
-            .map(|(name, list)| (name, list, TriggerRule::AllSucceeded)),
-    )
-    .err()
-    .map(|err| format!("{err} / {err:?}"))
 }

@@ -1,6 +1,5 @@
-//! The dependents lists, the search for a cycle along the dependencies, and the
-//! topological order (Kahn's algorithm, taking the first declared ready job from a
-//! three-level bitmap of positions), with each job's level.
+//! The dependents lists and the topological order (Kahn's algorithm, taking the first
+//! declared ready job from a three-level bitmap of positions), with each job's level.
 
 use super::Edges;
 use crate::limits::{MAX_FLOW_JOBS, MAX_JOB_DEPENDENCIES};
@@ -70,90 +69,20 @@ pub(super) fn dependents(
     (out_start, outs, problem)
 }
 
-/// Whether the jobs (each one's dependencies from `dep_start`, in `deps`) are written in
-/// order but for a few: at most one dependency in `share` names the job itself or one
-/// declared after it (or no job). Judged from at most [`ORDER_SAMPLE`] jobs spread evenly
-/// over the flow (all of a smaller flow's): the answer only chooses how a flow is checked,
-/// never what its checks find.
-pub(super) fn mostly_in_order(dep_start: &[u32], deps: &[u32], share: usize) -> bool {
-    let jobs = dep_start.len().saturating_sub(1);
-    let stride = jobs.div_ceil(ORDER_SAMPLE).max(1);
-    let (mut later, mut seen) = (0usize, 0usize);
-    for i in (0..jobs).step_by(stride) {
-        let list = super::span(dep_start, deps, i);
-        seen += list.len();
-        later += list.iter().filter(|&&dep| dep as usize >= i).count();
-    }
-    later.saturating_mul(share) <= seen
-}
-
-/// The most jobs [`mostly_in_order`] looks at.
-const ORDER_SAMPLE: usize = 4_096;
-
-/// Whether the jobs' dependencies (each job's from `dep_start`, in `deps`) form a cycle: a
-/// depth-first search along them that stops at the first dependency on a job the search is
-/// still in. An entry naming no job is passed over, and a job listing itself is a cycle.
-///
-/// It needs the dependencies alone (no dependents lists) and one byte a job, and on a flow
-/// with a cycle it usually stops long before it has seen every job.
-pub(super) fn has_cycle(dep_start: &[u32], deps: &[u32]) -> bool {
-    /// A job the search has not reached, is in, and has left.
-    const NEW: u8 = 0;
-    const OPEN: u8 = 1;
-    const DONE: u8 = 2;
-    let jobs = dep_start.len().saturating_sub(1);
-    let mut state = vec![NEW; jobs];
-    // The jobs the search is in, each with the rest of its dependencies to look at.
-    let mut path: Vec<(usize, std::slice::Iter<'_, u32>)> = Vec::new();
-    for root in 0..jobs {
-        if state.get(root) != Some(&NEW) {
-            continue;
-        }
-        set_state(&mut state, root, OPEN);
-        let mut job = root;
-        let mut rest = super::span(dep_start, deps, root).iter();
-        loop {
-            let mut unvisited = None;
-            for &dep in rest.by_ref() {
-                match state.get(dep as usize) {
-                    Some(&NEW) => {
-                        unvisited = Some(dep as usize);
-                        break;
-                    }
-                    Some(&OPEN) => return true,
-                    _ => {}
-                }
-            }
-            if let Some(dep) = unvisited {
-                set_state(&mut state, dep, OPEN);
-                path.push((
-                    job,
-                    std::mem::replace(&mut rest, super::span(dep_start, deps, dep).iter()),
-                ));
-                job = dep;
-                continue;
-            }
-            set_state(&mut state, job, DONE);
-            let Some((caller, caller_rest)) = path.pop() else {
-                break;
-            };
-            (job, rest) = (caller, caller_rest);
-        }
-    }
-    false
-}
-
-/// `state[job] = value`.
-fn set_state(state: &mut [u8], job: usize, value: u8) {
-    if let Some(slot) = state.get_mut(job) {
-        *slot = value;
-    }
-}
-
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the
 /// one declared first. Jobs on or after a cycle are never taken: then the error is how
 /// many unsorted dependencies each job still has (non-zero only on and after cycles).
+///
+/// When every job's dependencies are declared before it (as flows are mostly written),
+/// declaration order is that order: the first job not yet taken is always ready. Then the
+/// levels come from one pass in that order, and the sort is skipped.
 pub(super) fn topological(graph: &Edges) -> Result<Sorted, Vec<u32>> {
+    if let Some(levels) = forward_levels(graph) {
+        return Ok(Sorted {
+            order: Vec::new(),
+            levels,
+        });
+    }
     let jobs = graph.jobs();
     // Per job: dependencies not yet taken, and level so far (one cache line serves both).
     let mut pending: Vec<(u32, u32)> = (0..jobs)
@@ -188,15 +117,14 @@ pub(super) fn topological(graph: &Edges) -> Result<Sorted, Vec<u32>> {
     })
 }
 
-/// Every job's level, if every job depends only on jobs declared before it (as flows are
-/// mostly written: then declaration order is the order, and the sort is skipped); `None`
-/// at the first dependency that is not.
-pub(super) fn forward_levels(dep_start: &[u32], deps: &[u32]) -> Option<Vec<u32>> {
-    let jobs = dep_start.len().saturating_sub(1);
+/// Every job's level, if every job depends only on jobs declared before it; `None` at the
+/// first dependency that is not.
+fn forward_levels(graph: &Edges) -> Option<Vec<u32>> {
+    let jobs = graph.jobs();
     let mut levels: Vec<u32> = Vec::with_capacity(jobs);
     for i in 0..jobs {
         let mut level = 0;
-        for &d in super::span(dep_start, deps, i) {
+        for &d in graph.deps_of(i) {
             level = level.max(levels.get(d as usize)? + 1);
         }
         levels.push(level);

@@ -9,111 +9,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use benches::Rng;
+use benches::flows::{DEPENDENCIES, JOBS, graph, jobs, layered, name, spec, validate, with_cycle};
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
-use model_flow::{FlowError, FlowGraph, FlowJob, FlowRun, FlowSpec, JobNames, TriggerRule};
-use model_ids::JobName;
-use model_task::{RestartDecision, SubprocessMode, TaskEnv, TaskKind, TaskPhase, TaskSpec};
-
-const JOBS: usize = 100_000;
-const LAYER: usize = 1_000;
-const DEPENDENCIES: usize = 500_000;
-
-/// A layered DAG like a big ETL fan: 100 layers of 1,000 jobs; every job after the first
-/// layer depends on 5 jobs (the first 5,000 of them on 6), three in four in the layer just
-/// before and the others further back: 500,000 dependencies. Jobs are declared layer by
-/// layer (as people and generators write flows) or, with `shuffled`, in a random order,
-/// which leaves no locality to the name lookups and gives the order real ties to break.
-/// Returns each job's dependencies by declared position.
-fn layered(shuffled: bool) -> Vec<Vec<usize>> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    // rank (layer-major) -> declared position
-    let mut position: Vec<usize> = (0..JOBS).collect();
-    if shuffled {
-        for i in (1..JOBS).rev() {
-            position.swap(i, rng.below(i + 1));
-        }
-    }
-    let mut deps = vec![Vec::new(); JOBS];
-    let mut total = 0;
-    for rank in LAYER..JOBS {
-        let layer = rank / LAYER;
-        let count = if rank - LAYER < DEPENDENCIES - 5 * (JOBS - LAYER) {
-            6
-        } else {
-            5
-        };
-        let mine = &mut deps[position[rank]];
-        while mine.len() < count {
-            let back = if rng.below(4) == 0 {
-                1 + rng.below(layer)
-            } else {
-                1
-            };
-            let dep = position[(layer - back) * LAYER + rng.below(LAYER)];
-            if !mine.contains(&dep) {
-                mine.push(dep);
-            }
-        }
-        total += count;
-    }
-    assert_eq!(total, DEPENDENCIES);
-    deps
-}
-
-fn name(i: usize) -> JobName {
-    JobName::new(format!("job-{i:06}")).unwrap()
-}
-
-fn spec() -> TaskSpec {
-    let mode = SubprocessMode::command("/opt/etl/step".into(), vec!["--fast".into()]).unwrap();
-    let kind = TaskKind::subprocess(mode, TaskEnv::empty(), None).unwrap();
-    TaskSpec::builder("etl", kind, 60_000).build().unwrap()
-}
-
-/// The flow's jobs; each job's dependencies are its own list of names, built name by name
-/// as reading a document builds it.
-fn jobs(deps: &[Vec<usize>]) -> Vec<FlowJob> {
-    let spec = spec();
-    let names: Vec<JobName> = (0..deps.len()).map(name).collect();
-    deps.iter()
-        .enumerate()
-        .map(|(i, ds)| {
-            let mut list = JobNames::new();
-            for &d in ds {
-                list.push(&names[d]);
-            }
-            FlowJob::new(
-                names[i].clone(),
-                spec.clone(),
-                list,
-                TriggerRule::AllSucceeded,
-            )
-        })
-        .collect()
-}
-
-fn graph(jobs: &[FlowJob]) -> Result<FlowGraph, FlowError> {
-    FlowGraph::new(jobs.iter().map(|j| (j.name(), j.depends_on(), j.when())))
-}
-
-fn validate(jobs: Vec<FlowJob>) -> Result<FlowSpec, FlowError> {
-    FlowSpec::builder("big").jobs(jobs).build()
-}
-
-/// The same graph with one cycle: a first-layer job comes to depend on a last-layer job
-/// that (through a chain of dependencies) depends on it.
-fn with_cycle(deps: &[Vec<usize>], flow: &FlowSpec) -> Vec<Vec<usize>> {
-    let graph = flow.graph();
-    let last = graph.order().last().unwrap();
-    let mut root = last;
-    while let Some(dep) = graph.dependencies(root).next() {
-        root = dep;
-    }
-    let mut cyclic = deps.to_vec();
-    cyclic[root].push(last);
-    cyclic
-}
+use model_flow::{FlowJob, FlowRun, FlowSpec, JobNames, TriggerRule};
+use model_task::{RestartDecision, TaskPhase};
 
 fn ordering(c: &mut Criterion) {
     let mut group = c.benchmark_group("flow");
@@ -164,27 +63,12 @@ mod peer {
     use std::collections::HashMap;
     use std::hint::black_box;
 
+    use benches::flows::petgraph_graph;
     use criterion::measurement::WallTime;
     use criterion::{BenchmarkGroup, BenchmarkId};
     use model_flow::FlowSpec;
     use model_ids::JobName;
     use petgraph::algo::toposort;
-    use petgraph::graph::{DiGraph, NodeIndex};
-
-    /// The graph as petgraph holds it: node i is job i, an edge from each dependency.
-    fn graph(deps: &[Vec<usize>]) -> DiGraph<(), ()> {
-        let edges: usize = deps.iter().map(Vec::len).sum();
-        let mut graph = DiGraph::with_capacity(deps.len(), edges);
-        for _ in 0..deps.len() {
-            graph.add_node(());
-        }
-        for (i, ds) in deps.iter().enumerate() {
-            for &d in ds {
-                graph.add_edge(NodeIndex::new(d), NodeIndex::new(i), ());
-            }
-        }
-        graph
-    }
 
     /// What a caller of petgraph does with a flow's names: index them, resolve each
     /// dependency, build the graph, sort.
@@ -198,7 +82,7 @@ mod peer {
             .iter()
             .map(|ds| ds.iter().map(|d| index[d.as_str()]).collect())
             .collect();
-        toposort(&graph(&resolved), None)
+        toposort(&petgraph_graph(&resolved), None)
             .ok()
             .map(|order| order.len())
     }
@@ -210,8 +94,8 @@ mod peer {
         cyclic: &[Vec<usize>],
         flow: &FlowSpec,
     ) {
-        let acyclic = graph(deps);
-        let with_cycle = graph(cyclic);
+        let acyclic = petgraph_graph(deps);
+        let with_cycle = petgraph_graph(cyclic);
         // Both sides agree on what they were given.
         let sorted = toposort(&acyclic, None).unwrap();
         assert_eq!(sorted.len(), flow.graph().len());

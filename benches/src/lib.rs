@@ -25,6 +25,8 @@ impl Rng {
     }
 }
 
+pub mod flows;
+
 /// Label sets of real nodes with long prefixed keys, shared by the matching bench
 /// (`benches/selector.rs`) and the selector index bench (`benches/selector_index.rs`).
 pub mod nodes {

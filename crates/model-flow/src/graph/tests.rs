@@ -154,7 +154,8 @@ fn the_first_repeat_is_reported_before_later_problems() {
 }
 
 /// A list's problem is reported before a cycle, whatever the problem, in flows not in
-/// declaration order (so sorted, not only read in order), with short and long lists.
+/// declaration order (so sorted, not only read in order), with lists `check` compares
+/// among themselves and lists past `FEW_DEPENDENCIES`, which it stamps.
 #[test]
 fn a_problem_comes_before_a_cycle() {
     // "b" and "c" form a cycle, declared out of order; each flow adds one problem.
@@ -182,13 +183,13 @@ fn a_problem_comes_before_a_cycle() {
             vec!["c", "c"],
             r#"jobs[2].dependsOn[1]: "c" is already listed at dependsOn[0]"#,
         ),
-        // A list of more than a few entries, with a repeat at its end...
+        // A list of 21 entries, compared among themselves, with a repeat at its end...
         (
             30,
             [&all[..20], &["m0"]].concat(),
             r#"jobs[30].dependsOn[20]: "m0" is already listed at dependsOn[0]"#,
         ),
-        // ...and of more than 64, with the job itself at its end.
+        // ...and one of 71, past `FEW_DEPENDENCIES`, with the job itself at its end.
         (
             1,
             [&all[..], &["c"]].concat(),

@@ -34,6 +34,10 @@ fn main() {
         let peer_acyclic = petgraph_graph(&deps);
         let peer_cyclic = petgraph_graph(&cyclic);
         // Both sides agree on what they were given.
+        assert_eq!(
+            toposort(&peer_acyclic, None).map(|order| order.len()).ok(),
+            Some(flow.graph().len())
+        );
         assert!(graph(&cyclic_jobs).is_err() && toposort(&peer_cyclic, None).is_err());
         for (kind, ours, peer) in [
             ("", &acyclic, &peer_acyclic),

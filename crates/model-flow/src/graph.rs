@@ -1,6 +1,7 @@
 //! `FlowGraph`: the validated dependency graph of a flow's jobs, with its deterministic
 //! topological order and levels.
 
+mod back;
 mod closest;
 mod cycle;
 mod index;
@@ -297,9 +298,19 @@ impl FlowGraph {
             out_start,
             outs,
         };
-        let sorted = match order::topological(&edges) {
-            Ok(sorted) => sorted,
-            Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
+        let sorted = match order::declared(&edges) {
+            Some(sorted) => sorted,
+            None => {
+                // A flow declared in order but for a few dependencies is searched for
+                // cycles from those first; else sorting finds them.
+                if let Some(cycles) = cycle::nearly_in_order(&edges, &names) {
+                    return Err(cycles);
+                }
+                match order::topological(&edges) {
+                    Ok(sorted) => sorted,
+                    Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
+                }
+            }
         };
         Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),

@@ -1,8 +1,9 @@
 //! Every cycle of a graph that could not be sorted: the strongly connected groups of jobs
-//! (Pearce's form of Tarjan's algorithm, without recursion), and the shortest cycle through
-//! the first declared job of each group (a breadth-first search inside the group, from
-//! both ends).
+//! (Pearce's form of Tarjan's algorithm, without recursion; or, for a flow declared in order
+//! but for a few dependencies, `back`'s passes), and the shortest cycle through the first
+//! declared job of each group (a breadth-first search inside the group, from both ends).
 
+use super::back::{self, Search};
 use super::{Edges, Name};
 use crate::error::{FlowCycle, FlowError};
 use crate::limits::MAX_REPORTED_CYCLES;
@@ -16,7 +17,28 @@ pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], mut remaining: Vec<u32
         *left = if *left == 0 { SORTED } else { 0 };
     }
     let mut mark = remaining;
-    let mut cyclic = groups(graph, &mut mark);
+    let cyclic = groups(graph, &mut mark);
+    report(graph, names, mark, cyclic)
+}
+
+/// The error for a graph whose dependencies on later jobs are few enough for
+/// [`back::search`] and close a cycle, or nothing (the graph is to be sorted, and may still
+/// have cycles when those dependencies are many).
+pub(super) fn nearly_in_order<N: Name>(graph: &Edges, names: &[N]) -> Option<FlowError> {
+    match back::search(graph, CLOSED, SORTED) {
+        Search::Cyclic { mark, cyclic } => Some(report(graph, names, mark, cyclic)),
+        Search::Acyclic | Search::TooMany => None,
+    }
+}
+
+/// The error for the groups `cyclic` (each as `(first declared job, group)`, by first job),
+/// whose jobs are marked `group` in `mark` (and no other job is).
+fn report<N: Name>(
+    graph: &Edges,
+    names: &[N],
+    mut mark: Vec<u32>,
+    mut cyclic: Vec<(u32, u32)>,
+) -> FlowError {
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
     let (mut forward, mut backward) = (Vec::new(), Vec::new());
@@ -42,13 +64,13 @@ pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], mut remaining: Vec<u32
 
 /// Marks a job whose group is closed: `CLOSED | group` is above every visit number, so a
 /// closed job never lowers an open one's.
-const CLOSED: u32 = 1 << 31;
+pub(super) const CLOSED: u32 = 1 << 31;
 
 // Visit numbers (from 1, at most one per job) stay below `CLOSED`.
 const _: () = assert!(crate::limits::MAX_FLOW_JOBS < CLOSED as usize);
 
 /// The mark of a sorted job: above every visit number and no group's.
-const SORTED: u32 = u32::MAX;
+pub(super) const SORTED: u32 = u32::MAX;
 
 /// A job the depth-first search has entered and not left: the job, the rest of its
 /// dependents to look at, and the lowest visit number it reaches so far (its own while it
@@ -71,7 +93,7 @@ struct Frame<'g> {
 /// The job being searched is kept in locals, not on the stack of callers: the loop over
 /// its dependents (most of the work) then touches no memory but the dependents and their
 /// marks.
-fn groups(graph: &Edges, mark: &mut [u32]) -> Vec<(u32, u32)> {
+pub(super) fn groups(graph: &Edges, mark: &mut [u32]) -> Vec<(u32, u32)> {
     let mut waiting: Vec<u32> = Vec::new();
     let mut calls: Vec<Frame<'_>> = Vec::new();
     let mut cyclic = Vec::new();

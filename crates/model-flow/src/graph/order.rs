@@ -69,20 +69,21 @@ pub(super) fn dependents(
     (out_start, outs, problem)
 }
 
+/// The order and levels when every job's dependencies are declared before it (as flows
+/// are mostly written): then declaration order is the order (the first job not yet taken
+/// is always ready), the levels come from one pass in that order, and no sort is needed.
+/// `None` at the first dependency on a later job.
+pub(super) fn declared(graph: &Edges) -> Option<Sorted> {
+    forward_levels(graph).map(|levels| Sorted {
+        order: Vec::new(),
+        levels,
+    })
+}
+
 /// Kahn's algorithm: repeatedly takes, of the jobs whose dependencies are all taken, the
 /// one declared first. Jobs on or after a cycle are never taken: then the error is how
 /// many unsorted dependencies each job still has (non-zero only on and after cycles).
-///
-/// When every job's dependencies are declared before it (as flows are mostly written),
-/// declaration order is that order: the first job not yet taken is always ready. Then the
-/// levels come from one pass in that order, and the sort is skipped.
 pub(super) fn topological(graph: &Edges) -> Result<Sorted, Vec<u32>> {
-    if let Some(levels) = forward_levels(graph) {
-        return Ok(Sorted {
-            order: Vec::new(),
-            levels,
-        });
-    }
     let jobs = graph.jobs();
     // Per job: dependencies not yet taken, and level so far (one cache line serves both).
     let mut pending: Vec<(u32, u32)> = (0..jobs)

@@ -288,29 +288,33 @@ impl FlowGraph {
                 first,
             });
         }
-        let (out_start, outs, problem) = order::dependents(jobs, &dep_start, &deps);
-        if problem {
-            check(&names, &deps, &dep_start, &written)?;
-        }
-        let edges = Edges {
+        let mut edges = Edges {
             dep_start,
             deps,
-            out_start,
-            outs,
+            out_start: Vec::new(),
+            outs: Vec::new(),
         };
-        let sorted = match order::declared(&edges) {
+        // A flow declared in order but for a few dependencies on later jobs, its lists
+        // valid, is searched for cycles from those before its dependents lists are placed:
+        // a flow with a cycle needs none (else sorting finds the cycles).
+        let declared = order::declared(&edges);
+        if declared.is_none()
+            && let Some(cycles) = cycle::nearly_in_order(&edges, &names)
+        {
+            return Err(cycles);
+        }
+        let (out_start, outs, problem) = order::dependents(jobs, &edges.dep_start, &edges.deps);
+        if problem {
+            check(&names, &edges.deps, &edges.dep_start, &written)?;
+        }
+        edges.out_start = out_start;
+        edges.outs = outs;
+        let sorted = match declared {
             Some(sorted) => sorted,
-            None => {
-                // A flow declared in order but for a few dependencies is searched for
-                // cycles from those first; else sorting finds them.
-                if let Some(cycles) = cycle::nearly_in_order(&edges, &names) {
-                    return Err(cycles);
-                }
-                match order::topological(&edges) {
-                    Ok(sorted) => sorted,
-                    Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
-                }
-            }
+            None => match order::topological(&edges) {
+                Ok(sorted) => sorted,
+                Err(remaining) => return Err(cycle::cycles(&edges, &names, remaining)),
+            },
         };
         Ok(FlowGraph {
             names: names.into_iter().map(Name::into_job_name).collect(),

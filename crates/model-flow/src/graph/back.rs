@@ -13,18 +13,24 @@
 //!
 //! Back edge `a` leads to back edge `b` when `a`'s head reaches `b`'s tail, a bit of `from`
 //! at that tail; the cycles of the jobs are those of that small graph, whose closure takes
-//! at most 64 times 64 word operations. A job lies on a cycle when a back edge whose head reaches
-//! it and one whose tail it reaches are in one strongly connected group of back edges, and
-//! then it is in that group of jobs.
+//! at most 64 times 64 word operations. A job lies on a cycle when a back edge whose head
+//! reaches it and one whose tail it reaches are in one strongly connected group of back
+//! edges, and then it is in that group of jobs.
 //!
-//! Where the search of the `cycle` module walks every job left unsorted and every edge
-//! between them (most of a big flow with one cycle through its first and last layers),
-//! these passes read the lists in order, and a job's reached sets are mostly those of jobs
-//! declared just before it, in the cache. A flow with such dependencies and no cycle pays
-//! the first pass, then is sorted as any other; past 64 of them, the first pass stops at the
-//! 65th.
+//! The passes need only the dependency lists, and the first sees each list's problems in
+//! passing (an unknown name, the job itself, a repeat among at most `FEW_DEPENDENCIES`
+//! entries), so a flow with a cycle is reported before its dependents lists are placed,
+//! and its shortest cycles are searched along dependencies ([`shortest`]). A list with a
+//! problem leaves the flow to the checks, which report it before any cycle.
+//!
+//! Where sorting and the depth-first search of the `cycle` module walk every job left
+//! unsorted and every edge between them (most of a big flow with one cycle through its
+//! first and last layers), these passes read the lists in order, and a job's reached sets
+//! are mostly those of jobs declared just before it, in the cache. A flow with such
+//! dependencies and no cycle pays the first pass, then is sorted as any other; past 64 of
+//! them, the first pass stops at the 65th.
 
-use super::Edges;
+use super::{Edges, FEW_DEPENDENCIES};
 
 /// The most back edges [`search`] follows: one bit of a word each.
 const MAX_BACK_EDGES: usize = 64;
@@ -32,8 +38,10 @@ const MAX_BACK_EDGES: usize = 64;
 /// What [`search`] finds.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) enum Search {
-    /// More than [`MAX_BACK_EDGES`] back edges: not searched.
-    TooMany,
+    /// Not searched: more than [`MAX_BACK_EDGES`] back edges, a list of more than
+    /// `FEW_DEPENDENCIES`, or a list with a problem (an unknown name, the job itself, a
+    /// repeat), which the checks report.
+    Unsearched,
     /// No cycle.
     Acyclic,
     /// The jobs on cycles: `mark[job]` is `closed | group` for a job of group `group`
@@ -45,24 +53,32 @@ pub(super) enum Search {
     },
 }
 
-/// The cycles of `graph`, its jobs' dependency lists all valid (each names another job
-/// once), each group marked `closed | group` and every other job `other`.
+/// The cycles of `graph` (its dependency lists only: the dependents lists need not be
+/// placed), each group marked `closed | group` and every other job `other`.
 pub(super) fn search(graph: &Edges, closed: u32, other: u32) -> Search {
     let jobs = graph.jobs();
-    // Back edge b: job heads[b] depends on job tails[b], declared after it.
+    // Back edge b: a job depends on job tails[b], declared after it.
     let mut tails: Vec<u32> = Vec::new();
     let mut from: Vec<u64> = Vec::with_capacity(jobs);
     for job in 0..jobs {
+        let deps = graph.deps_of(job);
+        if deps.len() > FEW_DEPENDENCIES {
+            return Search::Unsearched;
+        }
         let mut reached = 0u64;
-        for &dep in graph.deps_of(job) {
+        for (at, &dep) in deps.iter().enumerate() {
             if (dep as usize) < job {
                 reached |= from.get(dep as usize).copied().unwrap_or(0);
+            } else if (dep as usize) == job || dep as usize >= jobs || tails.len() == MAX_BACK_EDGES
+            {
+                // The job itself, an unknown name, or too many back edges.
+                return Search::Unsearched;
             } else {
-                if tails.len() == MAX_BACK_EDGES {
-                    return Search::TooMany;
-                }
                 reached |= 1 << tails.len();
                 tails.push(dep);
+            }
+            if deps.get(..at).is_some_and(|before| before.contains(&dep)) {
+                return Search::Unsearched;
             }
         }
         from.push(reached);
@@ -150,6 +166,74 @@ pub(super) fn search(graph: &Edges, closed: u32, other: u32) -> Search {
         .map(|(g, f)| (f, closed | g as u32))
         .collect();
     Search::Cyclic { mark, cyclic }
+}
+
+/// A job [`shortest`]'s search has reached: no group's mark (those are at or above
+/// `CLOSED`).
+const SEEN: u32 = 1;
+
+/// The jobs of the shortest cycle through `start`, from `start` back to it, staying inside
+/// group `group` (the jobs whose `mark` it is), and of those the one that takes at each
+/// step the first declared dependent on a shortest cycle; found along the dependency lists
+/// alone. Nothing when no cycle goes through `start`. Every mark it changes is put back.
+///
+/// A breadth-first search from `start` along dependencies puts each job of the group in
+/// the layer of its steps to `start`, until a layer holds a job that depends on `start`:
+/// the cycle's length is one more. The walk then takes, at each step, the first declared
+/// job of the next layer down that depends on the job before.
+pub(super) fn shortest(
+    graph: &Edges,
+    mark: &mut [u32],
+    start: u32,
+    group: u32,
+) -> Option<Vec<u32>> {
+    let mut layers: Vec<Vec<u32>> = vec![vec![start]];
+    if let Some(m) = mark.get_mut(start as usize) {
+        *m = SEEN;
+    }
+    let closed = loop {
+        let mut next = Vec::new();
+        for &job in layers.last().into_iter().flatten() {
+            for &dep in graph.deps_of(job as usize) {
+                if let Some(m) = mark.get_mut(dep as usize)
+                    && *m == group
+                {
+                    *m = SEEN;
+                    next.push(dep);
+                }
+            }
+        }
+        if next.is_empty() {
+            break false;
+        }
+        let closes = next
+            .iter()
+            .any(|&job| graph.deps_of(job as usize).contains(&start));
+        layers.push(next);
+        if closes {
+            break true;
+        }
+    };
+    for &job in layers.iter().flatten() {
+        if let Some(m) = mark.get_mut(job as usize) {
+            *m = group;
+        }
+    }
+    if !closed {
+        return None;
+    }
+    let mut cycle = vec![start];
+    let mut job = start;
+    for layer in layers.iter().skip(1).rev() {
+        job = layer
+            .iter()
+            .copied()
+            .filter(|&next| graph.deps_of(next as usize).contains(&job))
+            .min()?;
+        cycle.push(job);
+    }
+    cycle.push(start);
+    Some(cycle)
 }
 
 /// The set bits of `word`, lowest first.

@@ -18,42 +18,60 @@ pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], mut remaining: Vec<u32
     }
     let mut mark = remaining;
     let cyclic = groups(graph, &mut mark);
-    report(graph, names, mark, cyclic)
+    let (mut forward, mut backward) = (Vec::new(), Vec::new());
+    report(graph, names, mark, cyclic, |mark, start, group| {
+        let jobs = two_way(graph, mark, (&mut forward, &mut backward), start, group);
+        for &job in forward.iter().chain(backward.iter()) {
+            set(mark, job, group);
+        }
+        jobs
+    })
 }
 
-/// The error for a graph whose dependencies on later jobs are few enough for
-/// [`back::search`] and close a cycle, or nothing (the graph is to be sorted, and may still
-/// have cycles when those dependencies are many).
+/// The error for a graph whose lists are valid and whose dependencies on later jobs are
+/// few enough for [`back::search`] and close a cycle, or nothing (the graph is to be
+/// checked and sorted, and may still have cycles). The graph's dependents lists need not
+/// be placed: the shortest cycles are found along the dependencies.
 pub(super) fn nearly_in_order<N: Name>(graph: &Edges, names: &[N]) -> Option<FlowError> {
     match back::search(graph, CLOSED, SORTED) {
-        Search::Cyclic { mark, cyclic } => Some(report(graph, names, mark, cyclic)),
-        Search::Acyclic | Search::TooMany => None,
+        Search::Cyclic { mark, cyclic } => {
+            Some(report(graph, names, mark, cyclic, |mark, start, group| {
+                back::shortest(graph, mark, start, group)
+            }))
+        }
+        Search::Acyclic | Search::Unsearched => None,
     }
 }
 
-/// The error for the groups `cyclic` (each as `(first declared job, group)`, by first job),
-/// whose jobs are marked `group` in `mark` (and no other job is).
+/// The error for the groups `cyclic` (each as `(first declared job, group)`), whose jobs
+/// are marked `group` in `mark` (and no other job is): for each group, by first job, the
+/// cycle `shortest(mark, first, group)` gives (its jobs from `first` back to it), which
+/// puts back every mark it changes.
 fn report<N: Name>(
     graph: &Edges,
     names: &[N],
     mut mark: Vec<u32>,
     mut cyclic: Vec<(u32, u32)>,
+    mut shortest: impl FnMut(&mut [u32], u32, u32) -> Option<Vec<u32>>,
 ) -> FlowError {
     cyclic.sort_unstable();
     let unreported = cyclic.len().saturating_sub(MAX_REPORTED_CYCLES);
-    let (mut forward, mut backward) = (Vec::new(), Vec::new());
+    let name = |j: &u32| names.get(*j as usize).map(|n| n.job_name().clone());
     let found = cyclic
         .iter()
         .take(MAX_REPORTED_CYCLES)
-        .filter_map(|&(first, group)| {
-            shortest_cycle(
-                graph,
-                names,
-                &mut mark,
-                (&mut forward, &mut backward),
-                first,
-                group,
-            )
+        .filter_map(|&(start, group)| {
+            let jobs = shortest(&mut mark, start, group)?;
+            let last = jobs.iter().rev().nth(1).copied().unwrap_or(start);
+            let entry = graph
+                .deps_of(start as usize)
+                .iter()
+                .position(|&d| d == last)
+                .unwrap_or_default();
+            Some(FlowCycle::new(
+                format!("jobs[{start}].dependsOn[{entry}]"),
+                jobs.iter().filter_map(name).collect(),
+            ))
         })
         .collect();
     FlowError::Cycle {
@@ -198,44 +216,6 @@ const ON_CYCLE: u32 = 1 << 27;
 // Steps (at most one per job) stay below the lowest of those bits.
 const _: () = assert!(crate::limits::MAX_FLOW_JOBS < ON_CYCLE as usize);
 
-/// The shortest cycle through `start`, staying inside group `group` (the jobs whose `mark`
-/// it is), and of those the one a breadth-first search from `start` finds: the first
-/// cycle in the order that compares two cycles by their steps' places in the dependents
-/// lists (a search takes a job's dependents in order, and the first to reach a job is
-/// its parent). Every group mark it changes is put back after.
-///
-/// A search from `start` alone would see most of a big group before it came back (about
-/// 90,000 jobs in a flow of 100,000 with one cycle). This one searches forward from
-/// `start` and backward to it, a layer at a time, on the side with the smaller last
-/// layer, until the two meet: that gives the length, after far fewer jobs. The jobs
-/// forward that lie on a shortest cycle are then marked, last layer first, and the cycle
-/// is walked from `start`, each step the first dependent on a shortest cycle.
-fn shortest_cycle<N: Name>(
-    graph: &Edges,
-    names: &[N],
-    mark: &mut [u32],
-    (forward, backward): (&mut Vec<u32>, &mut Vec<u32>),
-    start: u32,
-    group: u32,
-) -> Option<FlowCycle> {
-    let jobs = two_way(graph, mark, (forward, backward), start, group);
-    for &job in forward.iter().chain(backward.iter()) {
-        set(mark, job, group);
-    }
-    let jobs = jobs?;
-    let last = jobs.iter().rev().nth(1).copied().unwrap_or(start);
-    let entry = graph
-        .deps_of(start as usize)
-        .iter()
-        .position(|&d| d == last)
-        .unwrap_or_default();
-    let name = |j: &u32| names.get(*j as usize).map(|n| n.job_name().clone());
-    Some(FlowCycle::new(
-        format!("jobs[{start}].dependsOn[{entry}]"),
-        jobs.iter().filter_map(name).collect(),
-    ))
-}
-
 /// One side of [`two_way`]'s search taking a step: the search's start and group, the mark
 /// it gives the jobs it reaches, and the mark of the other side's last layer.
 struct Side {
@@ -292,9 +272,20 @@ impl Side {
     }
 }
 
-/// [`shortest_cycle`]'s search: the cycle's jobs from `start` back to it, or nothing when
-/// no cycle goes through `start`. Leaves its marks on the jobs it puts in `forward` and
-/// `backward` (which it clears first, and starts with `start`).
+/// The jobs of the shortest cycle through `start`, from `start` back to it, staying inside
+/// group `group` (the jobs whose `mark` it is), and of those the one a breadth-first
+/// search from `start` finds: the first cycle in the order that compares two cycles by
+/// their steps' places in the dependents lists (a search takes a job's dependents in
+/// order, and the first to reach a job is its parent). Nothing when no cycle goes through
+/// `start`. Leaves its marks on the jobs it puts in `forward` and `backward` (which it
+/// clears first, and starts with `start`).
+///
+/// A search from `start` alone would see most of a big group before it came back (about
+/// 90,000 jobs in a flow of 100,000 with one cycle). This one searches forward from
+/// `start` and backward to it, a layer at a time, on the side with the smaller last
+/// layer, until the two meet: that gives the length, after far fewer jobs. The jobs
+/// forward that lie on a shortest cycle are then marked, last layer first, and the cycle
+/// is walked from `start`, each step the first dependent on a shortest cycle.
 fn two_way(
     graph: &Edges,
     mark: &mut [u32],

@@ -65,7 +65,7 @@ fn by_back_edges(graph: &Edges) -> Option<Vec<Option<u32>>> {
             Some(firsts(&mark, &cyclic))
         }
         Search::Acyclic => None,
-        Search::TooMany => panic!("too many back edges"),
+        Search::Unsearched => panic!("not searched"),
     }
 }
 
@@ -129,7 +129,55 @@ fn back_edges_that_close_no_cycle_are_acyclic_and_past_64_not_searched() {
     assert_eq!(search(&edges(&acyclic), CLOSED, SORTED), Search::Acyclic);
     let mut more = acyclic;
     more.extend([vec![129], vec![]]);
-    assert_eq!(search(&edges(&more), CLOSED, SORTED), Search::TooMany);
+    assert_eq!(search(&edges(&more), CLOSED, SORTED), Search::Unsearched);
+}
+
+#[test]
+fn a_list_with_a_problem_or_many_dependencies_is_left_to_the_checks() {
+    // Job 1 closes a cycle with job 2; job 3's list is as given.
+    let graph = |third: Vec<u32>| {
+        let mut deps = vec![0];
+        let mut all = Vec::new();
+        for list in [vec![], vec![2], vec![1], third] {
+            all.extend(list);
+            deps.push(all.len() as u32);
+        }
+        Edges {
+            dep_start: deps,
+            deps: all,
+            out_start: Vec::new(),
+            outs: Vec::new(),
+        }
+    };
+    assert!(matches!(
+        search(&graph(vec![0, 1]), CLOSED, SORTED),
+        Search::Cyclic { .. }
+    ));
+    for third in [
+        vec![3],
+        vec![4],
+        vec![super::super::UNKNOWN],
+        vec![0, 1, 0],
+        vec![2, 2],
+    ] {
+        assert_eq!(
+            search(&graph(third.clone()), CLOSED, SORTED),
+            Search::Unsearched,
+            "{third:?}"
+        );
+    }
+    // A list of more than FEW_DEPENDENCIES distinct jobs beside a cycle.
+    let jobs = FEW_DEPENDENCIES as u32 + 3;
+    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); jobs as usize];
+    lists[0] = vec![1];
+    lists[1] = vec![0];
+    lists[jobs as usize - 1] = (0..jobs - 2).collect();
+    assert_eq!(search(&edges(&lists), CLOSED, SORTED), Search::Unsearched);
+    lists[jobs as usize - 1].pop();
+    assert!(matches!(
+        search(&edges(&lists), CLOSED, SORTED),
+        Search::Cyclic { .. }
+    ));
 }
 
 proptest! {

@@ -30,6 +30,7 @@
 //! dependencies and no cycle pays the first pass, then is sorted as any other; past 64 of
 //! them, the first pass stops at the 65th.
 
+use super::cycle::{CLOSED, SORTED};
 use super::{Edges, FEW_DEPENDENCIES};
 
 /// The most back edges [`search`] follows: one bit of a word each.
@@ -44,9 +45,9 @@ pub(super) enum Search {
     Unsearched,
     /// No cycle.
     Acyclic,
-    /// The jobs on cycles: `mark[job]` is `closed | group` for a job of group `group`
-    /// (numbered from 0) and `other` for the rest, and `cyclic` holds each group's
-    /// `(first declared job, closed | group)`.
+    /// The jobs on cycles: `mark[job]` is `CLOSED | group` for a job of group `group`
+    /// (numbered from 0) and `SORTED` for the rest (the marks of the `cycle` module), and
+    /// `cyclic` holds each group's `(first declared job, CLOSED | group)`.
     Cyclic {
         mark: Vec<u32>,
         cyclic: Vec<(u32, u32)>,
@@ -54,8 +55,8 @@ pub(super) enum Search {
 }
 
 /// The cycles of `graph` (its dependency lists only: the dependents lists need not be
-/// placed), each group marked `closed | group` and every other job `other`.
-pub(super) fn search(graph: &Edges, closed: u32, other: u32) -> Search {
+/// placed).
+pub(super) fn search(graph: &Edges) -> Search {
     let jobs = graph.jobs();
     // Back edge b: a job depends on job tails[b], declared after it.
     let mut tails: Vec<u32> = Vec::new();
@@ -143,7 +144,7 @@ pub(super) fn search(graph: &Edges, closed: u32, other: u32) -> Search {
             }
         }
     }
-    let mut mark = vec![other; jobs];
+    let mut mark = vec![SORTED; jobs];
     let mut first = vec![u32::MAX; groups.len()];
     for (job, (&reached, &reaching)) in from.iter().zip(&to).enumerate() {
         if reached & on_cycle == 0 || reaching == 0 {
@@ -156,14 +157,14 @@ pub(super) fn search(graph: &Edges, closed: u32, other: u32) -> Search {
         if let Some(g) = group
             && let (Some(m), Some(f)) = (mark.get_mut(job), first.get_mut(g))
         {
-            *m = closed | g as u32;
+            *m = CLOSED | g as u32;
             *f = (*f).min(job as u32);
         }
     }
     let cyclic = first
         .into_iter()
         .enumerate()
-        .map(|(g, f)| (f, closed | g as u32))
+        .map(|(g, f)| (f, CLOSED | g as u32))
         .collect();
     Search::Cyclic { mark, cyclic }
 }
@@ -180,7 +181,10 @@ const SEEN: u32 = 1;
 /// A breadth-first search from `start` along dependencies puts each job of the group in
 /// the layer of its steps to `start`, until a layer holds a job that depends on `start`:
 /// the cycle's length is one more. The walk then takes, at each step, the first declared
-/// job of the next layer down that depends on the job before.
+/// job of the next layer down that depends on the job before. The search goes from one
+/// end only (the two-way search of the `cycle` module needs the dependents lists), so it
+/// may read the whole group's lists, once; on the bench's in-layers flow with a cycle it
+/// reaches 152 jobs in 5 layers.
 pub(super) fn shortest(
     graph: &Edges,
     mark: &mut [u32],

@@ -33,7 +33,7 @@ pub(super) fn cycles<N: Name>(graph: &Edges, names: &[N], mut remaining: Vec<u32
 /// checked and sorted, and may still have cycles). The graph's dependents lists need not
 /// be placed: the shortest cycles are found along the dependencies.
 pub(super) fn nearly_in_order<N: Name>(graph: &Edges, names: &[N]) -> Option<FlowError> {
-    match back::search(graph, CLOSED, SORTED) {
+    match back::search(graph) {
         Search::Cyclic { mark, cyclic } => {
             Some(report(graph, names, mark, cyclic, |mark, start, group| {
                 back::shortest(graph, mark, start, group)

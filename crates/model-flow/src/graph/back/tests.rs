@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::super::cycle::{CLOSED, SORTED, groups};
+use super::super::cycle::{SORTED, groups};
 use super::super::order::{dependents, topological};
 use super::*;
 
@@ -51,7 +51,7 @@ fn by_sorting(graph: &Edges) -> Option<Vec<Option<u32>>> {
 
 /// The groups [`search`] finds, as [`firsts`] gives them.
 fn by_back_edges(graph: &Edges) -> Option<Vec<Option<u32>>> {
-    match search(graph, CLOSED, SORTED) {
+    match search(graph) {
         Search::Cyclic { mark, cyclic } => {
             // Every job is marked a group or `SORTED`, and every group has its first job.
             assert!(
@@ -126,10 +126,10 @@ fn back_edges_that_close_no_cycle_are_acyclic_and_past_64_not_searched() {
     let acyclic: Vec<Vec<u32>> = (0..128u32)
         .map(|i| if i % 2 == 0 { vec![i + 1] } else { vec![] })
         .collect();
-    assert_eq!(search(&edges(&acyclic), CLOSED, SORTED), Search::Acyclic);
+    assert_eq!(search(&edges(&acyclic)), Search::Acyclic);
     let mut more = acyclic.clone();
     more.extend([vec![129], vec![]]);
-    assert_eq!(search(&edges(&more), CLOSED, SORTED), Search::Unsearched);
+    assert_eq!(search(&edges(&more)), Search::Unsearched);
     // The 64th back edge (its last bit) closes a cycle: jobs 126 and 127 depend on each
     // other.
     let mut last = acyclic;
@@ -157,10 +157,7 @@ fn a_list_with_a_problem_or_many_dependencies_is_left_to_the_checks() {
             outs: Vec::new(),
         }
     };
-    assert!(matches!(
-        search(&graph(vec![0, 1]), CLOSED, SORTED),
-        Search::Cyclic { .. }
-    ));
+    assert!(matches!(search(&graph(vec![0, 1])), Search::Cyclic { .. }));
     for third in [
         vec![3],
         vec![4],
@@ -169,7 +166,7 @@ fn a_list_with_a_problem_or_many_dependencies_is_left_to_the_checks() {
         vec![2, 2],
     ] {
         assert_eq!(
-            search(&graph(third.clone()), CLOSED, SORTED),
+            search(&graph(third.clone())),
             Search::Unsearched,
             "{third:?}"
         );
@@ -180,12 +177,9 @@ fn a_list_with_a_problem_or_many_dependencies_is_left_to_the_checks() {
     lists[0] = vec![1];
     lists[1] = vec![0];
     lists[jobs as usize - 1] = (0..jobs - 2).collect();
-    assert_eq!(search(&edges(&lists), CLOSED, SORTED), Search::Unsearched);
+    assert_eq!(search(&edges(&lists)), Search::Unsearched);
     lists[jobs as usize - 1].pop();
-    assert!(matches!(
-        search(&edges(&lists), CLOSED, SORTED),
-        Search::Cyclic { .. }
-    ));
+    assert!(matches!(search(&edges(&lists)), Search::Cyclic { .. }));
 }
 
 proptest! {
@@ -230,7 +224,7 @@ proptest! {
             .map(|(job, list)| list.iter().filter(|&&dep| dep as usize > job).count())
             .sum();
         if back > 64 {
-            prop_assert_eq!(search(&graph, CLOSED, SORTED), Search::Unsearched);
+            prop_assert_eq!(search(&graph), Search::Unsearched);
         } else {
             prop_assert_eq!(by_back_edges(&graph), by_sorting(&graph), "{:?}", lists);
         }
